@@ -1,0 +1,90 @@
+# tdkit: one static library of shared code, one thin binary per tool.
+# Out-of-tree builds: make O=DIR puts objects in DIR/build and tools in DIR/bin.
+
+O        ?= .
+BUILD    := $(O)/build
+BIN      := $(O)/bin
+PREFIX   ?= /usr/local
+SHARED   ?= $(abspath ../shared)
+VERSION  := 0.1.0
+
+CC       ?= cc
+CFLAGS   ?= -O2 -g
+WARN     := -Wall -Wextra
+CPPFLAGS += -D_GNU_SOURCE -DTD_VERSION='"$(VERSION)"' -I.
+LDLIBS   := -lzstd -lz -lxxhash -lelf -ldw -lpthread -lm
+
+LIB_SRC  := $(sort $(wildcard common/*.c parsers/*.c analysis/*.c reports/*.c))
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+TOOLS    := $(patsubst filters/%.c,$(BIN)/%,$(sort $(wildcard filters/td-*.c)))
+UNITS    := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(sort $(wildcard tests/unit/*.c)))
+FUZZERS  := $(patsubst tests/fuzz/%.c,%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
+MANPAGES := $(sort $(wildcard man/*.1))
+
+.PHONY: all test check demo bench install asan asan-test fuzz fuzz-build clean
+all: $(TOOLS) $(UNITS)
+
+$(BUILD)/libtd.a: $(LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) -std=c11 $(CPPFLAGS) $(CFLAGS) $(WARN) -MMD -MP -c $< -o $@
+
+$(BIN)/%: $(BUILD)/filters/%.o $(BUILD)/libtd.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/unit/%: $(BUILD)/tests/unit/%.o $(BUILD)/libtd.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+-include $(LIB_OBJ:.o=.d) $(TOOLS:$(BIN)/%=$(BUILD)/filters/%.d)
+
+# Tests: TAP through prove. Shell tests find the tools through TD_BIN and the
+# shared captures through TD_SHARED (skipped, with a reason, when absent).
+TEST_ENV = TD_ROOT=$(CURDIR) TD_BIN=$(abspath $(BIN)) TD_BUILD=$(abspath $(BUILD)) \
+           TD_SHARED=$(SHARED) TD_FUZZ_DIR=$(abspath build-fuzz)
+test check: all
+	$(if $(SKIP_FUZZ),,@$(MAKE) --no-print-directory fuzz-build >/dev/null 2>&1 || echo "fuzz targets not built (clang with libFuzzer missing): fuzz tests will skip")
+	$(TEST_ENV) prove $(PROVE_FLAGS) tests/*.t $(UNITS)
+
+# ASan+UBSan build of tools and unit tests, and the same tests on it.
+ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+asan:
+	$(MAKE) O=build-asan CFLAGS="$(ASAN_FLAGS)" LDFLAGS="$(ASAN_FLAGS)" all
+asan-test: asan
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	$(MAKE) O=build-asan CFLAGS="$(ASAN_FLAGS)" LDFLAGS="$(ASAN_FLAGS)" SKIP_FUZZ=1 TD_SANITIZED=1 test
+
+# libFuzzer targets, one per parser: build-fuzz/fuzz_NAME, linked against the
+# library built once with clang's fuzzer instrumentation.
+FUZZ_CC    ?= clang
+FUZZ_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_SECONDS ?= 60
+fuzz-build:
+	@$(MAKE) --no-print-directory O=build-fuzz CC=$(FUZZ_CC) CFLAGS="$(FUZZ_FLAGS) -fsanitize=fuzzer-no-link" build-fuzz/build/libtd.a
+	@$(MAKE) --no-print-directory $(FUZZERS:%=build-fuzz/%)
+build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c build-fuzz/build/libtd.a
+	$(FUZZ_CC) -std=c11 $(CPPFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+fuzz: fuzz-build
+	@for f in $(FUZZERS); do \
+	  mkdir -p build-fuzz/corpus-$$f; \
+	  echo "== $$f ($(FUZZ_SECONDS)s)"; \
+	  build-fuzz/$$f -max_total_time=$(FUZZ_SECONDS) -max_len=65536 build-fuzz/corpus-$$f tests/fuzz/seeds/$${f#fuzz_} 2>&1 | tail -n 3 || exit 1; \
+	done
+
+demo: all
+	@sh scripts/demo.sh "$(abspath $(BIN))" "$(SHARED)"
+
+bench: all
+	@sh scripts/bench.sh "$(abspath $(BIN))" "$(SHARED)"
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin
+	$(if $(MANPAGES),install -m 644 $(MANPAGES) $(DESTDIR)$(PREFIX)/share/man/man1)
+
+clean:
+	rm -rf build bin build-asan build-fuzz

@@ -1,0 +1,99 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "diag.h"
+
+const char *td_progname = "td";
+int td_quiet;
+static unsigned long bad_inputs;
+
+static void vreport(const char *file, unsigned long line, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: ", td_progname);
+	if (file && line)
+		fprintf(stderr, "%s:%lu: ", file, line);
+	else if (file)
+		fprintf(stderr, "%s: ", file);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void td_bad_input(const char *file, unsigned long line, const char *fmt, ...)
+{
+	va_list ap;
+	bad_inputs++;
+	va_start(ap, fmt);
+	vreport(file, line, fmt, ap);
+	va_end(ap);
+}
+
+void td_warn(const char *file, unsigned long line, const char *fmt, ...)
+{
+	va_list ap;
+	if (td_quiet)
+		return;
+	va_start(ap, fmt);
+	vreport(file, line, fmt, ap);
+	va_end(ap);
+}
+
+void td_error(const char *fmt, ...)
+{
+	va_list ap;
+	bad_inputs++;
+	va_start(ap, fmt);
+	vreport(NULL, 0, fmt, ap);
+	va_end(ap);
+}
+
+void td_die(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport(NULL, 0, fmt, ap);
+	va_end(ap);
+	exit(TD_EXIT_BAD);
+}
+
+unsigned long td_bad_input_count(void) { return bad_inputs; }
+
+int td_exit_code(int result)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "%s: error writing output\n", td_progname);
+		return TD_EXIT_BAD;
+	}
+	return bad_inputs ? TD_EXIT_BAD : result;
+}
+
+void *td_malloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		td_die("out of memory (%zu bytes)", n);
+	return p;
+}
+
+void *td_realloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		td_die("out of memory (%zu bytes)", n);
+	return p;
+}
+
+void *td_calloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		td_die("out of memory");
+	return p;
+}
+
+char *td_strndup(const char *s, size_t n)
+{
+	char *p = td_malloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}

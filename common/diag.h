@@ -1,0 +1,34 @@
+/* Diagnostics shared by every tool: "tool: FILE:LINE: message" on stderr,
+ * counted, so every main ends with the same exit-code rule:
+ * 0 fine, 1 a "regression found"-style result, 2 bad input or usage. */
+#ifndef TD_DIAG_H
+#define TD_DIAG_H
+
+#include <stdarg.h>
+
+enum { TD_EXIT_OK = 0, TD_EXIT_FOUND = 1, TD_EXIT_BAD = 2 };
+
+extern const char *td_progname;
+extern int td_quiet;            /* -q: suppress warnings that are not errors */
+
+/* A problem with the input at FILE:LINE (line 0 omits it). Counted as bad input. */
+void td_bad_input(const char *file, unsigned long line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* A note that does not make the run fail (suppressed by -q). */
+void td_warn(const char *file, unsigned long line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Usage or system error without a location; counted as bad input. */
+void td_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Fatal: print and exit 2 (out of memory, cannot write output). */
+void td_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+unsigned long td_bad_input_count(void);
+/* Exit code for a run whose result was otherwise RESULT (0 or 1). */
+int td_exit_code(int result);
+
+void *td_malloc(size_t n);
+void *td_realloc(void *p, size_t n);
+void *td_calloc(size_t n, size_t size);
+char *td_strndup(const char *s, size_t n);
+
+#endif

@@ -1,0 +1,294 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+#include "diag.h"
+#include "input.h"
+
+#define BLOCK (1u << 20)      /* bytes asked of read() or a decompressor at a time */
+
+enum codec { CODEC_PLAIN, CODEC_GZIP, CODEC_ZSTD };
+
+struct td_input {
+	const char *name;
+	int fd;
+	enum codec codec;
+	/* compressed bytes waiting for the decompressor */
+	unsigned char *raw;
+	size_t raw_len, raw_pos;
+	bool raw_eof;
+	z_stream gz;
+	ZSTD_DStream *zs;
+	/* decompressed bytes: [start, end) not yet handed out */
+	char *buf;
+	size_t cap, start, end;
+	size_t nul_at;          /* offset of the first NUL in buf, or SIZE_MAX */
+	size_t scanned;         /* bytes after start known to hold no newline */
+	bool eof, failed, unterminated;
+	unsigned long lineno;
+};
+
+const char *td_input_display_name(const char *path)
+{
+	return (!path || strcmp(path, "-") == 0) ? "<stdin>" : path;
+}
+
+/* Read up to n raw bytes from the file descriptor; -1 on error. */
+static ssize_t read_fd(struct td_input *in, void *dst, size_t n)
+{
+	for (;;) {
+		ssize_t r = read(in->fd, dst, n);
+		if (r >= 0 || errno != EINTR)
+			return r;
+	}
+}
+
+static bool fill_raw(struct td_input *in)
+{
+	if (in->raw_pos < in->raw_len || in->raw_eof)
+		return true;
+	ssize_t r = read_fd(in, in->raw, BLOCK);
+	if (r < 0) {
+		td_bad_input(in->name, 0, "read error: %s", strerror(errno));
+		in->failed = true;
+		return false;
+	}
+	in->raw_len = (size_t)r;
+	in->raw_pos = 0;
+	in->raw_eof = r == 0;
+	return true;
+}
+
+/* Decompress (or copy) into dst; returns bytes produced, 0 at end. */
+static size_t produce(struct td_input *in, char *dst, size_t n)
+{
+	if (in->failed)
+		return 0;
+	if (in->codec == CODEC_PLAIN) {
+		if (in->raw_pos < in->raw_len) {        /* bytes peeked at open */
+			size_t k = in->raw_len - in->raw_pos;
+			if (k > n)
+				k = n;
+			memcpy(dst, in->raw + in->raw_pos, k);
+			in->raw_pos += k;
+			return k;
+		}
+		ssize_t r = read_fd(in, dst, n);
+		if (r < 0) {
+			td_bad_input(in->name, 0, "read error: %s", strerror(errno));
+			in->failed = true;
+			return 0;
+		}
+		return (size_t)r;
+	}
+	size_t made = 0;
+	while (made == 0) {
+		if (!fill_raw(in))
+			return 0;
+		if (in->raw_eof && in->raw_pos == in->raw_len)
+			return 0;
+		if (in->codec == CODEC_GZIP) {
+			in->gz.next_in = in->raw + in->raw_pos;
+			in->gz.avail_in = (uInt)(in->raw_len - in->raw_pos);
+			in->gz.next_out = (Bytef *)dst;
+			in->gz.avail_out = (uInt)n;
+			int rc = inflate(&in->gz, Z_NO_FLUSH);
+			in->raw_pos = in->raw_len - in->gz.avail_in;
+			made = n - in->gz.avail_out;
+			if (rc == Z_STREAM_END) {
+				inflateReset(&in->gz);   /* concatenated members go on */
+			} else if (rc != Z_OK && rc != Z_BUF_ERROR) {
+				td_bad_input(in->name, 0, "gzip data is corrupt (%s)",
+					     in->gz.msg ? in->gz.msg : "inflate failed");
+				in->failed = true;
+				return made;
+			}
+		} else {
+			ZSTD_inBuffer ib = { in->raw, in->raw_len, in->raw_pos };
+			ZSTD_outBuffer ob = { dst, n, 0 };
+			size_t rc = ZSTD_decompressStream(in->zs, &ob, &ib);
+			in->raw_pos = ib.pos;
+			made = ob.pos;
+			if (ZSTD_isError(rc)) {
+				td_bad_input(in->name, 0, "zstd data is corrupt (%s)",
+					     ZSTD_getErrorName(rc));
+				in->failed = true;
+				return made;
+			}
+		}
+	}
+	return made;
+}
+
+/* Make room and append decompressed bytes to buf; false at end of input. */
+static bool fill(struct td_input *in)
+{
+	if (in->eof)
+		return false;
+	if (in->start > 0) {
+		memmove(in->buf, in->buf + in->start, in->end - in->start);
+		if (in->nul_at != SIZE_MAX)
+			in->nul_at -= in->start;
+		in->end -= in->start;
+		in->start = 0;
+	}
+	if (in->cap - in->end < BLOCK) {
+		in->cap = in->cap * 2 > in->end + BLOCK ? in->cap * 2 : in->end + BLOCK;
+		in->buf = td_realloc(in->buf, in->cap);
+	}
+	size_t got = produce(in, in->buf + in->end, in->cap - in->end);
+	if (got == 0) {
+		in->eof = true;
+		return false;
+	}
+	if (in->nul_at == SIZE_MAX) {
+		char *z = memchr(in->buf + in->end, '\0', got);
+		if (z)
+			in->nul_at = (size_t)(z - in->buf);
+	}
+	in->end += got;
+	return true;
+}
+
+struct td_input *td_input_open(const char *path)
+{
+	struct td_input *in = td_calloc(1, sizeof(*in));
+	in->name = td_input_display_name(path);
+	in->nul_at = SIZE_MAX;
+	if (!path || strcmp(path, "-") == 0) {
+		in->fd = 0;
+	} else {
+		in->fd = open(path, O_RDONLY);
+		if (in->fd < 0) {
+			td_bad_input(in->name, 0, "cannot open: %s", strerror(errno));
+			free(in);
+			return NULL;
+		}
+	}
+	in->raw = td_malloc(BLOCK);
+	/* Sniff the magic: read at least 4 bytes unless the file is shorter. */
+	while (in->raw_len < 4) {
+		ssize_t r = read_fd(in, in->raw + in->raw_len, BLOCK - in->raw_len);
+		if (r < 0) {
+			td_bad_input(in->name, 0, "read error: %s", strerror(errno));
+			in->failed = true;
+			break;
+		}
+		if (r == 0) {
+			in->raw_eof = true;
+			break;
+		}
+		in->raw_len += (size_t)r;
+	}
+	const unsigned char *m = in->raw;
+	if (in->raw_len >= 2 && m[0] == 0x1f && m[1] == 0x8b) {
+		in->codec = CODEC_GZIP;
+		if (inflateInit2(&in->gz, 15 + 32) != Z_OK)
+			td_die("cannot initialise zlib");
+	} else if (in->raw_len >= 4 && m[0] == 0x28 && m[1] == 0xb5 && m[2] == 0x2f && m[3] == 0xfd) {
+		in->codec = CODEC_ZSTD;
+		in->zs = ZSTD_createDStream();
+		if (!in->zs)
+			td_die("cannot initialise zstd");
+		ZSTD_initDStream(in->zs);
+	}
+	return in;
+}
+
+void td_input_close(struct td_input *in)
+{
+	if (!in)
+		return;
+	if (in->codec == CODEC_GZIP)
+		inflateEnd(&in->gz);
+	if (in->zs)
+		ZSTD_freeDStream(in->zs);
+	if (in->fd > 0)
+		close(in->fd);
+	free(in->raw);
+	free(in->buf);
+	free(in);
+}
+
+bool td_input_next(struct td_input *in, const char **line, size_t *len)
+{
+	for (;;) {
+		char *s = in->buf + in->start;
+		size_t avail = in->end - in->start;
+		char *nl = avail > in->scanned ?
+			memchr(s + in->scanned, '\n', avail - in->scanned) : NULL;
+		size_t n;
+		if (nl) {
+			n = (size_t)(nl - s);
+		} else if ((in->scanned = avail, fill(in))) {
+			continue;
+		} else if (avail) {
+			s = in->buf + in->start; /* fill() may have moved the bytes */
+			n = avail;               /* last line without a newline */
+		} else {
+			return false;
+		}
+		in->lineno++;
+		if (in->nul_at != SIZE_MAX && in->nul_at < in->start + n + (nl != NULL)) {
+			td_bad_input(in->name, in->lineno, "binary data");
+			in->failed = true;
+			in->start = in->end = 0;
+			in->eof = true;
+			return false;
+		}
+		in->unterminated = nl == NULL;
+		in->scanned = 0;
+		in->start += n + (nl != NULL);
+		if (n && s[n - 1] == '\r')
+			n--;
+		*line = s;
+		*len = n;
+		return true;
+	}
+}
+
+const unsigned char *td_input_peek(struct td_input *in, size_t *len)
+{
+	while (in->end - in->start < *len && fill(in))
+		;
+	if (in->end - in->start < *len)
+		*len = in->end - in->start;
+	return (const unsigned char *)in->buf + in->start;
+}
+
+size_t td_input_read(struct td_input *in, void *dst, size_t n)
+{
+	size_t done = 0;
+	while (done < n) {
+		size_t avail = in->end - in->start;
+		if (avail) {
+			size_t k = avail < n - done ? avail : n - done;
+			memcpy((char *)dst + done, in->buf + in->start, k);
+			in->start += k;
+			done += k;
+			continue;
+		}
+		size_t got = produce(in, (char *)dst + done, n - done);
+		if (got == 0)
+			break;
+		done += got;
+	}
+	return done;
+}
+
+bool td_input_is_perf_data(struct td_input *in)
+{
+	size_t n = 8;
+	const unsigned char *p = td_input_peek(in, &n);
+	return n == 8 && (memcmp(p, "PERFILE2", 8) == 0 || memcmp(p, "2ELIFREP", 8) == 0);
+}
+
+const char *td_input_name(const struct td_input *in) { return in->name; }
+unsigned long td_input_lineno(const struct td_input *in) { return in->lineno; }
+bool td_input_last_unterminated(const struct td_input *in) { return in->unterminated; }
+bool td_input_failed(const struct td_input *in) { return in->failed; }

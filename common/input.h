@@ -1,0 +1,44 @@
+/* The input layer: every tool reads its files through this.
+ *
+ * Opens a path ("-" or NULL is stdin), detects gzip and zstd by their magic
+ * bytes and decompresses while streaming, and hands out lines as
+ * (pointer, length) into an internal buffer: no copy, no NUL terminator, no
+ * limit on line length, a CR before the LF dropped. A NUL byte ends the file
+ * with "tool: FILE:LINE: binary data" (counted as bad input): every line
+ * before it has been delivered. */
+#ifndef TD_INPUT_H
+#define TD_INPUT_H
+
+#include <stddef.h>
+#include <stdbool.h>
+
+struct td_input;
+
+/* NULL after printing "tool: PATH: reason" (counted as bad input). */
+struct td_input *td_input_open(const char *path);
+void td_input_close(struct td_input *in);
+
+/* Next line: returns true and sets line and len (valid until the next call),
+ * false at end of input or after a fatal read/binary error. */
+bool td_input_next(struct td_input *in, const char **line, size_t *len);
+
+/* The first bytes of the (decompressed) content without consuming them;
+ * up to *len bytes, fewer at end of file. For format detection. */
+const unsigned char *td_input_peek(struct td_input *in, size_t *len);
+
+/* Read raw (decompressed) bytes instead of lines; returns bytes read, 0 at
+ * end, and never mixes with td_input_next on the same input. */
+size_t td_input_read(struct td_input *in, void *dst, size_t n);
+
+const char *td_input_name(const struct td_input *in);
+unsigned long td_input_lineno(const struct td_input *in);
+/* True when the last line returned had no final newline. */
+bool td_input_last_unterminated(const struct td_input *in);
+/* True when the input stopped early (binary data, read or decompress error). */
+bool td_input_failed(const struct td_input *in);
+/* True when the file is perf.data (file or pipe mode) by its magic. */
+bool td_input_is_perf_data(struct td_input *in);
+/* Display name used in messages: "<stdin>" for stdin. */
+const char *td_input_display_name(const char *path);
+
+#endif

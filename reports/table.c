@@ -1,0 +1,228 @@
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../common/diag.h"
+#include "table.h"
+
+struct td_table {
+	const struct td_column *cols;
+	int ncols;
+	char **cells;          /* rows * ncols, NULL = empty */
+	int nrows, cap_rows;
+};
+
+struct td_table *td_table_new(const struct td_column *cols, int ncols)
+{
+	struct td_table *t = td_calloc(1, sizeof(*t));
+	t->cols = cols;
+	t->ncols = ncols;
+	return t;
+}
+
+void td_table_free(struct td_table *t)
+{
+	if (!t)
+		return;
+	for (long i = 0; i < (long)t->nrows * t->ncols; i++)
+		free(t->cells[i]);
+	free(t->cells);
+	free(t);
+}
+
+void td_table_row(struct td_table *t)
+{
+	if (t->nrows == t->cap_rows) {
+		t->cap_rows = t->cap_rows ? t->cap_rows * 2 : 64;
+		t->cells = td_realloc(t->cells, (size_t)t->cap_rows * t->ncols * sizeof(char *));
+	}
+	memset(&t->cells[(size_t)t->nrows * t->ncols], 0, t->ncols * sizeof(char *));
+	t->nrows++;
+}
+
+static void set_cell(struct td_table *t, int col, char *s)
+{
+	char **c = &t->cells[(size_t)(t->nrows - 1) * t->ncols + col];
+	free(*c);
+	*c = s;
+}
+
+void td_table_str(struct td_table *t, int col, const char *s)
+{
+	set_cell(t, col, s ? td_strndup(s, strlen(s)) : NULL);
+}
+
+void td_table_int(struct td_table *t, int col, long long v)
+{
+	char buf[32];
+	snprintf(buf, sizeof buf, "%lld", v);
+	set_cell(t, col, td_strndup(buf, strlen(buf)));
+}
+
+void td_table_num(struct td_table *t, int col, double v)
+{
+	char buf[64];
+	if (!isfinite(v)) {
+		set_cell(t, col, NULL);
+		return;
+	}
+	snprintf(buf, sizeof buf, "%.*f", t->cols[col].precision, v);
+	if (strcmp(buf, "-0") == 0 || (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1)))
+		memmove(buf, buf + 1, strlen(buf));    /* no "-0.00" */
+	set_cell(t, col, td_strndup(buf, strlen(buf)));
+}
+
+int td_table_rows(const struct td_table *t) { return t->nrows; }
+
+const char *td_table_cell(const struct td_table *t, int row, int col)
+{
+	return t->cells[(size_t)row * t->ncols + col];
+}
+
+void td_json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p == '\n')
+			fputs("\\n", f);
+		else if (*p == '\t')
+			fputs("\\t", f);
+		else if (*p < 0x20)
+			fprintf(f, "\\u%04x", *p);
+		else
+			fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+void td_csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void write_csv(const struct td_table *t, FILE *f)
+{
+	for (int c = 0; c < t->ncols; c++) {
+		if (c)
+			fputc(',', f);
+		td_csv_field(f, t->cols[c].name);
+	}
+	fputc('\n', f);
+	for (int r = 0; r < t->nrows; r++) {
+		for (int c = 0; c < t->ncols; c++) {
+			const char *s = td_table_cell(t, r, c);
+			if (c)
+				fputc(',', f);
+			if (s)
+				td_csv_field(f, s);
+		}
+		fputc('\n', f);
+	}
+}
+
+static void write_json(const struct td_table *t, FILE *f)
+{
+	fputs("[", f);
+	for (int r = 0; r < t->nrows; r++) {
+		fputs(r ? ",\n  {" : "\n  {", f);
+		for (int c = 0; c < t->ncols; c++) {
+			const char *s = td_table_cell(t, r, c);
+			if (c)
+				fputs(", ", f);
+			td_json_string(f, t->cols[c].name);
+			fputs(": ", f);
+			if (!s)
+				fputs("null", f);
+			else if (t->cols[c].type == TD_COL_STR)
+				td_json_string(f, s);
+			else
+				fputs(s, f);
+		}
+		fputs("}", f);
+	}
+	fputs(t->nrows ? "\n]" : "]", f);
+}
+
+static int utf8_width(const char *s)
+{
+	int w = 0;
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
+static void pad(FILE *f, int n)
+{
+	while (n-- > 0)
+		fputc(' ', f);
+}
+
+static void write_aligned(const struct td_table *t, FILE *f, bool markdown)
+{
+	int *w = td_calloc((size_t)t->ncols, sizeof(int));
+	for (int c = 0; c < t->ncols; c++) {
+		w[c] = utf8_width(t->cols[c].name);
+		for (int r = 0; r < t->nrows; r++) {
+			const char *s = td_table_cell(t, r, c);
+			if (s && utf8_width(s) > w[c])
+				w[c] = utf8_width(s);
+		}
+	}
+	for (int r = -1; r < t->nrows; r++) {
+		for (int c = 0; c < t->ncols; c++) {
+			const char *s = r < 0 ? t->cols[c].name : td_table_cell(t, r, c);
+			bool right = r >= 0 && t->cols[c].type != TD_COL_STR;
+			int gap = w[c] - utf8_width(s ? s : "");
+			fputs(markdown ? (c ? " | " : "| ") : (c ? "  " : ""), f);
+			if (right)
+				pad(f, gap);
+			fputs(s ? s : "", f);
+			if (!right && (markdown || c + 1 < t->ncols))
+				pad(f, gap);
+		}
+		fputs(markdown ? " |\n" : "\n", f);
+		if (markdown && r < 0) {
+			for (int c = 0; c < t->ncols; c++) {
+				fputs(c ? " | " : "| ", f);
+				for (int i = 0; i < w[c]; i++)
+					fputc(i == w[c] - 1 && t->cols[c].type != TD_COL_STR ? ':' : '-', f);
+			}
+			fputs(" |\n", f);
+		}
+	}
+	free(w);
+}
+
+void td_table_write(const struct td_table *t, FILE *f, enum td_format fmt)
+{
+	switch (fmt) {
+	case TD_FMT_CSV:
+		write_csv(t, f);
+		break;
+	case TD_FMT_JSON:
+		write_json(t, f);
+		break;
+	case TD_FMT_MARKDOWN:
+		write_aligned(t, f, true);
+		break;
+	default:
+		write_aligned(t, f, false);
+		break;
+	}
+}
+
+enum td_format td_pick_format(bool csv, bool json, bool markdown)
+{
+	return csv ? TD_FMT_CSV : json ? TD_FMT_JSON : markdown ? TD_FMT_MARKDOWN : TD_FMT_TEXT;
+}

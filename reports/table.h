@@ -1,0 +1,48 @@
+/* One result table, four views: aligned text, CSV, JSON and markdown come
+ * from the same rows, so column names match across formats. Cells are
+ * stored as formatted strings (numbers formatted once, C locale, fixed
+ * precision per column): output is byte-stable. */
+#ifndef TD_TABLE_H
+#define TD_TABLE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+enum td_format { TD_FMT_TEXT, TD_FMT_CSV, TD_FMT_JSON, TD_FMT_MARKDOWN };
+
+enum td_col_type {
+	TD_COL_STR,   /* JSON string */
+	TD_COL_INT,   /* JSON number, printed as an integer */
+	TD_COL_NUM    /* JSON number, printed with the column's precision */
+};
+
+struct td_column {
+	const char *name;       /* CSV/JSON key, also the text header */
+	enum td_col_type type;
+	int precision;          /* digits after the point for TD_COL_NUM */
+};
+
+struct td_table;
+
+struct td_table *td_table_new(const struct td_column *cols, int ncols);
+void td_table_free(struct td_table *t);
+
+/* Start a new row; cells not set stay empty (blank in text/CSV, null in JSON). */
+void td_table_row(struct td_table *t);
+void td_table_str(struct td_table *t, int col, const char *s);
+void td_table_int(struct td_table *t, int col, long long v);
+void td_table_num(struct td_table *t, int col, double v);   /* NaN/inf: empty */
+
+int td_table_rows(const struct td_table *t);
+const char *td_table_cell(const struct td_table *t, int row, int col);  /* NULL if empty */
+
+/* The whole table in one format. JSON: an array of objects. */
+void td_table_write(const struct td_table *t, FILE *f, enum td_format fmt);
+
+/* Helpers for tools that compose documents around tables. */
+void td_json_string(FILE *f, const char *s);
+void td_csv_field(FILE *f, const char *s);
+/* Parse "--csv"-style flags into a format; returns TD_FMT_TEXT if none set. */
+enum td_format td_pick_format(bool csv, bool json, bool markdown);
+
+#endif

@@ -1,0 +1,40 @@
+# TAP helpers for the shell tests (sourced by tests/*.t).
+# Environment from the Makefile: TD_BIN (tools), TD_ROOT (repository),
+# TD_SHARED (../shared captures; may be absent), TD_BUILD, TD_FUZZ_DIR.
+set -u
+: "${TD_ROOT:=$(cd "$(dirname "$0")/.." && pwd)}"
+: "${TD_BIN:=$TD_ROOT/bin}"
+: "${TD_SHARED:=$TD_ROOT/../shared}"
+export LC_ALL=C
+T_N=0
+T_FAIL=0
+T_TMP=$(mktemp -d /tmp/td-test.XXXXXX)
+trap 'rm -rf "$T_TMP"' EXIT
+
+# ok STATUS DESCRIPTION: STATUS 0 passes.
+ok() {
+	T_N=$((T_N + 1))
+	if [ "$1" -eq 0 ]; then echo "ok $T_N - $2"; else echo "not ok $T_N - $2"; T_FAIL=$((T_FAIL + 1)); fi
+}
+skip() { T_N=$((T_N + 1)); echo "ok $T_N # skip $1"; }
+diag() { printf '# %s\n' "$@"; }
+
+# same EXPECTED ACTUAL DESCRIPTION: byte comparison, a diff excerpt on failure.
+same() {
+	if cmp -s "$1" "$2"; then ok 0 "$3"; else ok 1 "$3"; diff -u "$1" "$2" | head -20 | sed 's/^/# /'; fi
+}
+
+# run_tool OUT ERR TOOL ARGS...: runs a tool, sets RC.
+run_tool() {
+	local out=$1 err=$2
+	shift 2
+	RC=0
+	"$@" >"$out" 2>"$err" || RC=$?
+}
+
+have_shared() { [ -d "$TD_SHARED/testdata" ]; }
+
+done_testing() {
+	echo "1..$T_N"
+	[ "$T_FAIL" -eq 0 ]
+}

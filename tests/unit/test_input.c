@@ -1,0 +1,154 @@
+/* Unit tests of the input layer: line splitting, CRLF, long lines, gzip,
+ * zstd, binary data, unterminated last line. Prints TAP. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+#include "common/diag.h"
+#include "common/input.h"
+
+static int ntest, nfail;
+
+static void ok(int cond, const char *what)
+{
+	ntest++;
+	if (!cond)
+		nfail++;
+	printf("%sok %d - %s\n", cond ? "" : "not ", ntest, what);
+}
+
+static char *write_tmp(const void *data, size_t len)
+{
+	char *path = strdup("/tmp/td-input-XXXXXX");
+	int fd = mkstemp(path);
+	if (fd < 0 || write(fd, data, len) != (ssize_t)len)
+		abort();
+	close(fd);
+	return path;
+}
+
+/* Concatenate all lines with '|' after each; returns line count. */
+static int slurp_lines(const char *path, char *out, size_t cap, int *failed)
+{
+	struct td_input *in = td_input_open(path);
+	const char *l;
+	size_t n, used = 0;
+	int count = 0;
+	while (td_input_next(in, &l, &n)) {
+		if (used + n + 2 < cap) {
+			memcpy(out + used, l, n);
+			used += n;
+			out[used++] = '|';
+		}
+		count++;
+	}
+	out[used] = '\0';
+	*failed = td_input_failed(in);
+	td_input_close(in);
+	return count;
+}
+
+static void test_plain(void)
+{
+	char out[256];
+	int failed;
+	char *p = write_tmp("a\nbb\r\n\nccc", 10);
+	int n = slurp_lines(p, out, sizeof out, &failed);
+	ok(n == 4 && strcmp(out, "a|bb||ccc|") == 0 && !failed, "plain lines, CRLF, blank, unterminated last");
+	unlink(p);
+	free(p);
+	p = write_tmp("", 0);
+	ok(slurp_lines(p, out, sizeof out, &failed) == 0 && !failed, "empty file has no lines");
+	unlink(p);
+	free(p);
+}
+
+static void test_binary(void)
+{
+	char out[256];
+	int failed;
+	char *p = write_tmp("ok\nalso\nbad\0x\nnever\n", 20);
+	int n = slurp_lines(p, out, sizeof out, &failed);
+	ok(n == 2 && strcmp(out, "ok|also|") == 0 && failed, "NUL stops at its line, lines before it kept");
+	unlink(p);
+	free(p);
+}
+
+static void test_long_line(void)
+{
+	size_t big = 5u << 20;
+	char *data = malloc(big + 3);
+	memset(data, 'x', big);
+	memcpy(data + big, "\ny", 2);
+	char *p = write_tmp(data, big + 2);
+	struct td_input *in = td_input_open(p);
+	const char *l;
+	size_t n;
+	ok(td_input_next(in, &l, &n) && n == big, "5 MiB line in one piece");
+	ok(td_input_next(in, &l, &n) && n == 1 && l[0] == 'y', "line after it");
+	ok(td_input_last_unterminated(in), "unterminated last line flagged");
+	td_input_close(in);
+	unlink(p);
+	free(p);
+	free(data);
+}
+
+static void test_gzip_zstd(void)
+{
+	const char *text = "line one\nline two\n";
+	char out[256];
+	int failed;
+	unsigned char gz[256];
+	z_stream z = { 0 };
+	deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
+	z.next_in = (Bytef *)text;
+	z.avail_in = (uInt)strlen(text);
+	z.next_out = gz;
+	z.avail_out = sizeof gz;
+	deflate(&z, Z_FINISH);
+	size_t gzlen = sizeof gz - z.avail_out;
+	deflateEnd(&z);
+	char *p = write_tmp(gz, gzlen);
+	ok(slurp_lines(p, out, sizeof out, &failed) == 2 && strcmp(out, "line one|line two|") == 0,
+	   "gzip detected by magic and decompressed");
+	unlink(p);
+	free(p);
+
+	unsigned char zs[256];
+	size_t zlen = ZSTD_compress(zs, sizeof zs, text, strlen(text), 3);
+	p = write_tmp(zs, zlen);
+	ok(slurp_lines(p, out, sizeof out, &failed) == 2 && strcmp(out, "line one|line two|") == 0,
+	   "zstd detected by magic and decompressed");
+	unlink(p);
+	free(p);
+
+	p = write_tmp(gz, gzlen / 2);
+	slurp_lines(p, out, sizeof out, &failed);
+	ok(strncmp(out, "line", 4) == 0 || out[0] == '\0', "truncated gzip does not crash");
+	unlink(p);
+	free(p);
+}
+
+static void test_peek_perfdata(void)
+{
+	char *p = write_tmp("PERFILE2\x68\0\0\0", 12);
+	struct td_input *in = td_input_open(p);
+	ok(td_input_is_perf_data(in), "perf.data recognised by magic");
+	td_input_close(in);
+	unlink(p);
+	free(p);
+}
+
+int main(void)
+{
+	td_quiet = 1;
+	test_plain();
+	test_binary();
+	test_long_line();
+	test_gzip_zstd();
+	test_peek_perfdata();
+	printf("1..%d\n", ntest);
+	return nfail != 0;
+}
