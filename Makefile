@@ -21,7 +21,7 @@ UNITS    := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(sort $(wildcard tests/un
 FUZZERS  := $(patsubst tests/fuzz/%.c,%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
 MANPAGES := $(sort $(wildcard man/*.1))
 
-.PHONY: all test check demo bench install asan asan-test fuzz fuzz-build clean
+.PHONY: deps all test check demo bench install asan asan-test fuzz fuzz-build clean
 all: $(TOOLS) $(UNITS)
 
 $(BUILD)/libtd.a: $(LIB_OBJ)
@@ -65,7 +65,7 @@ FUZZ_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefine
 FUZZ_SECONDS ?= 60
 fuzz-build:
 	@$(MAKE) --no-print-directory O=build-fuzz CC=$(FUZZ_CC) CFLAGS="$(FUZZ_FLAGS) -fsanitize=fuzzer-no-link" build-fuzz/build/libtd.a
-	@$(MAKE) --no-print-directory $(FUZZERS:%=build-fuzz/%)
+	$(if $(FUZZERS),@$(MAKE) --no-print-directory $(FUZZERS:%=build-fuzz/%))
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c build-fuzz/build/libtd.a
 	$(FUZZ_CC) -std=c11 $(CPPFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
 fuzz: fuzz-build
@@ -75,7 +75,11 @@ fuzz: fuzz-build
 	  build-fuzz/$$f -max_total_time=$(FUZZ_SECONDS) -max_len=65536 build-fuzz/corpus-$$f tests/fuzz/seeds/$${f#fuzz_} 2>&1 | tail -n 3 || exit 1; \
 	done
 
-demo: all
+deps:
+	@sh scripts/deps.sh
+
+demo: deps
+	@$(MAKE) --no-print-directory all
 	@sh scripts/demo.sh "$(abspath $(BIN))" "$(SHARED)"
 
 bench: all
