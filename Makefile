@@ -45,7 +45,7 @@ $(BUILD)/unit/%: $(BUILD)/tests/unit/%.o $(BUILD)/libtd.a
 # Tests: TAP through prove. Shell tests find the tools through TD_BIN and the
 # shared captures through TD_SHARED (skipped, with a reason, when absent).
 TEST_ENV = TD_ROOT=$(CURDIR) TD_BIN=$(abspath $(BIN)) TD_BUILD=$(abspath $(BUILD)) \
-           TD_SHARED=$(SHARED) TD_FUZZ_DIR=$(abspath build-fuzz)
+           TD_SHARED=$(SHARED) TD_FUZZ_DIR=$(abspath build-fuzz) TD_SANITIZED=$(TD_SANITIZED)
 test check: all
 	$(if $(SKIP_FUZZ),,@$(MAKE) --no-print-directory fuzz-build >/dev/null 2>&1 || echo "fuzz targets not built (clang with libFuzzer missing): fuzz tests will skip")
 	$(TEST_ENV) prove $(PROVE_FLAGS) tests/*.t $(UNITS)

@@ -9,7 +9,7 @@ for src in "$TD_ROOT"/tests/fuzz/fuzz_*.c; do
 	[ -f "$src" ] || continue
 	name=$(basename "$src" .c)
 	found=1
-	if [ -n "${TD_SANITIZED:-}" ]; then
+	if [ -n "${TD_SANITIZED:-}" ] && [ "${TD_SANITIZED}" != 0 ]; then
 		skip "$name: fuzzers run in the plain test run, not again under the sanitizer build"
 		continue
 	fi
