@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# What every tool promises: --help, --version, -o FILE, usage errors exit 2,
+# unreadable and binary input reported as "tool: FILE:LINE: ..." with exit 2.
+. "$(dirname "$0")/lib.sh"
+printf 'plain text line\nbinary\0here\n' >"$T_TMP/binary.synthetic"
+tools=$(ls "$TD_BIN"/td-* 2>/dev/null)
+[ -n "$tools" ] || skip "no tools built in $TD_BIN"
+for tool in $tools; do
+	name=$(basename "$tool")
+	run_tool "$T_TMP/out" "$T_TMP/err" "$tool" --help
+	ok $(( RC != 0 )) "$name --help exits 0"
+	grep -q "^usage: $name" "$T_TMP/out"; ok $? "$name --help prints usage"
+	run_tool "$T_TMP/out" "$T_TMP/err" "$tool" --version
+	grep -q "^$name (tdkit) [0-9]" "$T_TMP/out"; ok $? "$name --version"
+	run_tool "$T_TMP/out" "$T_TMP/err" "$tool" --no-such-option
+	ok $(( RC != 2 )) "$name: unknown option exits 2"
+	run_tool "$T_TMP/out" "$T_TMP/err" "$tool" "$T_TMP/does-not-exist"
+	ok $(( RC != 2 )) "$name: missing file exits 2"
+	grep -q "^$name: $T_TMP/does-not-exist: " "$T_TMP/err"; ok $? "$name: missing file named in the message"
+	if [ "$name" = td-explain ]; then continue; fi
+	run_tool "$T_TMP/out" "$T_TMP/err" "$tool" "$T_TMP/binary.synthetic"
+	ok $(( RC != 2 )) "$name: binary input exits 2"
+	grep -q "^$name: $T_TMP/binary.synthetic:[0-9]*: binary data" "$T_TMP/err" ||
+	grep -q "^$name: $T_TMP/binary.synthetic" "$T_TMP/err"; ok $? "$name: binary input reported with file and line"
+done
+done_testing
