@@ -1,0 +1,513 @@
+#include <stdlib.h>
+#include <string.h>
+#include "common/diag.h"
+#include "common/intern.h"
+#include "fold.h"
+
+#define MAX_WARNINGS 10          /* malformed lines reported one by one */
+
+struct id_vec {
+	uint32_t *v;
+	size_t n, cap;
+};
+
+/* A frame line's output names, cached by (java?, sym, dso[, pc]). */
+struct cached_frame {
+	uint32_t first;              /* index into frame_pool */
+	uint32_t count;
+	uint32_t unknown;            /* names that are "[unknown]" */
+};
+
+struct event_count {
+	uint64_t samples;
+};
+
+struct fold {
+	struct fold_options opt;
+	struct td_intern *names;         /* output frame names */
+	struct td_intern *frame_keys;    /* cache key -> cached_frame */
+	struct cached_frame *cache;
+	size_t cache_cap;
+	struct id_vec frame_pool;
+	struct td_intern *stacks;        /* byte string of ids -> count */
+	uint64_t *counts;
+	size_t counts_cap;
+	/* the sample being read */
+	bool in_sample;
+	uint32_t pname;
+	uint64_t period;
+	struct id_vec frames;            /* leaf first, each line's names reversed */
+	struct id_vec key;
+	/* the event filter */
+	char *event;
+	bool event_defaulted;
+	struct td_intern *skipped;       /* event names not kept */
+	uint64_t *skipped_samples;
+	size_t skipped_cap;
+	/* what the end-of-run notes say */
+	uint64_t frames_total, frames_unknown;
+	uint64_t malformed;
+	char scratch_buf[256];
+	char *scratch;
+	size_t scratch_cap;
+};
+
+static void vec_push(struct id_vec *v, uint32_t id)
+{
+	if (v->n == v->cap) {
+		v->cap = v->cap ? v->cap * 2 : 256;
+		v->v = td_realloc(v->v, v->cap * sizeof(*v->v));
+	}
+	v->v[v->n++] = id;
+}
+
+struct fold *fold_new(const struct fold_options *opts)
+{
+	struct fold *f = td_calloc(1, sizeof(*f));
+	f->opt = *opts;
+	f->names = td_intern_new();
+	f->frame_keys = td_intern_new();
+	f->stacks = td_intern_new();
+	f->skipped = td_intern_new();
+	if (opts->event_filter)
+		f->event = td_strndup(opts->event_filter, strlen(opts->event_filter));
+	return f;
+}
+
+void fold_free(struct fold *f)
+{
+	if (!f)
+		return;
+	td_intern_free(f->names);
+	td_intern_free(f->frame_keys);
+	td_intern_free(f->stacks);
+	td_intern_free(f->skipped);
+	free(f->cache);
+	free(f->frame_pool.v);
+	free(f->counts);
+	free(f->frames.v);
+	free(f->key.v);
+	free(f->event);
+	free(f->skipped_samples);
+	free(f->scratch);
+	free(f);
+}
+
+const char *fold_event(const struct fold *f) { return f->event; }
+
+/* A growable scratch string for building one name. */
+static char *scratch(struct fold *f, size_t need)
+{
+	if (need > f->scratch_cap) {
+		f->scratch_cap = need * 2;
+		f->scratch = td_realloc(f->scratch, f->scratch_cap);
+	}
+	return f->scratch;
+}
+
+static bool contains(const char *s, size_t n, const char *needle)
+{
+	return memmem(s, n, needle, strlen(needle)) != NULL;
+}
+
+/* "/tmp/perf-<digits>.map" anywhere in the dso */
+static bool is_perf_map(const char *s, size_t n)
+{
+	for (const char *p = s; (p = memmem(p, n - (size_t)(p - s), "/tmp/perf-", 10)); p++) {
+		const char *d = p + 10, *end = s + n;
+		const char *q = d;
+		while (q < end && *q >= '0' && *q <= '9')
+			q++;
+		if (q > d && end - q >= 4 && memcmp(q, ".map", 4) == 0)
+			return true;
+	}
+	return false;
+}
+
+static bool is_kernel_dso(const char *s, size_t n)
+{
+	bool looks = (n > 0 && s[0] == '[') || (n >= 7 && memcmp(s + n - 7, "vmlinux", 7) == 0);
+	return looks && !contains(s, n, "unknown");
+}
+
+/* Where stackcollapse-perf.pl cuts a name at '(': the first '(' not opening
+ * "(anonymous namespace)", unless the name has a Go-style ".(...)." */
+static size_t cut_at_paren(const char *s, size_t n)
+{
+	const char *dp = memmem(s, n, ".(", 2);
+	if (dp && memmem(dp + 2, n - (size_t)(dp + 2 - s), ").", 2))
+		return n;
+	static const char anon[] = "anonymous namespace)";
+	for (size_t i = 0; i < n; i++)
+		if (s[i] == '(' && !(n - i - 1 >= sizeof anon - 1 && memcmp(s + i + 1, anon, sizeof anon - 1) == 0))
+			return i;
+	return n;
+}
+
+/* One function name of a frame line, tidied and annotated; returns its id. */
+static uint32_t frame_name(struct fold *f, const char *func, size_t n, const struct script_frame *fr,
+			   bool java, bool inlined, bool *unknown)
+{
+	char *b = scratch(f, n + fr->dso.n + fr->pc.n + 16);
+	size_t len = 0;
+	*unknown = false;
+	if (n == 9 && memcmp(func, "[unknown]", 9) == 0) {
+		const char *m = fr->dso.p;
+		size_t mn = fr->dso.n;
+		if (!(mn == 9 && memcmp(m, "[unknown]", 9) == 0)) {
+			const char *slash = memrchr(m, '/', mn);
+			if (slash) {
+				mn -= (size_t)(slash + 1 - m);
+				m = slash + 1;
+			}
+		} else {
+			m = "unknown";
+			mn = 7;
+			*unknown = true;
+		}
+		b[len++] = '[';
+		memcpy(b + len, m, mn);
+		len += mn;
+		if (f->opt.addrs) {
+			memcpy(b + len, " <", 2);
+			memcpy(b + len + 2, fr->pc.p, fr->pc.n);
+			len += 2 + fr->pc.n;
+			b[len++] = '>';
+		}
+		b[len++] = ']';
+	} else {
+		memcpy(b, func, n);
+		len = n;
+	}
+	/* tidy: ';' -> ':', cut at '(', drop quotes */
+	for (size_t i = 0; i < len; i++)
+		if (b[i] == ';')
+			b[i] = ':';
+	len = cut_at_paren(b, len);
+	size_t w = 0;
+	for (size_t i = 0; i < len; i++)
+		if (b[i] != '"' && b[i] != '\'')
+			b[w++] = b[i];
+	len = w;
+	if (java && len > 0 && b[0] == 'L' && memchr(b, '/', len)) {
+		memmove(b, b + 1, len - 1);
+		len--;
+	}
+	if (inlined) {
+		if (!contains(b, len, "_[i]")) {
+			memcpy(b + len, "_[i]", 4);
+			len += 4;
+		}
+	} else if (f->opt.kernel && is_kernel_dso(fr->dso.p, fr->dso.n)) {
+		memcpy(b + len, "_[k]", 4);
+		len += 4;
+	} else if (f->opt.jit && is_perf_map(fr->dso.p, fr->dso.n)) {
+		if (!contains(b, len, "_[j]")) {
+			memcpy(b + len, "_[j]", 4);
+			len += 4;
+		}
+	}
+	return td_intern(f->names, b, len);
+}
+
+/* Names of one frame line ("a->b->c" gives three), through the cache. */
+static const struct cached_frame *frame_names(struct fold *f, const struct script_frame *fr, bool java)
+{
+	struct td_span sym = fr->sym;
+	/* one "+0x<hex>" offset at the end goes */
+	for (size_t i = sym.n; i >= 3; i--) {
+		char c = sym.p[i - 1];
+		if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))
+			continue;
+		if (i < sym.n && c == 'x' && sym.p[i - 2] == '0' && sym.p[i - 3] == '+')
+			sym.n = i - 3;
+		break;
+	}
+	bool need_pc = f->opt.addrs && contains(sym.p, sym.n, "[unknown]");
+	size_t keylen = 1 + sym.n + 1 + fr->dso.n + (need_pc ? 1 + fr->pc.n : 0);
+	char *k = keylen <= sizeof f->scratch_buf ? f->scratch_buf : scratch(f, keylen);
+	k[0] = java ? 'j' : '-';
+	memcpy(k + 1, sym.p, sym.n);
+	k[1 + sym.n] = '\0';
+	memcpy(k + 2 + sym.n, fr->dso.p, fr->dso.n);
+	if (need_pc) {
+		k[2 + sym.n + fr->dso.n] = '\0';
+		memcpy(k + 3 + sym.n + fr->dso.n, fr->pc.p, fr->pc.n);
+	}
+	uint32_t before = td_intern_count(f->frame_keys);
+	uint32_t id = td_intern(f->frame_keys, k, keylen);
+	if (id < before)
+		return &f->cache[id];
+	if (id >= f->cache_cap) {
+		f->cache_cap = f->cache_cap ? f->cache_cap * 2 : 1024;
+		f->cache = td_realloc(f->cache, f->cache_cap * sizeof(*f->cache));
+	}
+	struct cached_frame *c = &f->cache[id];
+	c->first = (uint32_t)f->frame_pool.n;
+	c->count = 0;
+	c->unknown = 0;
+	if (sym.n > 0 && sym.p[0] == '(')
+		return c;                       /* a process name, not a frame */
+	/* split on "->"; like perl's split, trailing empty pieces vanish */
+	size_t end = sym.n;
+	while (end >= 2 && sym.p[end - 2] == '-' && sym.p[end - 1] == '>')
+		end -= 2;
+	size_t start = 0;
+	while (start <= end && (end > 0 || start == 0)) {
+		const char *arrow = memmem(sym.p + start, end - start, "->", 2);
+		size_t stop = arrow ? (size_t)(arrow - sym.p) : end;
+		bool unknown;
+		vec_push(&f->frame_pool, frame_name(f, sym.p + start, stop - start, fr, java, c->count > 0, &unknown));
+		c->count++;
+		c->unknown += unknown;
+		if (!arrow)
+			break;
+		start = stop + 2;
+	}
+	/* frame_pool may have moved; c points into f->cache, which did not */
+	return c;
+}
+
+static void count_stack(struct fold *f, const uint32_t *ids, size_t n, uint64_t count)
+{
+	uint32_t id = td_intern(f->stacks, (const char *)ids, n * sizeof(*ids));
+	if (id >= f->counts_cap) {
+		size_t old = f->counts_cap;
+		f->counts_cap = f->counts_cap ? f->counts_cap * 2 : 4096;
+		f->counts = td_realloc(f->counts, f->counts_cap * sizeof(*f->counts));
+		memset(f->counts + old, 0, (f->counts_cap - old) * sizeof(*f->counts));
+	}
+	f->counts[id] += count;
+}
+
+static bool is_skip_after(const struct fold *f, uint32_t name)
+{
+	size_t n;
+	const char *s = td_intern_str(f->names, name, &n);
+	for (int i = 0; i < f->opt.nskip_after; i++)
+		if (strlen(f->opt.skip_after[i]) == n && memcmp(f->opt.skip_after[i], s, n) == 0)
+			return true;
+	return false;
+}
+
+/* The blank line after a sample: count "pname;root;...;leaf". */
+static void end_sample(struct fold *f)
+{
+	if (!f->in_sample)
+		return;
+	f->key.n = 0;
+	vec_push(&f->key, f->pname);
+	size_t root = f->frames.n;
+	if (f->opt.nskip_after) {
+		for (size_t i = 0; i < f->frames.n; i++)
+			if (is_skip_after(f, f->frames.v[i])) {
+				root = i + 1;
+				break;
+			}
+	}
+	for (size_t i = root; i-- > 0;)
+		vec_push(&f->key, f->frames.v[i]);
+	count_stack(f, f->key.v, f->key.n, f->period);
+	f->frames.n = 0;
+	f->in_sample = false;
+}
+
+static void note_skipped(struct fold *f, struct td_span ev)
+{
+	uint32_t id = td_intern(f->skipped, ev.p, ev.n);
+	if (id >= f->skipped_cap) {
+		size_t old = f->skipped_cap;
+		f->skipped_cap = id + 16;
+		f->skipped_samples = td_realloc(f->skipped_samples, f->skipped_cap * sizeof(uint64_t));
+		memset(f->skipped_samples + old, 0, (f->skipped_cap - old) * sizeof(uint64_t));
+	}
+	f->skipped_samples[id]++;
+}
+
+static void header_line(struct fold *f, const struct script_header *h)
+{
+	if (h->event.n) {
+		if (!f->event) {
+			f->event = td_strndup(h->event.p, h->event.n);
+			f->event_defaulted = true;
+		} else if (strlen(f->event) != h->event.n || memcmp(f->event, h->event.p, h->event.n) != 0) {
+			note_skipped(f, h->event);
+			return;
+		}
+	}
+	char *b = scratch(f, h->comm.n + h->pid.n + h->tid.n + 8);
+	size_t len = h->comm.n;
+	memcpy(b, h->comm.p, len);
+	if (f->opt.pid || f->opt.tid) {
+		b[len++] = '-';
+		if (h->pid.n) {
+			memcpy(b + len, h->pid.p, h->pid.n);
+			len += h->pid.n;
+		} else {
+			b[len++] = '?';
+		}
+		if (f->opt.tid) {
+			b[len++] = '/';
+			memcpy(b + len, h->tid.p, h->tid.n);
+			len += h->tid.n;
+		}
+	}
+	for (size_t i = 0; i < len; i++)
+		if (b[i] == ' ')
+			b[i] = '_';
+	f->pname = td_intern(f->names, b, len);
+	f->period = h->period;
+	f->in_sample = true;
+}
+
+static void malformed(struct fold *f, const char *file, unsigned long lineno, const char *what)
+{
+	if (f->malformed++ < MAX_WARNINGS)
+		td_warn(file, lineno, "%s; ignored", what);
+}
+
+void fold_line(struct fold *f, const char *line, size_t len, const char *file, unsigned long lineno)
+{
+	if (len == 0) {
+		end_sample(f);
+		return;
+	}
+	if (line[0] == '#')
+		return;
+	struct script_header h;
+	bool is_header = f->opt.exact_comm ? script_parse_header_exact(line, len, &h)
+					   : script_parse_header(line, len, &h);
+	if (is_header) {
+		header_line(f, &h);
+		return;
+	}
+	struct script_frame fr;
+	if (!script_parse_frame(line, len, &fr)) {
+		bool blank = true;
+		for (size_t i = 0; i < len && blank; i++)
+			blank = line[i] == ' ' || line[i] == '\t';
+		malformed(f, file, lineno, blank ? "blank-looking line with spaces" : "unrecognized line");
+		return;
+	}
+	if (!f->in_sample)
+		return;        /* a frame of a sample whose event is filtered out */
+	size_t pn;
+	const char *pname = td_intern_str(f->names, f->pname, &pn);
+	const struct cached_frame *c = frame_names(f, &fr, pn >= 4 && memcmp(pname, "java", 4) == 0);
+	for (uint32_t i = c->count; i-- > 0;)
+		vec_push(&f->frames, f->frame_pool.v[c->first + i]);
+	f->frames_total += c->count;
+	f->frames_unknown += c->unknown;
+}
+
+void fold_end_input(struct fold *f, const char *file, unsigned long lineno)
+{
+	if (!f->in_sample)
+		return;
+	td_bad_input(file, lineno, "input ends inside a sample; kept");
+	end_sample(f);
+}
+
+struct out_line {
+	size_t off, n;        /* the stack text in the output buffer */
+	uint64_t count;
+};
+
+static const char *sort_text;     /* qsort has no context argument */
+
+static int cmp_lines(const void *a, const void *b)
+{
+	const struct out_line *x = a, *y = b;
+	int c = memcmp(sort_text + x->off, sort_text + y->off, x->n < y->n ? x->n : y->n);
+	return c ? c : (x->n > y->n) - (x->n < y->n);
+}
+
+/* The ids of stack s (arena bytes are not aligned, so copy them out). */
+static size_t stack_ids(const struct fold *f, uint32_t s, struct id_vec *out)
+{
+	size_t klen;
+	const char *k = td_intern_str(f->stacks, s, &klen);
+	out->n = 0;
+	for (size_t i = 0; i < klen / sizeof(uint32_t); i++) {
+		uint32_t id;
+		memcpy(&id, k + i * sizeof id, sizeof id);
+		vec_push(out, id);
+	}
+	return out->n;
+}
+
+void fold_write(struct fold *f, FILE *out)
+{
+	uint32_t nstacks = td_intern_count(f->stacks);
+	struct out_line *lines = td_malloc((nstacks + 1) * sizeof(*lines));
+	struct id_vec ids = { 0 };
+	char *text = NULL;
+	size_t used = 0, cap = 0;
+	for (uint32_t s = 0; s < nstacks; s++) {
+		lines[s].off = used;
+		lines[s].count = f->counts[s];
+		stack_ids(f, s, &ids);
+		for (size_t i = 0; i < ids.n; i++) {
+			size_t n;
+			const char *name = td_intern_str(f->names, ids.v[i], &n);
+			if (used + n + 1 > cap) {
+				cap = (used + n + 1) * 2;
+				text = td_realloc(text, cap);
+			}
+			if (i)
+				text[used++] = ';';
+			memcpy(text + used, name, n);
+			used += n;
+		}
+		lines[s].n = used - lines[s].off;
+	}
+	sort_text = text;
+	qsort(lines, nstacks, sizeof(*lines), cmp_lines);
+	for (uint32_t s = 0; s < nstacks; s++) {
+		fwrite(text + lines[s].off, 1, lines[s].n, out);
+		fprintf(out, " %llu\n", (unsigned long long)lines[s].count);
+	}
+	free(ids.v);
+	free(lines);
+	free(text);
+}
+
+void fold_merge(struct fold *into, const struct fold *from)
+{
+	struct id_vec ids = { 0 };
+	uint32_t nstacks = td_intern_count(from->stacks);
+	for (uint32_t s = 0; s < nstacks; s++) {
+		stack_ids(from, s, &ids);
+		for (size_t i = 0; i < ids.n; i++) {
+			size_t n;
+			const char *name = td_intern_str(from->names, ids.v[i], &n);
+			ids.v[i] = td_intern(into->names, name, n);
+		}
+		count_stack(into, ids.v, ids.n, from->counts[s]);
+	}
+	free(ids.v);
+	into->frames_total += from->frames_total;
+	into->frames_unknown += from->frames_unknown;
+	into->malformed += from->malformed;
+	for (uint32_t e = 0; e < td_intern_count(from->skipped); e++) {
+		size_t n;
+		const char *name = td_intern_str(from->skipped, e, &n);
+		uint64_t k = from->skipped_samples[e];
+		note_skipped(into, (struct td_span){ name, n });
+		into->skipped_samples[td_intern_find(into->skipped, name, n)] += k - 1;
+	}
+}
+
+void fold_report(const struct fold *f)
+{
+	for (uint32_t e = 0; e < td_intern_count(f->skipped); e++)
+		td_warn(NULL, 0, "skipped %llu samples of event %s (kept: %s; choose with --event-filter)",
+			(unsigned long long)f->skipped_samples[e], td_intern_str(f->skipped, e, NULL),
+			f->event ? f->event : "?");
+	if (f->malformed > MAX_WARNINGS)
+		td_warn(NULL, 0, "%llu unrecognized lines ignored in all (first %d shown)",
+			(unsigned long long)f->malformed, MAX_WARNINGS);
+	if (f->frames_total && f->frames_unknown * 10 > f->frames_total)
+		td_warn(NULL, 0, "%.1f%% of frames are [unknown]: symbols are missing (debug info, perf map files, or --call-graph dwarf)",
+			100.0 * (double)f->frames_unknown / (double)f->frames_total);
+}

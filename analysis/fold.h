@@ -1,0 +1,45 @@
+/* Folding stacks: samples in, "root;...;leaf COUNT" lines out, the way
+ * stackcollapse-perf.pl names frames and sorts its output.
+ *
+ * Each distinct output frame name is interned once; a stack is the byte
+ * string of its frame ids and is interned too, so counting a sample costs
+ * one hash of a few ids. Strings are built only at output. */
+#ifndef TD_FOLD_H
+#define TD_FOLD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "parsers/perf_script.h"
+
+struct fold_options {
+	bool pid, tid, kernel, jit, addrs;
+	bool exact_comm;             /* read the comm from the right */
+	const char *event_filter;    /* NULL: the first event seen */
+	const char **skip_after;     /* cut the stack above these functions */
+	int nskip_after;
+};
+
+struct fold;
+
+struct fold *fold_new(const struct fold_options *opts);
+void fold_free(struct fold *f);
+
+/* Feed perf script text one line at a time (CR and LF already removed).
+ * file/lineno are for warnings only. */
+void fold_line(struct fold *f, const char *line, size_t len, const char *file, unsigned long lineno);
+/* End of one input file: a sample still open is kept, with a warning. */
+void fold_end_input(struct fold *f, const char *file, unsigned long lineno);
+
+/* Sorted folded output. */
+void fold_write(struct fold *f, FILE *out);
+/* stderr notes: skipped events, malformed lines, share of [unknown]. */
+void fold_report(const struct fold *f);
+
+/* The event the default filter settled on (NULL before the first header). */
+const char *fold_event(const struct fold *f);
+/* Merge another fold's counts into f (for per-thread folds). */
+void fold_merge(struct fold *into, const struct fold *from);
+
+#endif

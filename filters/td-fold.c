@@ -1,0 +1,82 @@
+/* td-fold: perf script callchains in, folded stacks out (flamegraph.pl input). */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "analysis/fold.h"
+#include "common/diag.h"
+#include "common/input.h"
+#include "common/opts.h"
+
+static struct fold_options fopts;
+static const char *skip_after[64];
+static bool opt_all, opt_inline, opt_context, opt_srcline;
+
+static int add_skip_after(const char *arg, void *data)
+{
+	(void)data;
+	if (fopts.nskip_after == (int)(sizeof skip_after / sizeof *skip_after) || !*arg)
+		return -1;
+	skip_after[fopts.nskip_after++] = arg;
+	return 0;
+}
+
+static const struct td_option options[] = {
+	{ 0, "pid", TD_OPT_FLAG, &fopts.pid, NULL, "root frame is comm-PID", NULL },
+	{ 0, "tid", TD_OPT_FLAG, &fopts.tid, NULL, "root frame is comm-PID/TID", NULL },
+	{ 0, "kernel", TD_OPT_FLAG, &fopts.kernel, NULL, "annotate kernel frames with _[k]", NULL },
+	{ 0, "jit", TD_OPT_FLAG, &fopts.jit, NULL, "annotate /tmp/perf-PID.map frames with _[j]", NULL },
+	{ 0, "all", TD_OPT_FLAG, &opt_all, NULL, "--kernel and --jit", NULL },
+	{ 0, "addrs", TD_OPT_FLAG, &fopts.addrs, NULL, "keep the address of [unknown] frames", NULL },
+	{ 0, "event-filter", TD_OPT_STRING, &fopts.event_filter, "EVENT", "keep samples of EVENT (default: the first event seen)", NULL },
+	{ 0, "skip-after", TD_OPT_CALLBACK, NULL, "FUNC", "drop the callers of FUNC (repeatable)", add_skip_after },
+	{ 0, "exact-comm", TD_OPT_FLAG, &fopts.exact_comm, NULL, "read comm from the right: keeps spaces in thread names", NULL },
+	{ 0, "inline", TD_OPT_FLAG, &opt_inline, NULL, "(not supported: needs addr2line on the recording host)", NULL },
+	{ 0, "context", TD_OPT_FLAG, &opt_context, NULL, "(not supported: needs addr2line on the recording host)", NULL },
+	{ 0, "srcline", TD_OPT_FLAG, &opt_srcline, NULL, "(not supported yet)", NULL },
+	TD_OPTS_END
+};
+
+static const struct td_cmd cmd = {
+	"td-fold", "[options] [FILE...]",
+	"Fold perf script callchains into stacks for flamegraph.pl, byte-identical to stackcollapse-perf.pl.",
+	options,
+};
+
+static void fold_file(struct fold *f, const char *path)
+{
+	struct td_input *in = td_input_open(path);
+	if (!in)
+		return;
+	if (td_input_is_perf_data(in)) {
+		td_bad_input(td_input_name(in), 0,
+			     "perf.data is not read directly yet; use: perf script -i %s | td-fold", td_input_name(in));
+		td_input_close(in);
+		return;
+	}
+	const char *line;
+	size_t len;
+	while (td_input_next(in, &line, &len))
+		fold_line(f, line, len, td_input_name(in), td_input_lineno(in));
+	fold_end_input(f, td_input_name(in), td_input_lineno(in));
+	td_input_close(in);
+}
+
+int main(int argc, char **argv)
+{
+	int n = td_parse_options(&cmd, argc, argv);
+	if (opt_inline || opt_context || opt_srcline)
+		td_usage_error(&cmd, "--inline, --context and --srcline need addr2line on the recording host's "
+			       "binaries and are not implemented; fold without them");
+	if (opt_all)
+		fopts.kernel = fopts.jit = true;
+	fopts.skip_after = skip_after;
+	struct fold *f = fold_new(&fopts);
+	if (n == 0)
+		fold_file(f, "-");
+	for (int i = 0; i < n; i++)
+		fold_file(f, argv[i]);
+	fold_write(f, stdout);
+	fold_report(f);
+	fold_free(f);
+	return td_exit_code(TD_EXIT_OK);
+}

@@ -1,0 +1,36 @@
+/* perf script text: the two kinds of line a callchain dump is made of.
+ *
+ *   comm pid/tid [cpu] time: period event:        <- sample header
+ *   \t    7f2c1a2b func+0x1f (/usr/lib/libc.so.6)  <- frame, leaf first
+ *
+ * The header is read the way stackcollapse-perf.pl reads it (comm is the
+ * shortest prefix followed by a pid), so folded output matches it byte for
+ * byte; script_parse_header_exact() reads the comm from the right instead,
+ * so a comm with spaces ("worker 1") stays whole. */
+#ifndef TD_PERF_SCRIPT_H
+#define TD_PERF_SCRIPT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct td_span {
+	const char *p;
+	size_t n;
+};
+
+struct script_header {
+	struct td_span comm, pid, tid;   /* pid.n == 0: no pid/tid pair ("comm-?") */
+	struct td_span event;            /* n == 0: the line does not end in "event:" */
+	uint64_t period;                 /* 1 when absent or 0 */
+};
+
+struct script_frame {
+	struct td_span pc, sym, dso;     /* sym may hold "a->b" inline chains */
+};
+
+bool script_parse_header(const char *line, size_t len, struct script_header *h);
+bool script_parse_header_exact(const char *line, size_t len, struct script_header *h);
+bool script_parse_frame(const char *line, size_t len, struct script_frame *f);
+
+#endif
