@@ -360,6 +360,44 @@ static void header_line(struct fold *f, const struct script_header *h)
 	f->in_sample = true;
 }
 
+static void frame_line(struct fold *f, const struct script_frame *fr)
+{
+	size_t pn;
+	const char *pname = td_intern_str(f->names, f->pname, &pn);
+	const struct cached_frame *c = frame_names(f, fr, pn >= 4 && memcmp(pname, "java", 4) == 0);
+	for (uint32_t i = c->count; i-- > 0;)
+		vec_push(&f->frames, f->frame_pool.v[c->first + i]);
+	f->frames_total += c->count;
+	f->frames_unknown += c->unknown;
+}
+
+/* A sample recorded without -g is one line; stackcollapse-perf.pl loses
+ * these (inferno keeps them as "comm;sym"), td-fold keeps them. Only lines
+ * that cannot start a callchain sample are tried: a header ending in its
+ * event is never one. */
+static bool one_line_sample(struct fold *f, const char *line, size_t len)
+{
+	struct script_header h;
+	struct script_frame fr;
+	if (len < 8 || line[len - 1] != ')')
+		return false;
+	if (line[0] != ' ' && line[0] != '\t') {
+		bool is_header = f->opt.exact_comm ? script_parse_header_exact(line, len, &h)
+						   : script_parse_header(line, len, &h);
+		if (is_header && h.event.n)
+			return false;
+	}
+	if (!script_parse_one_line(line, len, f->opt.exact_comm, &h, &fr))
+		return false;
+	end_sample(f);
+	header_line(f, &h);
+	if (f->in_sample) {
+		frame_line(f, &fr);
+		end_sample(f);
+	}
+	return true;
+}
+
 static void malformed(struct fold *f, const char *file, unsigned long lineno, const char *what)
 {
 	if (f->malformed++ < MAX_WARNINGS)
@@ -375,13 +413,15 @@ void fold_line(struct fold *f, const char *line, size_t len, const char *file, u
 	if (line[0] == '#')
 		return;
 	struct script_header h;
+	struct script_frame fr;
+	if ((!f->in_sample || (line[0] != ' ' && line[0] != '\t')) && one_line_sample(f, line, len))
+		return;
 	bool is_header = f->opt.exact_comm ? script_parse_header_exact(line, len, &h)
 					   : script_parse_header(line, len, &h);
 	if (is_header) {
 		header_line(f, &h);
 		return;
 	}
-	struct script_frame fr;
 	if (!script_parse_frame(line, len, &fr)) {
 		bool blank = true;
 		for (size_t i = 0; i < len && blank; i++)
@@ -391,13 +431,7 @@ void fold_line(struct fold *f, const char *line, size_t len, const char *file, u
 	}
 	if (!f->in_sample)
 		return;        /* a frame of a sample whose event is filtered out */
-	size_t pn;
-	const char *pname = td_intern_str(f->names, f->pname, &pn);
-	const struct cached_frame *c = frame_names(f, &fr, pn >= 4 && memcmp(pname, "java", 4) == 0);
-	for (uint32_t i = c->count; i-- > 0;)
-		vec_push(&f->frames, f->frame_pool.v[c->first + i]);
-	f->frames_total += c->count;
-	f->frames_unknown += c->unknown;
+	frame_line(f, &fr);
 }
 
 void fold_end_input(struct fold *f, const char *file, unsigned long lineno)

@@ -169,3 +169,28 @@ bool script_parse_frame(const char *s, size_t n, struct script_frame *f)
 	f->dso = (struct td_span){ s + open + 1, r - open - 1 };
 	return true;
 }
+
+static bool is_hex_span(struct td_span s)
+{
+	for (size_t i = 0; i < s.n; i++)
+		if (!is_digit(s.p[i]) && !((s.p[i] | 0x20) >= 'a' && (s.p[i] | 0x20) <= 'f'))
+			return false;
+	return s.n > 0;
+}
+
+bool script_parse_one_line(const char *s, size_t n, bool exact, struct script_header *h, struct script_frame *f)
+{
+	size_t start = 0;
+	while (start < n && is_space(s[start]))
+		start++;
+	for (size_t i = start; i + 1 < n; i++) {
+		if (s[i] != ':' || !is_space(s[i + 1]))
+			continue;
+		size_t head = i + 1 - start;
+		bool ok = exact ? script_parse_header_exact(s + start, head, h)
+				: script_parse_header(s + start, head, h);
+		if (ok && h->event.n && script_parse_frame(s + i + 1, n - i - 1, f) && is_hex_span(f->pc))
+			return true;
+	}
+	return false;
+}

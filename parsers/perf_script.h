@@ -32,5 +32,9 @@ struct script_frame {
 bool script_parse_header(const char *line, size_t len, struct script_header *h);
 bool script_parse_header_exact(const char *line, size_t len, struct script_header *h);
 bool script_parse_frame(const char *line, size_t len, struct script_frame *f);
+/* A sample recorded without -g: header and its one frame on a single line
+ * ("  comm pid time: period event:  ip sym+off (dso)"). */
+bool script_parse_one_line(const char *line, size_t len, bool exact,
+			   struct script_header *h, struct script_frame *f);
 
 #endif
