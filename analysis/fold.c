@@ -312,7 +312,7 @@ static void end_sample(struct fold *f)
 	f->in_sample = false;
 }
 
-static void note_skipped(struct fold *f, struct td_span ev)
+static void note_skipped(struct fold *f, struct td_span ev, uint64_t samples)
 {
 	uint32_t id = td_intern(f->skipped, ev.p, ev.n);
 	if (id >= f->skipped_cap) {
@@ -321,7 +321,7 @@ static void note_skipped(struct fold *f, struct td_span ev)
 		f->skipped_samples = td_realloc(f->skipped_samples, f->skipped_cap * sizeof(uint64_t));
 		memset(f->skipped_samples + old, 0, (f->skipped_cap - old) * sizeof(uint64_t));
 	}
-	f->skipped_samples[id]++;
+	f->skipped_samples[id] += samples;
 }
 
 static void header_line(struct fold *f, const struct script_header *h)
@@ -331,7 +331,7 @@ static void header_line(struct fold *f, const struct script_header *h)
 			f->event = td_strndup(h->event.p, h->event.n);
 			f->event_defaulted = true;
 		} else if (strlen(f->event) != h->event.n || memcmp(f->event, h->event.p, h->event.n) != 0) {
-			note_skipped(f, h->event);
+			note_skipped(f, h->event, 1);
 			return;
 		}
 	}
@@ -526,14 +526,15 @@ void fold_merge(struct fold *into, const struct fold *from)
 	for (uint32_t e = 0; e < td_intern_count(from->skipped); e++) {
 		size_t n;
 		const char *name = td_intern_str(from->skipped, e, &n);
-		uint64_t k = from->skipped_samples[e];
-		note_skipped(into, (struct td_span){ name, n });
-		into->skipped_samples[td_intern_find(into->skipped, name, n)] += k - 1;
+		note_skipped(into, (struct td_span){ name, n }, from->skipped_samples[e]);
 	}
 }
 
 void fold_report(const struct fold *f)
 {
+	if (td_intern_count(f->stacks) == 0 && f->malformed)
+		td_bad_input(NULL, 0, "no perf script samples found in %llu lines: is this the output of 'perf script'?",
+			     (unsigned long long)f->malformed);
 	for (uint32_t e = 0; e < td_intern_count(f->skipped); e++)
 		td_warn(NULL, 0, "skipped %llu samples of event %s (kept: %s; choose with --event-filter)",
 			(unsigned long long)f->skipped_samples[e], td_intern_str(f->skipped, e, NULL),

@@ -5,17 +5,27 @@
 
 const char *td_progname = "td";
 int td_quiet;
-static unsigned long bad_inputs;
+static _Atomic unsigned long bad_inputs;
 
+/* One write per message, so threads never interleave within a line. */
 static void vreport(const char *file, unsigned long line, const char *fmt, va_list ap)
 {
-	fprintf(stderr, "%s: ", td_progname);
+	char buf[4096];
+	int n;
 	if (file && line)
-		fprintf(stderr, "%s:%lu: ", file, line);
+		n = snprintf(buf, sizeof buf, "%s: %s:%lu: ", td_progname, file, line);
 	else if (file)
-		fprintf(stderr, "%s: ", file);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+		n = snprintf(buf, sizeof buf, "%s: %s: ", td_progname, file);
+	else
+		n = snprintf(buf, sizeof buf, "%s: ", td_progname);
+	if (n < 0 || (size_t)n >= sizeof buf)
+		n = 0;
+	int m = vsnprintf(buf + n, sizeof buf - (size_t)n - 1, fmt, ap);
+	size_t len = m < 0 ? (size_t)n : (size_t)n + (size_t)m;
+	if (len > sizeof buf - 2)
+		len = sizeof buf - 2;
+	buf[len++] = '\n';
+	fwrite(buf, 1, len, stderr);
 }
 
 void td_bad_input(const char *file, unsigned long line, const char *fmt, ...)

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "analysis/fold.h"
+#include "analysis/fold_threads.h"
 #include "common/diag.h"
 #include "common/input.h"
 #include "common/opts.h"
@@ -10,6 +10,7 @@
 static struct fold_options fopts;
 static const char *skip_after[64];
 static bool opt_all, opt_inline, opt_context, opt_srcline;
+static long opt_threads;
 
 static int add_skip_after(const char *arg, void *data)
 {
@@ -30,6 +31,7 @@ static const struct td_option options[] = {
 	{ 0, "event-filter", TD_OPT_STRING, &fopts.event_filter, "EVENT", "keep samples of EVENT (default: the first event seen)", NULL },
 	{ 0, "skip-after", TD_OPT_CALLBACK, NULL, "FUNC", "drop the callers of FUNC (repeatable)", add_skip_after },
 	{ 0, "exact-comm", TD_OPT_FLAG, &fopts.exact_comm, NULL, "read comm from the right: keeps spaces in thread names", NULL },
+	{ 'j', "threads", TD_OPT_INT, &opt_threads, "N", "worker threads (default: the number of CPUs); output is the same for any N", NULL },
 	{ 0, "inline", TD_OPT_FLAG, &opt_inline, NULL, "(not supported: needs addr2line on the recording host)", NULL },
 	{ 0, "context", TD_OPT_FLAG, &opt_context, NULL, "(not supported: needs addr2line on the recording host)", NULL },
 	{ 0, "srcline", TD_OPT_FLAG, &opt_srcline, NULL, "(not supported yet)", NULL },
@@ -42,7 +44,7 @@ static const struct td_cmd cmd = {
 	options,
 };
 
-static void fold_file(struct fold *f, const char *path)
+static void fold_file(struct fold *f, const char *path, int nthreads)
 {
 	struct td_input *in = td_input_open(path);
 	if (!in)
@@ -53,11 +55,7 @@ static void fold_file(struct fold *f, const char *path)
 		td_input_close(in);
 		return;
 	}
-	const char *line;
-	size_t len;
-	while (td_input_next(in, &line, &len))
-		fold_line(f, line, len, td_input_name(in), td_input_lineno(in));
-	fold_end_input(f, td_input_name(in), td_input_lineno(in));
+	fold_input(f, in, &fopts, nthreads);
 	td_input_close(in);
 }
 
@@ -70,11 +68,15 @@ int main(int argc, char **argv)
 	if (opt_all)
 		fopts.kernel = fopts.jit = true;
 	fopts.skip_after = skip_after;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int nthreads = (int)(opt_threads > 0 ? opt_threads : cpus > 0 ? cpus : 1);
+	if (nthreads > 64)
+		nthreads = 64;
 	struct fold *f = fold_new(&fopts);
 	if (n == 0)
-		fold_file(f, "-");
+		fold_file(f, "-", nthreads);
 	for (int i = 0; i < n; i++)
-		fold_file(f, argv[i]);
+		fold_file(f, argv[i], nthreads);
 	fold_write(f, stdout);
 	fold_report(f);
 	fold_free(f);

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# td-fold on the capture recorded for this project (no ../shared needed),
+# its options, and the bad-input matrix.
+. "$(dirname "$0")/lib.sh"
+D=$TD_ROOT/testdata/fold
+N=$D/local-kvm_cpu-clock-g_gzip-perl_perf6.1
+FOLD=$TD_BIN/td-fold
+
+for opt in "" pid kernel; do
+	run_tool "$T_TMP/out" "$T_TMP/err" "$FOLD" ${opt:+--$opt} "$N.script.txt.gz"
+	same "$N.collapsed${opt:+-$opt}.txt" "$T_TMP/out" "own capture ${opt:+--$opt} equals stackcollapse-perf.pl"
+	ok $RC "own capture ${opt:+--$opt}: exit 0"
+done
+
+zcat "$N.script.txt.gz" >"$T_TMP/plain.txt"
+run_tool "$T_TMP/out" "$T_TMP/err" "$FOLD" - <"$T_TMP/plain.txt"
+same "$N.collapsed.txt" "$T_TMP/out" "stdin '-' equals the gzip file"
+zstd -q -c "$T_TMP/plain.txt" >"$T_TMP/plain.zst" 2>/dev/null &&
+	{ run_tool "$T_TMP/out" "$T_TMP/err" "$FOLD" "$T_TMP/plain.zst"; same "$N.collapsed.txt" "$T_TMP/out" "zstd input read by magic"; } ||
+	skip "zstd command absent"
+
+for threads in 1 2 3; do
+	run_tool "$T_TMP/out" "$T_TMP/err" "$FOLD" -j "$threads" "$T_TMP/plain.txt"
+	same "$N.collapsed.txt" "$T_TMP/out" "-j $threads gives the same bytes"
+done
+
+# two files in a row equal their concatenation
+head -c 200000 "$T_TMP/plain.txt" | awk 'BEGIN{RS="";ORS="\n\n"} {print}' >"$T_TMP/a.txt"
+run_tool "$T_TMP/out" "$T_TMP/err" "$FOLD" "$T_TMP/plain.txt" "$T_TMP/plain.txt"
+awk '{ $NF = sprintf("%.0f", $NF * 2); print }' "$N.collapsed.txt" >"$T_TMP/double.txt"
+same "$T_TMP/double.txt" "$T_TMP/out" "two files: counts add up"
+
+# CRLF equals LF
+sed 's/$/\r/' "$T_TMP/plain.txt" >"$T_TMP/crlf.txt"
+run_tool "$T_TMP/out" "$T_TMP/err" "$FOLD" "$T_TMP/crlf.txt"
+same "$N.collapsed.txt" "$T_TMP/out" "CRLF input folds like LF"
+
+# empty input: no output, exit 0
+: >"$T_TMP/empty.txt"
+run_tool "$T_TMP/out" "$T_TMP/err" "$FOLD" "$T_TMP/empty.txt"
+ok $(( RC != 0 || $(wc -c <"$T_TMP/out") != 0 )) "empty input: empty output, exit 0"
+
+# truncated inside a sample: everything kept, reported, exit 2
+head -n 1000 "$T_TMP/plain.txt" >"$T_TMP/trunc.txt"
+run_tool "$T_TMP/out" "$T_TMP/err" "$FOLD" "$T_TMP/trunc.txt"
+grep -q "^td-fold: $T_TMP/trunc.txt:1000: input ends inside a sample; kept" "$T_TMP/err"
+ok $? "truncated input: file:line message"
+ok $(( RC != 2 )) "truncated input: exit 2"
+# binary data: lines before it are folded, then file:line and exit 2
+{ head -n 2000 "$T_TMP/plain.txt"; printf 'garbage\0bytes\n'; } >"$T_TMP/bin.txt"
+run_tool "$T_TMP/out" "$T_TMP/err" "$FOLD" "$T_TMP/bin.txt"
+grep -q "^td-fold: $T_TMP/bin.txt:2001: binary data" "$T_TMP/err"; ok $? "binary: file:line message"
+ok $(( RC != 2 )) "binary: exit 2"
+ok $(( $(wc -l <"$T_TMP/out") == 0 )) "binary: samples before the fault still folded"
+
+# a huge frame line (20 MB symbol) works
+{ printf 'big 1 1.0: 1 cpu-clock:\n\t 1234 '; head -c 20000000 /dev/zero | tr '\0' x; printf ' (/bin/big)\n\n'; } >"$T_TMP/huge.txt"
+run_tool "$T_TMP/out" "$T_TMP/err" "$FOLD" "$T_TMP/huge.txt"
+ok $(( RC != 0 || $(wc -c <"$T_TMP/out") < 20000000 )) "20 MB line folded"
+
+# wrong format: a perf stat CSV
+printf '1234,,cycles,100.00,,\n5678,,instructions,100.00,0.5,insn per cycle\n' >"$T_TMP/stat.csv"
+run_tool "$T_TMP/out" "$T_TMP/err" "$FOLD" "$T_TMP/stat.csv"
+ok $(( RC != 2 )) "perf stat CSV: exit 2"
+grep -q "no perf script samples found" "$T_TMP/err"; ok $? "perf stat CSV: says what is wrong"
+grep -q "^td-fold: $T_TMP/stat.csv:1: unrecognized line" "$T_TMP/err"; ok $? "perf stat CSV: names file and line"
+
+# options perl has but td-fold cannot honour without the recording host
+run_tool "$T_TMP/out" "$T_TMP/err" "$FOLD" --inline "$N.script.txt.gz"
+ok $(( RC != 2 )) "--inline: clear error, exit 2"
+grep -q "addr2line" "$T_TMP/err"; ok $? "--inline: says why"
+
+# -q silences notes but not errors; -o writes a file
+run_tool "$T_TMP/out" "$T_TMP/err" "$FOLD" -q -o "$T_TMP/o.txt" "$T_TMP/trunc.txt"
+ok $(( $(grep -c . "$T_TMP/err") != 1 )) "-q keeps the one error line"
+ok $(( $(wc -c <"$T_TMP/o.txt") == 0 )) "-o FILE holds the output"
+
+# --skip-after drops callers of the named function
+K=entry_SYSCALL_64_after_hwframe
+run_tool "$T_TMP/out" "$T_TMP/err" "$FOLD" --skip-after $K --skip-after asm_exc_page_fault "$N.script.txt.gz"
+ok $(( $(grep -c ";read;$K;" "$T_TMP/out") )) "--skip-after: no callers above the function"
+grep -q "^cat;$K;do_syscall_64;" "$T_TMP/out"; ok $? "--skip-after: comm;FUNC;callees"
+grep -q "^cat;asm_exc_page_fault;" "$T_TMP/out"; ok $? "--skip-after is repeatable"
+
+# --exact-comm keeps a comm with spaces whole (synthetic edge case)
+printf 'worker 1 12345/12346 [000] 1.000000: 1 cpu-clock:\n\t 1234 f+0x1 (/bin/x)\n\n' >"$T_TMP/sp.synthetic.txt"
+run_tool "$T_TMP/out" "$T_TMP/err" "$FOLD" --tid "$T_TMP/sp.synthetic.txt"
+grep -qx 'worker-?/1;f 1' "$T_TMP/out"; ok $? "default parses a spaced comm as the perl script does"
+run_tool "$T_TMP/out" "$T_TMP/err" "$FOLD" --tid --exact-comm "$T_TMP/sp.synthetic.txt"
+grep -qx 'worker_1-12345/12346;f 1' "$T_TMP/out"; ok $? "--exact-comm keeps 'worker 1'"
+done_testing
