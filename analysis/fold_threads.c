@@ -20,6 +20,8 @@ struct pool {
 	int head, count;
 	bool closed;
 	const char *name;
+	char *spare[QUEUE_DEPTH + 2];   /* block buffers to reuse: no page faults per block */
+	int nspare;
 };
 
 struct worker {
@@ -59,8 +61,25 @@ static void *work(void *arg)
 		pthread_cond_broadcast(&pool->changed);
 		pthread_mutex_unlock(&pool->lock);
 		fold_block(w->fold, &b, pool->name);
+		pthread_mutex_lock(&pool->lock);
+		if (pool->nspare < (int)(sizeof pool->spare / sizeof *pool->spare))
+			pool->spare[pool->nspare++] = b.data, b.data = NULL;
+		pthread_mutex_unlock(&pool->lock);
 		free(b.data);
 	}
+}
+
+/* A block buffer of BLOCK_BYTES plus room for the carried-over tail. */
+static char *get_buffer(struct pool *pool, size_t carry)
+{
+	char *buf = NULL;
+	if (carry == 0) {
+		pthread_mutex_lock(&pool->lock);
+		if (pool->nspare)
+			buf = pool->spare[--pool->nspare];
+		pthread_mutex_unlock(&pool->lock);
+	}
+	return buf ? buf : td_malloc(carry + BLOCK_BYTES);
 }
 
 static void submit(struct pool *pool, struct block b)
@@ -122,6 +141,20 @@ static void fold_sequential(struct fold *f, struct td_input *in)
 	fold_end_input(f, td_input_name(in), td_input_lineno(in));
 }
 
+static void start_workers(struct pool *pool, struct worker *workers, int *started, int nthreads,
+			  const struct fold *f, const struct fold_options *opts)
+{
+	if (*started)
+		return;
+	struct fold_options wo = *opts;
+	wo.event_filter = fold_event(f) ? fold_event(f) : opts->event_filter;
+	for (; *started < nthreads; (*started)++) {
+		workers[*started].pool = pool;
+		workers[*started].fold = fold_new(&wo);
+		pthread_create(&workers[*started].thread, NULL, work, &workers[*started]);
+	}
+}
+
 void fold_input(struct fold *f, struct td_input *in, const struct fold_options *opts, int nthreads)
 {
 	if (nthreads <= 1) {
@@ -133,54 +166,47 @@ void fold_input(struct fold *f, struct td_input *in, const struct fold_options *
 	pthread_cond_init(&pool.changed, NULL);
 	struct worker *workers = td_calloc((size_t)nthreads, sizeof(*workers));
 	int started = 0;
-	char *carry = NULL;
-	size_t carry_len = 0;
-	unsigned long next_line = 1;
+	unsigned long next_line = 0;
+	/* cur holds the bytes read but not yet handed out: a tail carried over
+	 * from the previous block, then fresh input */
+	struct block cur = { get_buffer(&pool, 0), 0, 1 };
+	size_t cur_cap = BLOCK_BYTES;
 	bool more = true;
 	while (more) {
-		struct block b = { td_malloc(carry_len + BLOCK_BYTES), carry_len, next_line };
-		if (carry_len)
-			memcpy(b.data, carry, carry_len);
-		size_t got = td_input_read(in, b.data + b.len, BLOCK_BYTES);
-		b.len += got;
-		more = got > 0 && !td_input_failed(in);
-		size_t cut = more ? find_cut(b.data, b.len) : b.len;
-		if (more && cut == 0) {        /* no boundary yet: read on */
-			free(carry);
-			carry = b.data;
-			carry_len = b.len;
-			continue;
+		if (cur_cap - cur.len < BLOCK_BYTES / 2) {     /* no blank line for a while */
+			cur_cap = cur.len + BLOCK_BYTES;
+			cur.data = td_realloc(cur.data, cur_cap);
 		}
-		carry_len = b.len - cut;
-		free(carry);
-		carry = carry_len ? td_strndup(b.data + cut, carry_len) : NULL;
-		b.len = cut;
-		more = cut_binary(&b, pool.name) && more;
-		next_line += count_lines(b.data, b.len);
+		size_t got = td_input_read(in, cur.data + cur.len, cur_cap - cur.len);
+		cur.len += got;
+		more = got > 0 && !td_input_failed(in);
+		size_t cut = more ? find_cut(cur.data, cur.len) : cur.len;
+		if (more && cut == 0)
+			continue;
+		struct block next = { NULL, cur.len - cut, 0 };
+		next.data = get_buffer(&pool, next.len > BLOCK_BYTES / 2 ? next.len : 0);
+		size_t next_cap = next.len > BLOCK_BYTES / 2 ? next.len + BLOCK_BYTES : BLOCK_BYTES;
+		memcpy(next.data, cur.data + cut, next.len);
+		cur.len = cut;
+		more = cut_binary(&cur, pool.name) && more;
+		next.first_line = cur.first_line + count_lines(cur.data, cur.len);
 		if (!more) {                      /* the last block: its open sample ends here */
-			fold_block(f, &b, pool.name);
-			if (b.len && b.data[b.len - 1] != '\n')
-				next_line++;
-			free(b.data);
+			fold_block(f, &cur, pool.name);
+			next_line = next.first_line - (cur.len && cur.data[cur.len - 1] == '\n');
+			free(cur.data);
+			free(next.data);
 			break;
 		}
 		if (!fold_event(f) && !opts->event_filter) {
-			fold_block(f, &b, pool.name);    /* the default event is decided in order */
-			free(b.data);
-			continue;
+			fold_block(f, &cur, pool.name);    /* the default event is decided in order */
+			free(cur.data);
+		} else {
+			start_workers(&pool, workers, &started, nthreads, f, opts);
+			submit(&pool, cur);
 		}
-		if (!started) {
-			struct fold_options wo = *opts;
-			wo.event_filter = fold_event(f) ? fold_event(f) : opts->event_filter;
-			for (; started < nthreads; started++) {
-				workers[started].pool = &pool;
-				workers[started].fold = fold_new(&wo);
-				pthread_create(&workers[started].thread, NULL, work, &workers[started]);
-			}
-		}
-		submit(&pool, b);
+		cur = next;
+		cur_cap = next_cap;
 	}
-	free(carry);
 	pthread_mutex_lock(&pool.lock);
 	pool.closed = true;
 	pthread_cond_broadcast(&pool.changed);
@@ -190,8 +216,9 @@ void fold_input(struct fold *f, struct td_input *in, const struct fold_options *
 		fold_merge(f, workers[i].fold);
 		fold_free(workers[i].fold);
 	}
-	/* the last line of input without its blank line */
-	fold_end_input(f, pool.name, next_line - 1);
+	fold_end_input(f, pool.name, next_line);
+	for (int i = 0; i < pool.nspare; i++)
+		free(pool.spare[i]);
 	free(workers);
 	pthread_mutex_destroy(&pool.lock);
 	pthread_cond_destroy(&pool.changed);

@@ -1,0 +1,71 @@
+#!/bin/sh
+# td-fold throughput against stackcollapse-perf.pl and inferno-collapse-perf,
+# all measured in this run on the same real corpus.
+#   CORPUS=FILE            use this perf script text (default: the 200 MB corpus
+#                          of ../shared/bench/make-corpus.sh in /tmp/tdkit-corpus)
+#   FLAMEGRAPH_DIR=DIR     where stackcollapse-perf.pl is (else PATH)
+#   INFERNO=PATH           inferno-collapse-perf binary (else PATH)
+set -u
+corpus=${CORPUS:-/tmp/tdkit-corpus/corpus-200M.txt}
+if [ ! -s "$corpus" ]; then
+	corpus=$BENCH_DIR/fold-fallback-corpus.txt
+	if [ ! -s "$corpus" ]; then
+		echo "td-fold bench: no recorded corpus (run ../shared/bench/make-corpus.sh for the 200 MB one);"
+		echo "  building a fallback by concatenating real captures at sample boundaries (whole files)"
+		: >"$corpus"
+		src_ex=$SHARED/compat/flamegraph/example-perf-stacks.txt.gz
+		while [ "$(stat -c %s "$corpus")" -lt 200000000 ]; do
+			zcat testdata/fold/*.script.txt.gz >>"$corpus"
+			[ -f "$src_ex" ] && { zcat "$src_ex"; echo; } >>"$corpus"
+		done
+	fi
+fi
+size=$(stat -c %s "$corpus")
+mb=$(echo "$size" | awk '{ printf "%.1f", $1 / 1e6 }')
+echo "== td-fold bench: $corpus ($mb MB), $(nproc) CPUs"
+cat "$corpus" >/dev/null   # warm the page cache
+
+# run NAME CMD...: prints seconds, MB/s and max RSS; output to $BENCH_DIR/NAME.out
+run() {
+	name=$1
+	shift
+	/usr/bin/time -f "%e %M" -o "$BENCH_DIR/$name.time" "$@" <"$corpus" >"$BENCH_DIR/$name.out" 2>/dev/null
+	read -r secs rss <"$BENCH_DIR/$name.time"
+	rate=$(awk -v s="$secs" -v b="$size" 'BEGIN { printf "%.0f", (s > 0 ? b / s / 1e6 : 0) }')
+	printf '%-34s %8.2f s %8s MB/s %8.1f MiB max RSS\n' "$name" "$secs" "$rate" "$(awk -v k="$rss" 'BEGIN{print k/1024}')"
+	eval "rate_$(echo "$name" | tr -c 'a-z0-9\n' '_')=$rate"
+}
+
+run td-fold-j1 "$BIN/td-fold" -q -j 1
+run td-fold-jall "$BIN/td-fold" -q
+out_bytes=$(stat -c %s "$BENCH_DIR/td-fold-j1.out")
+cmp -s "$BENCH_DIR/td-fold-j1.out" "$BENCH_DIR/td-fold-jall.out" && echo "  -j1 and -j$(nproc) outputs identical" || echo "  -j1 and -j$(nproc) outputs DIFFER"
+echo "  output: $(awk -v b="$out_bytes" 'BEGIN{printf "%.1f", b/1048576}') MiB (RSS target: 32 MiB + output)"
+
+fg=""
+if [ -n "${FLAMEGRAPH_DIR:-}" ] && [ -f "$FLAMEGRAPH_DIR/stackcollapse-perf.pl" ]; then
+	fg=$FLAMEGRAPH_DIR/stackcollapse-perf.pl
+elif command -v stackcollapse-perf.pl >/dev/null 2>&1; then
+	fg=$(command -v stackcollapse-perf.pl)
+fi
+if [ -n "$fg" ]; then
+	run stackcollapse-perf.pl perl "$fg"
+	cmp -s "$BENCH_DIR/td-fold-j1.out" "$BENCH_DIR/stackcollapse-perf.pl.out" && echo "  td-fold output identical to stackcollapse-perf.pl" || echo "  td-fold output DIFFERS from stackcollapse-perf.pl (check the corpus ends with a blank line)"
+else
+	echo "stackcollapse-perf.pl              absent (set FLAMEGRAPH_DIR)"
+fi
+
+inf=${INFERNO:-$(command -v inferno-collapse-perf 2>/dev/null || true)}
+if [ -n "$inf" ] && [ -x "$inf" ]; then
+	run inferno-n1 "$inf" -n 1
+	run inferno-default "$inf"
+else
+	echo "inferno-collapse-perf              absent (set INFERNO)"
+fi
+
+echo "ratios:"
+[ -n "${rate_stackcollapse_perf_pl:-}" ] && awk -v a="$rate_td_fold_j1" -v b="$rate_td_fold_jall" -v p="$rate_stackcollapse_perf_pl" \
+	'BEGIN { printf "  td-fold -j1 / stackcollapse-perf.pl = %.1fx, td-fold -jall / stackcollapse-perf.pl = %.1fx\n", a/p, b/p }'
+[ -n "${rate_inferno_n1:-}" ] && awk -v a="$rate_td_fold_j1" -v b="$rate_td_fold_jall" -v i1="$rate_inferno_n1" -v id="$rate_inferno_default" \
+	'BEGIN { printf "  td-fold -j1 / inferno -n 1 = %.1fx (target 5x), td-fold -jall / inferno default = %.1fx (target 10x)\n", a/i1, b/id }'
+exit 0
