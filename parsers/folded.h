@@ -1,0 +1,22 @@
+/* Folded stacks ("frame;frame;...;frame COUNT"), read the way FlameGraph's
+ * difffolded.pl reads them: the count is the last number on the line (an
+ * integer or a decimal), separated from the stack by one blank; any other
+ * blanks before it stay part of the stack. */
+#ifndef TD_FOLDED_H
+#define TD_FOLDED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct folded_line {
+	const char *stack;
+	size_t stack_len;
+	uint64_t count;        /* integer part */
+	double value;          /* the count as a number (decimals kept) */
+	bool fractional;       /* the count had a decimal point */
+};
+
+bool folded_parse(const char *line, size_t len, struct folded_line *out);
+
+#endif
