@@ -48,7 +48,7 @@ static void set_cell(struct td_table *t, int col, char *s)
 
 void td_table_str(struct td_table *t, int col, const char *s)
 {
-	set_cell(t, col, s ? td_strndup(s, strlen(s)) : NULL);
+	set_cell(t, col, s && *s ? td_strndup(s, strlen(s)) : NULL);   /* "" is an empty cell */
 }
 
 void td_table_int(struct td_table *t, int col, long long v)

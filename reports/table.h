@@ -29,7 +29,7 @@ void td_table_free(struct td_table *t);
 
 /* Start a new row; cells not set stay empty (blank in text/CSV, null in JSON). */
 void td_table_row(struct td_table *t);
-void td_table_str(struct td_table *t, int col, const char *s);
+void td_table_str(struct td_table *t, int col, const char *s);   /* NULL or "": empty */
 void td_table_int(struct td_table *t, int col, long long v);
 void td_table_num(struct td_table *t, int col, double v);   /* NaN/inf: empty */
 

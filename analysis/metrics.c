@@ -1,0 +1,221 @@
+#include <math.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include "common/diag.h"
+#include "metrics.h"
+
+/* One derived metric: value = scale * num / den, from the first pair of
+ * events the counter set has. Thresholds are tdkit's seed values
+ * (TMA.md section 7.1): "healthy" on the good side of the first,
+ * "investigate" past the second, "ok" between. */
+struct ratio_def {
+	const char *name;
+	const char *num[3], *den[3];
+	double scale;
+	const char *unit;
+	bool higher_is_better;
+	double healthy, investigate;
+	const char *next_step;
+};
+
+#define NEXT_TOPDOWN "perf stat -M TopdownL1 (Intel) / -M PipelineL1 (AMD) / -M TopDownL1 (ARM) -- CMD | td-derive"
+#define NEXT_BRANCHES "perf record -b -e cycles -- CMD; perf script -F comm,pid,tid,ip,sym,brstack | td-branches"
+#define NEXT_MEMORY "perf mem record -- CMD; perf mem report  (or: perf record -e cache-misses -g -- CMD; perf script | td-fold)"
+#define NEXT_TLB "perf record -e dTLB-load-misses -g -- CMD; perf script | td-fold  (try huge pages)"
+#define NEXT_FRONTEND "perf record -g -- CMD; perf script | td-fold | flamegraph.pl  (code layout: PGO, BOLT, -falign-functions)"
+
+static const struct ratio_def ratios[] = {
+	{ "ipc", { "instructions" }, { "cycles" }, 1, "", true, 2.0, 1.0, NEXT_TOPDOWN },
+	{ "cpi", { "cycles" }, { "instructions" }, 1, "", false, 1.0, 1.0, NEXT_TOPDOWN },
+	{ "branch_miss_rate", { "branch-misses" }, { "branches" }, 100, "%", false, 2, 5, NEXT_BRANCHES },
+	{ "retired_mispredict_rate", { "br_mis_pred_retired" }, { "br_retired" }, 100, "%", false, 1, 3, NEXT_BRANCHES },
+	{ "speculative_mispredict_rate", { "br_mis_pred", "branch-load-misses" }, { "br_pred", "branch-loads" }, 100, "%", false, 2, 5, NEXT_BRANCHES },
+	{ "branch_density", { "br_retired", "branches" }, { "instructions", "instructions" }, 100, "%", false, 20, 30, NEXT_BRANCHES },
+	{ "cache_miss_rate", { "cache-misses" }, { "cache-references" }, 100, "%", false, 10, 20, NEXT_MEMORY },
+	{ "l1d_miss_rate", { "l1-dcache-load-misses" }, { "l1-dcache-loads" }, 100, "%", false, 5, 10, NEXT_MEMORY },
+	{ "l1d_to_l2_miss_rate", { "l1d_cache_lmiss_rd" }, { "l1-dcache-load-misses" }, 100, "%", false, 30, 50, NEXT_MEMORY },
+	{ "l2_miss_rate", { "l2d_cache_refill" }, { "l2d_cache" }, 100, "%", false, 10, 20, NEXT_MEMORY },
+	{ "l2_to_llc_miss_rate", { "l2d_cache_lmiss_rd" }, { "l2d_cache_refill" }, 100, "%", false, 20, 40, NEXT_MEMORY },
+	{ "llc_miss_rate", { "llc-load-misses" }, { "llc-loads" }, 100, "%", false, 2, 5, NEXT_MEMORY },
+	{ "dtlb_miss_rate", { "dtlb_walk", "dtlb-load-misses" }, { "mem_access", "dtlb-loads" }, 100, "%", false, 0.5, 2, NEXT_TLB },
+	{ "itlb_miss_rate", { "itlb_walk", "itlb-load-misses" }, { "l1-icache-loads", "itlb-loads" }, 100, "%", false, 0.1, 1, NEXT_FRONTEND },
+	{ "icache_miss_rate", { "l1-icache-load-misses" }, { "instructions" }, 100, "%", false, 0.1, 1, NEXT_FRONTEND },
+	{ "frontend_bound", { "stalled-cycles-frontend" }, { "cycles" }, 100, "%", false, 10, 20, NEXT_FRONTEND },
+	{ "backend_bound", { "stalled-cycles-backend" }, { "cycles" }, 100, "%", false, 30, 40, NEXT_MEMORY },
+	{ "backend_memory_bound", { "stall_backend_mem" }, { "cycles" }, 100, "%", false, 15, 25, NEXT_MEMORY },
+};
+
+static const char *const names[] = {
+	"ipc", "cpi", "branch_miss_rate", "retired_mispredict_rate", "speculative_mispredict_rate",
+	"branch_density", "cache_miss_rate", "l1d_miss_rate", "l1d_to_l2_miss_rate", "l2_miss_rate",
+	"l2_to_llc_miss_rate", "llc_miss_rate", "dtlb_miss_rate", "itlb_miss_rate", "icache_miss_rate",
+	"frontend_bound", "backend_bound", "backend_memory_bound", "ghz", "cpus_utilized", "elapsed_s", NULL
+};
+
+const char *const *metrics_names(void) { return names; }
+
+void counter_set_init(struct counter_set *s, double interval, const char *scope, const char *pmu)
+{
+	s->session = 0;
+	s->interval = interval;
+	s->n = s->cap = 0;
+	s->c = NULL;
+	snprintf(s->scope, sizeof s->scope, "%s", scope);
+	snprintf(s->pmu, sizeof s->pmu, "%s", pmu);
+}
+
+void counter_set_free(struct counter_set *s)
+{
+	free(s->c);
+	s->c = NULL;
+	s->n = s->cap = 0;
+}
+
+const struct counter *counter_set_get(const struct counter_set *s, const char *name)
+{
+	for (int i = 0; i < s->n; i++)
+		if (strcmp(s->c[i].name, name) == 0)
+			return &s->c[i];
+	return NULL;
+}
+
+void counter_set_add(struct counter_set *s, const char *name, double value, double pct, double var)
+{
+	struct counter *c = (struct counter *)counter_set_get(s, name);
+	if (!c) {
+		if (s->n == s->cap) {
+			s->cap = s->cap ? s->cap * 2 : 8;
+			s->c = td_realloc(s->c, (size_t)s->cap * sizeof(*s->c));
+		}
+		c = &s->c[s->n++];
+		snprintf(c->name, sizeof c->name, "%s", name);
+		c->value = value;
+		c->enabled_pct = pct;
+		c->variance_pct = var;
+		return;
+	}
+	c->value += value;                 /* NaN stays NaN: a part was not counted */
+	if (pct < c->enabled_pct)
+		c->enabled_pct = pct;
+	c->variance_pct = NAN;             /* a sum of repeats' errors is not printed by perf */
+}
+
+static const char *ipc_band(double ipc)
+{
+	return ipc >= 3 ? "excellent" : ipc >= 1.5 ? "good" : ipc >= 0.8 ? "moderate" : ipc >= 0.3 ? "poor" : "critical";
+}
+
+static const char *verdict(const struct ratio_def *d, double v)
+{
+	if (d->higher_is_better)
+		return v > d->healthy ? "healthy" : v < d->investigate ? "investigate" : "ok";
+	return v < d->healthy ? "healthy" : v > d->investigate ? "investigate" : "ok";
+}
+
+static double combine_error(double a, double b)
+{
+	if (isnan(a) && isnan(b))
+		return NAN;
+	a = isnan(a) ? 0 : a;
+	b = isnan(b) ? 0 : b;
+	return sqrt(a * a + b * b);
+}
+
+static bool ratio(const struct counter_set *s, const struct ratio_def *d, struct metric_value *m)
+{
+	for (int i = 0; i < 3 && d->num[i]; i++) {
+		const struct counter *n = counter_set_get(s, d->num[i]);
+		const struct counter *q = counter_set_get(s, d->den[i] ? d->den[i] : d->den[0]);
+		if (!n || !q || isnan(n->value) || isnan(q->value) || q->value == 0)
+			continue;
+		memset(m, 0, sizeof(*m));
+		m->name = d->name;
+		m->value = d->scale * n->value / q->value;
+		m->unit = d->unit;
+		m->verdict = verdict(d, m->value);
+		m->band = strcmp(d->name, "ipc") == 0 ? ipc_band(m->value) : "";
+		m->confidence = n->enabled_pct < q->enabled_pct ? n->enabled_pct : q->enabled_pct;
+		m->variance_pct = combine_error(n->variance_pct, q->variance_pct);
+		m->next_step = strcmp(m->verdict, "investigate") == 0 ? d->next_step : "";
+		m->higher_is_better = d->higher_is_better;
+		m->has_direction = true;
+		return true;
+	}
+	return false;
+}
+
+static void plain(struct metric_value *m, const char *name, double v, const char *unit, double conf)
+{
+	memset(m, 0, sizeof(*m));
+	m->name = name;
+	m->value = v;
+	m->unit = unit;
+	m->verdict = "";
+	m->band = "";
+	m->next_step = "";
+	m->confidence = conf;
+	m->variance_pct = NAN;
+}
+
+/* task-clock (or cpu-clock) in ms, NaN if neither */
+static const struct counter *clock_ms(const struct counter_set *s)
+{
+	const struct counter *c = counter_set_get(s, "task-clock");
+	if (!c || isnan(c->value))
+		c = counter_set_get(s, "cpu-clock");
+	return c && !isnan(c->value) ? c : NULL;
+}
+
+int metrics_compute(const struct counter_set *s, double elapsed_s, struct metric_value *out, int max)
+{
+	int k = 0;
+	for (size_t i = 0; i < sizeof ratios / sizeof *ratios && k < max; i++)
+		k += ratio(s, &ratios[i], &out[k]);
+	const struct counter *clk = clock_ms(s), *cyc = counter_set_get(s, "cycles");
+	if (clk && cyc && !isnan(cyc->value) && clk->value > 0 && k < max)
+		plain(&out[k++], "ghz", cyc->value / (clk->value * 1e6), "GHz",
+		      fmin(clk->enabled_pct, cyc->enabled_pct));
+	const struct counter *dur = counter_set_get(s, "duration_time");
+	if (isnan(elapsed_s) && dur && !isnan(dur->value))
+		elapsed_s = dur->value / 1e9;
+	if (clk && elapsed_s > 0 && k < max)
+		plain(&out[k++], "cpus_utilized", clk->value / (elapsed_s * 1e3), "CPUs", clk->enabled_pct);
+	if (elapsed_s > 0 && k < max)
+		plain(&out[k++], "elapsed_s", elapsed_s, "s", 100);
+	return k;
+}
+
+/* perf's metric units and the tdkit metric printing the same number */
+static const struct {
+	const char *unit, *metric;
+	double factor;
+} perf_units[] = {
+	{ "insn per cycle", "ipc", 1 },
+	{ "of all branches", "branch_miss_rate", 1 },
+	{ "GHz", "ghz", 1 },
+	{ "CPUs utilized", "cpus_utilized", 1 },
+	{ "of all L1-dcache accesses", "l1d_miss_rate", 1 },
+	{ "of all L1-dcache hits", "l1d_miss_rate", 1 },
+	{ "of all LL-cache accesses", "llc_miss_rate", 1 },
+	{ "of all LL-cache hits", "llc_miss_rate", 1 },
+	{ "of all dTLB cache accesses", "dtlb_miss_rate", 1 },
+	{ "of all dTLB cache hits", "dtlb_miss_rate", 1 },
+	{ "of all iTLB cache accesses", "itlb_miss_rate", 1 },
+	{ "of all iTLB cache hits", "itlb_miss_rate", 1 },
+	{ "of all cache refs", "cache_miss_rate", 1 },
+	{ "frontend cycles idle", "frontend_bound", 1 },
+	{ "backend cycles idle", "backend_bound", 1 },
+};
+
+const char *metrics_for_perf_unit(const char *unit, double *factor)
+{
+	while (*unit == ' ')
+		unit++;
+	for (size_t i = 0; i < sizeof perf_units / sizeof *perf_units; i++)
+		if (strcmp(unit, perf_units[i].unit) == 0) {
+			*factor = perf_units[i].factor;
+			return perf_units[i].metric;
+		}
+	return NULL;
+}

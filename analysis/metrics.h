@@ -1,0 +1,56 @@
+/* Derived metrics over one set of counters (one interval, scope and PMU):
+ * IPC, CPI, branch, cache and TLB rates, ARM stall shares, GHz and CPU
+ * utilisation, each with the seed thresholds' verdict, a multiplexing
+ * confidence and the next command to run. Formulas live in one table
+ * (metrics.c), one row per metric with its alternatives per vendor. */
+#ifndef TD_METRICS_H
+#define TD_METRICS_H
+
+#include <stdbool.h>
+
+struct counter {
+	char name[96];           /* canonical (events.h) */
+	double value;            /* NaN: not counted / not supported */
+	double enabled_pct;      /* lowest seen */
+	double variance_pct;     /* -r: relative error of the mean, NaN if none */
+};
+
+struct counter_set {
+	int session;             /* which perf stat run of the file (0, 1, ...) */
+	double interval;         /* < 0: whole run */
+	char scope[64];
+	char pmu[64];
+	int n, cap;
+	struct counter *c;
+};
+
+void counter_set_init(struct counter_set *s, double interval, const char *scope, const char *pmu);
+void counter_set_free(struct counter_set *s);
+/* Adds (sums) a counter; a missing value makes the sum missing. */
+void counter_set_add(struct counter_set *s, const char *name, double value, double enabled_pct, double variance_pct);
+const struct counter *counter_set_get(const struct counter_set *s, const char *name);
+
+struct metric_value {
+	const char *name;        /* "ipc", "branch_miss_rate", ... */
+	double value;
+	const char *unit;        /* "", "%", "GHz", "CPUs", "s" */
+	const char *verdict;     /* "healthy", "ok", "investigate", or "" */
+	const char *band;        /* IPC band: excellent ... critical, else "" */
+	double confidence;       /* lowest enabled % of the inputs (100 = exact) */
+	double variance_pct;     /* propagated relative error, NaN if none */
+	const char *next_step;   /* a command, or "" */
+	bool higher_is_better;
+	bool has_direction;
+};
+
+/* elapsed_s: wall time of the set (NaN when unknown). Returns the count. */
+int metrics_compute(const struct counter_set *s, double elapsed_s, struct metric_value *out, int max);
+
+/* The metric a perf-printed unit corresponds to ("insn per cycle" -> "ipc"),
+ * and the factor from tdkit's value to perf's (e.g. 1 for %). NULL if none. */
+const char *metrics_for_perf_unit(const char *unit, double *factor);
+
+/* Metric names, for the man page and tests. */
+const char *const *metrics_names(void);
+
+#endif

@@ -1,0 +1,262 @@
+/* td-derive: perf stat output in, derived metrics with verdicts and the
+ * next command out. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis/metrics.h"
+#include "analysis/stat_model.h"
+#include "common/diag.h"
+#include "common/opts.h"
+#include "reports/table.h"
+
+#define MAX_METRICS 32
+
+static bool opt_csv, opt_json, opt_markdown, opt_intervals;
+static const char *opt_format;
+
+static const struct td_option options[] = {
+	{ 0, "csv", TD_OPT_FLAG, &opt_csv, NULL, "CSV with a header row", NULL },
+	{ 0, "json", TD_OPT_FLAG, &opt_json, NULL, "one JSON document", NULL },
+	{ 0, "markdown", TD_OPT_FLAG, &opt_markdown, NULL, "a markdown report", NULL },
+	{ 0, "intervals", TD_OPT_FLAG, &opt_intervals, NULL, "text: also every -I interval (CSV/JSON always have them)", NULL },
+	{ 0, "format", TD_OPT_STRING, &opt_format, "csv|json|text", "input layout (default: detected)", NULL },
+	TD_OPTS_END
+};
+
+static const struct td_cmd cmd = {
+	"td-derive", "[options] [FILE...]",
+	"Derived metrics from perf stat output (CSV -x, JSON -j or text): IPC, cache, TLB and branch rates, verdicts, next steps.",
+	options,
+};
+
+enum col { C_INTERVAL, C_SCOPE, C_PMU, C_METRIC, C_VALUE, C_UNIT, C_VERDICT, C_BAND, C_CONF, C_LOWCONF, C_VAR, C_NEXT, NCOLS };
+
+static const struct td_column columns[NCOLS] = {
+	{ "interval", TD_COL_NUM, 9 }, { "scope", TD_COL_STR, 0 }, { "pmu", TD_COL_STR, 0 },
+	{ "metric", TD_COL_STR, 0 }, { "value", TD_COL_NUM, 3 }, { "unit", TD_COL_STR, 0 },
+	{ "verdict", TD_COL_STR, 0 }, { "band", TD_COL_STR, 0 }, { "confidence", TD_COL_NUM, 2 },
+	{ "low_confidence", TD_COL_STR, 0 }, { "variance_pct", TD_COL_NUM, 2 }, { "next_step", TD_COL_STR, 0 },
+};
+
+static void add_rows(struct td_table *t, const struct stat_model *m, const struct counter_set *s)
+{
+	struct metric_value mv[MAX_METRICS];
+	int n = stat_model_metrics(m, s, mv, MAX_METRICS);
+	for (int i = 0; i < n; i++) {
+		td_table_row(t);
+		if (s->interval >= 0)
+			td_table_num(t, C_INTERVAL, s->interval);
+		char scope[96];
+		snprintf(scope, sizeof scope, "%s%.0d%s%s", m->session ? "run" : "", m->session ? s->session + 1 : 0,
+			 m->session ? " " : "", s->scope[0] ? s->scope : "all");
+		td_table_str(t, C_SCOPE, scope);
+		td_table_str(t, C_PMU, s->pmu);
+		td_table_str(t, C_METRIC, mv[i].name);
+		td_table_num(t, C_VALUE, mv[i].value);
+		td_table_str(t, C_UNIT, mv[i].unit);
+		td_table_str(t, C_VERDICT, mv[i].verdict);
+		td_table_str(t, C_BAND, mv[i].band);
+		td_table_num(t, C_CONF, mv[i].confidence);
+		td_table_str(t, C_LOWCONF, mv[i].confidence < 50 ? "yes" : "no");
+		td_table_num(t, C_VAR, mv[i].variance_pct);
+		td_table_str(t, C_NEXT, mv[i].next_step);
+	}
+}
+
+/* Every metric perf printed must equal ours at perf's precision. */
+static void check_perf(const struct stat_model *m, int *checked, int *agree)
+{
+	for (int i = 0; i < m->nperf; i++) {
+		const struct perf_metric *p = &m->perf[i];
+		double factor;
+		const char *name = metrics_for_perf_unit(p->unit, &factor);
+		if (!name || isnan(p->value))
+			continue;
+		for (int k = 0; k < m->nsets; k++) {
+			const struct counter_set *s = &m->sets[k];
+			if (s->session != p->session || s->interval != p->interval || strcmp(s->scope, p->scope) ||
+			    strcmp(s->pmu, p->pmu))
+				continue;
+			struct metric_value mv[MAX_METRICS];
+			int n = stat_model_metrics(m, s, mv, MAX_METRICS);
+			for (int j = 0; j < n; j++) {
+				if (strcmp(mv[j].name, name))
+					continue;
+				double ours = mv[j].value * factor;
+				double tol = 0.5 * pow(10, -(p->decimals >= 0 ? p->decimals : 2)) + 1e-9 * fabs(ours);
+				(*checked)++;
+				if (fabs(ours - p->value) <= tol * 1.0001)
+					(*agree)++;
+				else
+					td_warn(p->file, p->line, "perf printed %s %.*f (%s), td-derive computes %.6g",
+						name, p->decimals >= 0 ? p->decimals : 2, p->value, p->unit, ours);
+			}
+		}
+	}
+}
+
+static void write_text(const struct stat_model *m, struct td_table *t, const char *inputs)
+{
+	int nsum;
+	stat_model_summary(m, &nsum);
+	printf("input: %s\n", inputs);
+	if (m->command[0])
+		printf("command: %s\n", m->command);
+	if (!isnan(m->elapsed_s))
+		printf("elapsed: %.3f s\n", m->elapsed_s);
+	printf("counters: %lu rows (%lu not counted, %lu not supported); lowest enabled %.2f%%%s\n\n",
+	       m->counters, m->not_counted, m->not_supported, m->min_enabled_pct,
+	       m->min_enabled_pct < 100 ? " (multiplexed: values are scaled estimates)" : "");
+	static const struct td_column view[] = {
+		{ "scope", TD_COL_STR, 0 }, { "pmu", TD_COL_STR, 0 }, { "metric", TD_COL_STR, 0 },
+		{ "value", TD_COL_STR, 0 }, { "unit", TD_COL_STR, 0 }, { "verdict", TD_COL_STR, 0 },
+		{ "confidence", TD_COL_STR, 0 },
+	};
+	struct td_table *v = td_table_new(view, 7);
+	for (int r = 0; r < td_table_rows(t); r++) {
+		const char *iv = td_table_cell(t, r, C_INTERVAL);
+		if (iv && !opt_intervals)
+			continue;
+		td_table_row(v);
+		char scope[96];
+		snprintf(scope, sizeof scope, "%s%s%s", iv ? iv : "", iv ? " " : "", td_table_cell(t, r, C_SCOPE));
+		td_table_str(v, 0, scope);
+		td_table_str(v, 1, td_table_cell(t, r, C_PMU));
+		td_table_str(v, 2, td_table_cell(t, r, C_METRIC));
+		td_table_str(v, 3, td_table_cell(t, r, C_VALUE));
+		td_table_str(v, 4, td_table_cell(t, r, C_UNIT));
+		char verdict[64];
+		const char *band = td_table_cell(t, r, C_BAND), *vd = td_table_cell(t, r, C_VERDICT);
+		snprintf(verdict, sizeof verdict, "%s%s%s%s", vd ? vd : "", band ? " (" : "", band ? band : "", band ? ")" : "");
+		td_table_str(v, 5, verdict);
+		char conf[32];
+		const char *c = td_table_cell(t, r, C_CONF);
+		snprintf(conf, sizeof conf, "%s%s", c ? c : "", strcmp(td_table_cell(t, r, C_LOWCONF), "yes") == 0 ? " LOW" : "");
+		td_table_str(v, 6, strcmp(conf, "100.00") == 0 ? "exact" : conf);
+	}
+	if (td_table_rows(v))
+		td_table_write(v, stdout, TD_FMT_TEXT);
+	else
+		printf("no derived metric: the events present allow none (need e.g. cycles and instructions)\n");
+	if (m->has_intervals && !opt_intervals)
+		printf("\n(whole-run sums shown; per-interval rows with --intervals, --csv or --json)\n");
+	td_table_free(v);
+	bool header = false;
+	for (int r = 0; r < td_table_rows(t); r++) {
+		const char *next = td_table_cell(t, r, C_NEXT);
+		if (!next || td_table_cell(t, r, C_INTERVAL))
+			continue;
+		if (!header)
+			printf("\nnext steps:\n");
+		header = true;
+		printf("  %s: %s\n", td_table_cell(t, r, C_METRIC), next);
+	}
+}
+
+static void write_markdown(const struct stat_model *m, struct td_table *t, const char *inputs)
+{
+	printf("# Performance counter report\n\n## Environment\n\n");
+	printf("- Input: `%s`\n", inputs);
+	if (m->command[0])
+		printf("- Command: `%s`\n", m->command);
+	if (!isnan(m->elapsed_s))
+		printf("- Elapsed: %.3f s\n", m->elapsed_s);
+	printf("- Counters: %lu rows, %lu not counted, %lu not supported; lowest enabled %.2f%%\n\n",
+	       m->counters, m->not_counted, m->not_supported, m->min_enabled_pct);
+	printf("## Summary\n\n| Scope | Metric | Value | Assessment |\n|---|---|---:|---|\n");
+	for (int r = 0; r < td_table_rows(t); r++) {
+		if (td_table_cell(t, r, C_INTERVAL))
+			continue;
+		const char *vd = td_table_cell(t, r, C_VERDICT), *band = td_table_cell(t, r, C_BAND);
+		const char *unit = td_table_cell(t, r, C_UNIT);
+		printf("| %s%s%s | %s | %s%s%s | %s%s%s%s |\n", td_table_cell(t, r, C_SCOPE),
+		       td_table_cell(t, r, C_PMU) ? " " : "", td_table_cell(t, r, C_PMU) ? td_table_cell(t, r, C_PMU) : "",
+		       td_table_cell(t, r, C_METRIC), td_table_cell(t, r, C_VALUE), unit ? " " : "", unit ? unit : "",
+		       vd ? vd : "-", band ? " (" : "", band ? band : "", band ? ")" : "");
+	}
+	printf("\n## Diagnosis\n\n");
+	int issues = 0;
+	for (int r = 0; r < td_table_rows(t); r++)
+		if (!td_table_cell(t, r, C_INTERVAL) && td_table_cell(t, r, C_VERDICT) &&
+		    strcmp(td_table_cell(t, r, C_VERDICT), "investigate") == 0) {
+			printf("- `%s` = %s%s needs investigation.\n", td_table_cell(t, r, C_METRIC),
+			       td_table_cell(t, r, C_VALUE), td_table_cell(t, r, C_UNIT) ? td_table_cell(t, r, C_UNIT) : "");
+			issues++;
+		}
+	if (!issues)
+		printf("- No metric crosses its investigate threshold.\n");
+	printf("\n## Validation plan\n\n");
+	for (int r = 0; r < td_table_rows(t); r++)
+		if (!td_table_cell(t, r, C_INTERVAL) && td_table_cell(t, r, C_NEXT))
+			printf("- %s: `%s`\n", td_table_cell(t, r, C_METRIC), td_table_cell(t, r, C_NEXT));
+	printf("- Re-run with repeats to judge noise: `perf stat -r 5 -x, ... | td-derive`\n");
+}
+
+int main(int argc, char **argv)
+{
+	int n = td_parse_options(&cmd, argc, argv);
+	enum stat_format fmt = STAT_AUTO;
+	if (opt_format) {
+		if (strcmp(opt_format, "csv") == 0)
+			fmt = STAT_CSV;
+		else if (strcmp(opt_format, "json") == 0)
+			fmt = STAT_JSON;
+		else if (strcmp(opt_format, "text") == 0)
+			fmt = STAT_TEXT;
+		else
+			td_usage_error(&cmd, "--format must be csv, json or text, not '%s'", opt_format);
+	}
+	struct stat_model m;
+	stat_model_init(&m);
+	char inputs[1024] = "";
+	const char *stdin_only[] = { "-" };
+	const char **files = n ? (const char **)argv : stdin_only;
+	int nfiles = n ? n : 1;
+	for (int i = 0; i < nfiles; i++) {
+		enum stat_format got = stat_read(files[i], fmt, stat_model_add, &m);
+		size_t used = strlen(inputs);
+		snprintf(inputs + used, sizeof inputs - used, "%s%s (%s)", i ? ", " : "",
+			 strcmp(files[i], "-") ? files[i] : "<stdin>", stat_format_name(got));
+	}
+	stat_model_finish(&m);
+	struct td_table *t = td_table_new(columns, NCOLS);
+	for (int i = 0; i < m.nsets; i++)
+		if (m.sets[i].interval >= 0)
+			add_rows(t, &m, &m.sets[i]);
+	int nsum;
+	const struct counter_set *sum = stat_model_summary(&m, &nsum);
+	for (int i = 0; i < nsum; i++)
+		add_rows(t, &m, &sum[i]);
+	int checked = 0, agree = 0;
+	check_perf(&m, &checked, &agree);
+	enum td_format out = td_pick_format(opt_csv, opt_json, opt_markdown);
+	if (out == TD_FMT_CSV) {
+		td_table_write(t, stdout, out);
+	} else if (out == TD_FMT_JSON) {
+		printf("{\"input\": ");
+		td_json_string(stdout, inputs);
+		printf(", \"command\": ");
+		td_json_string(stdout, m.command);
+		printf(", \"elapsed_s\": ");
+		if (isnan(m.elapsed_s))
+			printf("null");
+		else
+			printf("%.9g", m.elapsed_s);
+		printf(", \"counters\": %lu, \"not_counted\": %lu, \"not_supported\": %lu, \"min_enabled_pct\": %.2f,\n",
+		       m.counters, m.not_counted, m.not_supported, m.min_enabled_pct);
+		printf("\"perf_check\": {\"checked\": %d, \"agree\": %d},\n\"metrics\": ", checked, agree);
+		td_table_write(t, stdout, out);
+		printf("}\n");
+	} else if (out == TD_FMT_MARKDOWN) {
+		write_markdown(&m, t, inputs);
+	} else {
+		write_text(&m, t, inputs);
+		if (checked)
+			printf("\nperf's own metrics: %d of %d agree with td-derive at perf's precision\n", agree, checked);
+	}
+	if (m.counters == 0 && m.nperf == 0)
+		td_bad_input(NULL, 0, "no perf stat counters found in the input");
+	td_table_free(t);
+	stat_model_free(&m);
+	return td_exit_code(TD_EXIT_OK);
+}

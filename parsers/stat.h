@@ -1,0 +1,75 @@
+/* perf stat output, any layout, as one kind of record.
+ *
+ * Every reader (stat_csv.c, stat_json.c, stat_text.c) turns lines into
+ * struct stat_record: a counter (an event's value in one interval and
+ * scope) or a metric perf itself printed. Strings point into the reader's
+ * line buffer or interned storage and are valid only during the callback. */
+#ifndef TD_STAT_H
+#define TD_STAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum stat_format { STAT_AUTO, STAT_CSV, STAT_JSON, STAT_TEXT };
+
+enum stat_kind {
+	STAT_COUNTER,      /* value of event */
+	STAT_METRIC,       /* a metric perf printed: metric_value metric_unit */
+	STAT_ELAPSED,      /* "seconds time elapsed" (value in s) */
+	STAT_COMMAND,      /* the perf command line, when the file records it (event) */
+	STAT_RUNS          /* "(N runs)": value = N */
+};
+
+struct stat_record {
+	enum stat_kind kind;
+	double interval;          /* seconds since start; < 0 when not an interval run */
+	const char *scope;        /* "" global, "CPU0", "S0-D0-C0", "comm-pid", ... */
+	const char *event;        /* as printed: "cycles:u", "cpu_core/slots/" */
+	double value;             /* NaN when not counted / not supported */
+	bool not_counted, not_supported;
+	const char *unit;         /* "", "msec", "ns" ... */
+	double run_ns;            /* NaN when absent */
+	double enabled_pct;       /* 100 when absent */
+	double variance_pct;      /* -r: relative stddev of the mean; NaN when absent */
+	double metric_value;      /* NaN when perf printed no metric on this row */
+	const char *metric_unit;  /* "insn per cycle", "%  tma_backend_bound" */
+	int metric_decimals;      /* digits perf printed after the point; -1 unknown */
+	const char *threshold;    /* "good", "bad" ... or "" */
+	const char *file;
+	unsigned long line;
+};
+
+typedef void (*stat_emit_fn)(void *ctx, const struct stat_record *r);
+
+/* Reads one file (path "-" = stdin) of the given or detected format and
+ * calls emit for each record. Unparseable lines are reported as
+ * "tool: FILE:LINE: ..." and skipped. Returns the format read. */
+enum stat_format stat_read(const char *path, enum stat_format fmt, stat_emit_fn emit, void *ctx);
+
+const char *stat_format_name(enum stat_format f);
+
+/* Shared helpers of the readers (stat_common.c). */
+enum stat_format stat_detect(const char *line, size_t len);
+bool stat_parse_number(const char *s, size_t n, double *out);
+void stat_record_init(struct stat_record *r, const char *file, unsigned long line);
+
+/* The per-format line parsers: state lives in the opaque reader. */
+struct stat_csv;
+struct stat_csv *stat_csv_new(void);
+void stat_csv_free(struct stat_csv *c);
+void stat_csv_line(struct stat_csv *c, const char *line, size_t len, const char *file,
+		   unsigned long lineno, stat_emit_fn emit, void *ctx);
+
+struct stat_json;
+struct stat_json *stat_json_new(void);
+void stat_json_free(struct stat_json *j);
+void stat_json_line(struct stat_json *j, const char *line, size_t len, const char *file,
+		    unsigned long lineno, stat_emit_fn emit, void *ctx);
+
+struct stat_text;
+struct stat_text *stat_text_new(void);
+void stat_text_free(struct stat_text *t);
+void stat_text_line(struct stat_text *t, const char *line, size_t len, const char *file,
+		    unsigned long lineno, stat_emit_fn emit, void *ctx);
+
+#endif

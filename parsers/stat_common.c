@@ -1,0 +1,135 @@
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common/diag.h"
+#include "common/input.h"
+#include "stat.h"
+
+const char *stat_format_name(enum stat_format f)
+{
+	static const char *names[] = { "auto", "csv", "json", "text" };
+	return names[f];
+}
+
+void stat_record_init(struct stat_record *r, const char *file, unsigned long line)
+{
+	memset(r, 0, sizeof(*r));
+	r->interval = -1;
+	r->scope = r->event = r->unit = r->metric_unit = r->threshold = "";
+	r->value = r->run_ns = r->variance_pct = r->metric_value = NAN;
+	r->enabled_pct = 100;
+	r->metric_decimals = -1;
+	r->file = file;
+	r->line = line;
+}
+
+/* A plain C-locale number: optional sign, digits, optional fraction and
+ * exponent; blanks around are allowed. */
+bool stat_parse_number(const char *s, size_t n, double *out)
+{
+	while (n && (*s == ' ' || *s == '\t'))
+		s++, n--;
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	if (n == 0 || n > 63)
+		return false;
+	char buf[64];
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	if (!((buf[0] >= '0' && buf[0] <= '9') || buf[0] == '-' || buf[0] == '+' || buf[0] == '.'))
+		return false;
+	char *end;
+	double v = strtod(buf, &end);
+	if (*end)
+		return false;
+	*out = v;
+	return true;
+}
+
+/* Layout of the first meaningful line: JSON objects, perf's text table
+ * (columns separated by runs of blanks), or separated values. */
+enum stat_format stat_detect(const char *s, size_t n)
+{
+	size_t i = 0;
+	while (i < n && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	if (i < n && s[i] == '{')
+		return STAT_JSON;
+	if (memmem(s, n, "Performance counter stats", 25) || memmem(s, n, "seconds time elapsed", 20))
+		return STAT_TEXT;
+	for (size_t k = i; k + 2 < n; k++)
+		if (s[k] != ' ' && s[k + 1] == ' ' && s[k + 2] == ' ')
+			return STAT_TEXT;
+	return STAT_CSV;
+}
+
+/* Lines that carry no data in any layout. */
+static bool is_note(const char *s, size_t n)
+{
+	size_t i = 0;
+	while (i < n && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	if (i < n && s[i] == '<' && !(n - i >= 5 && memcmp(s + i, "<not ", 5) == 0))
+		return true;                    /* "<wait some time, then cancel>" in notes */
+	return i == n || s[i] == '#' || (n - i >= 2 && s[i] == '$' && s[i + 1] == ' ');
+}
+
+enum stat_format stat_read(const char *path, enum stat_format fmt, stat_emit_fn emit, void *ctx)
+{
+	struct td_input *in = td_input_open(path);
+	if (!in)
+		return fmt;
+	if (td_input_is_perf_data(in)) {
+		td_bad_input(td_input_name(in), 0, "this is perf.data; td-derive reads perf stat output (perf stat -x, ... 2>file)");
+		td_input_close(in);
+		return fmt;
+	}
+	struct stat_csv *csv = NULL;
+	struct stat_json *json = NULL;
+	struct stat_text *text = NULL;
+	const char *line;
+	size_t len;
+	while (td_input_next(in, &line, &len)) {
+		const char *name = td_input_name(in);
+		unsigned long no = td_input_lineno(in);
+		if (is_note(line, len)) {
+			size_t i = 0;
+			while (i < len && line[i] != '$' && line[i] != '#')
+				i++;
+			if (i + 12 < len && memmem(line + i, len - i, "perf stat", 9)) {
+				struct stat_record r;
+				stat_record_init(&r, name, no);
+				r.kind = STAT_COMMAND;
+				char *cmdline = td_strndup(line + i, len - i);
+				r.event = cmdline;
+				emit(ctx, &r);
+				free(cmdline);
+			}
+			continue;
+		}
+		if (fmt == STAT_AUTO)
+			fmt = stat_detect(line, len);
+		switch (fmt) {
+		case STAT_JSON:
+			if (!json)
+				json = stat_json_new();
+			stat_json_line(json, line, len, name, no, emit, ctx);
+			break;
+		case STAT_TEXT:
+			if (!text)
+				text = stat_text_new();
+			stat_text_line(text, line, len, name, no, emit, ctx);
+			break;
+		default:
+			if (!csv)
+				csv = stat_csv_new();
+			stat_csv_line(csv, line, len, name, no, emit, ctx);
+			break;
+		}
+	}
+	stat_csv_free(csv);
+	stat_json_free(json);
+	stat_text_free(text);
+	td_input_close(in);
+	return fmt;
+}

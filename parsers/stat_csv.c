@@ -1,0 +1,374 @@
+/* perf stat -x SEP: counter rows of every era and aggregation mode,
+ * continuation metric rows, metric-group headers, --metric-only tables and
+ * the old --topdown layout. The separator is detected from the first row. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common/diag.h"
+#include "stat.h"
+
+#define MAX_FIELDS 256
+
+struct field {
+	const char *p;
+	size_t n;
+};
+
+struct stat_csv {
+	char sep;
+	/* --metric-only: the header's column names */
+	char **columns;
+	int ncolumns, prefix_columns;
+	/* the last counter, which continuation metric rows belong to */
+	double last_interval;
+	char *last_scope, *last_event;
+	char *scratch;
+	size_t scratch_cap;
+};
+
+struct stat_csv *stat_csv_new(void)
+{
+	struct stat_csv *c = td_calloc(1, sizeof(*c));
+	c->last_interval = -1;
+	return c;
+}
+
+static void free_columns(struct stat_csv *c)
+{
+	for (int i = 0; i < c->ncolumns; i++)
+		free(c->columns[i]);
+	free(c->columns);
+	c->columns = NULL;
+	c->ncolumns = 0;
+}
+
+void stat_csv_free(struct stat_csv *c)
+{
+	if (!c)
+		return;
+	free_columns(c);
+	free(c->last_scope);
+	free(c->last_event);
+	free(c->scratch);
+	free(c);
+}
+
+static char pick_separator(const char *s, size_t n)
+{
+	static const char candidates[] = ",;\t|:";
+	char best = ',';
+	size_t best_count = 0;
+	for (const char *c = candidates; *c; c++) {
+		size_t k = 0;
+		for (size_t i = 0; i < n; i++)
+			k += s[i] == *c;
+		if (k > best_count)
+			best = *c, best_count = k;
+	}
+	return best;
+}
+
+static int split(const char *s, size_t n, char sep, struct field *f)
+{
+	int nf = 0;
+	size_t start = 0;
+	for (size_t i = 0; i <= n && nf < MAX_FIELDS; i++) {
+		if (i == n || s[i] == sep) {
+			f[nf].p = s + start;
+			f[nf].n = i - start;
+			nf++;
+			start = i + 1;
+		}
+	}
+	return nf;
+}
+
+static struct field trim(struct field f)
+{
+	while (f.n && (*f.p == ' ' || *f.p == '\t'))
+		f.p++, f.n--;
+	while (f.n && (f.p[f.n - 1] == ' ' || f.p[f.n - 1] == '\t'))
+		f.n--;
+	return f;
+}
+
+static bool is_num(struct field f, double *v)
+{
+	double tmp;
+	return stat_parse_number(f.p, f.n, v ? v : &tmp);
+}
+
+static bool field_is(struct field f, const char *s)
+{
+	f = trim(f);
+	return f.n == strlen(s) && memcmp(f.p, s, f.n) == 0;
+}
+
+static bool is_value(struct field f)
+{
+	return is_num(f, NULL) || field_is(f, "<not counted>") || field_is(f, "<not supported>");
+}
+
+/* Units perf prints in the unit column: short words, no digits. */
+static bool is_unit(struct field f)
+{
+	f = trim(f);
+	if (f.n > 16)
+		return false;
+	for (size_t i = 0; i < f.n; i++)
+		if ((f.p[i] >= '0' && f.p[i] <= '9') || f.p[i] == '<' || f.p[i] == '/')
+			return false;
+	return true;
+}
+
+static bool is_event(struct field f)
+{
+	f = trim(f);
+	return f.n > 0 && !is_num(f, NULL) && !field_is(f, "<not counted>") && !field_is(f, "<not supported>");
+}
+
+static const char *copy(struct stat_csv *c, size_t at, struct field f)
+{
+	/* scratch holds several strings back to back (at is the offset); it
+	 * was sized for the whole line, so earlier strings never move */
+	if (at + f.n + 1 > c->scratch_cap)
+		return "";
+	memcpy(c->scratch + at, f.p, f.n);
+	c->scratch[at + f.n] = '\0';
+	return c->scratch + at;
+}
+
+static int decimals(struct field f)
+{
+	f = trim(f);
+	const char *dot = memchr(f.p, '.', f.n);
+	return dot ? (int)(f.p + f.n - dot - 1) : 0;
+}
+
+static bool is_threshold(struct field f)
+{
+	static const char *words[] = { "good", "bad", "nearly bad", "less good", "unknown", NULL };
+	for (const char **w = words; *w; w++)
+		if (field_is(f, *w))
+			return true;
+	return false;
+}
+
+static void remember(struct stat_csv *c, const struct stat_record *r)
+{
+	c->last_interval = r->interval;
+	free(c->last_scope);
+	free(c->last_event);
+	c->last_scope = td_strndup(r->scope, strlen(r->scope));
+	c->last_event = td_strndup(r->event, strlen(r->event));
+}
+
+/* Parses [ts][aggr...] value unit event... [variance%] run pct [mv mu [thr]]. */
+static bool counter_row(struct stat_csv *c, struct field *f, int nf, struct stat_record *r)
+{
+	int v = -1;
+	for (int i = 0; i + 2 < nf && i < 4; i++)
+		if (is_value(f[i]) && is_unit(f[i + 1]) && is_event(f[i + 2])) {
+			v = i;
+			break;
+		}
+	if (v < 0) {
+		if (nf == 2 && is_value(f[0]) && is_event(f[1])) {      /* perf 2.6.39-3.x */
+			v = 0;
+			f[2] = f[1];
+			f[1] = (struct field){ "", 0 };
+			nf = 3;
+		} else {
+			return false;
+		}
+	}
+	int p = 0;
+	double ts;
+	if (v >= 1 && is_num(f[0], &ts) && memchr(f[0].p, '.', f[0].n)) {
+		r->interval = ts;
+		p = 1;
+	}
+	size_t off = 0;
+	if (v > p) {              /* aggregation id; a second field is the CPU count */
+		r->scope = copy(c, off, trim(f[p]));
+		off += f[p].n + 1;
+	}
+	struct field val = trim(f[v]);
+	r->not_counted = field_is(val, "<not counted>");
+	r->not_supported = field_is(val, "<not supported>");
+	if (!r->not_counted && !r->not_supported)
+		is_num(val, &r->value);
+	r->unit = copy(c, off, trim(f[v + 1]));
+	off += f[v + 1].n + 1;
+	/* the event runs up to the run-time field: digits followed by a percentage */
+	int e = v + 2, end = nf;
+	for (int j = e + 1; j + 1 < nf; j++) {
+		double run, pct;
+		struct field fj = trim(f[j]);
+		bool digits = fj.n > 0 && strspn(fj.p, "0123456789") >= fj.n;
+		if (digits && is_num(f[j], &run) && is_num(f[j + 1], &pct)) {
+			end = j;
+			r->run_ns = run;
+			r->enabled_pct = pct;
+			break;
+		}
+	}
+	int last_event_field = end - 1;
+	if (end < nf && last_event_field > e) {        /* -r variance "1.58%" */
+		struct field fv = trim(f[last_event_field]);
+		if (fv.n > 1 && fv.p[fv.n - 1] == '%' && is_num((struct field){ fv.p, fv.n - 1 }, &r->variance_pct))
+			last_event_field--;
+	}
+	struct field ev = { f[e].p, (size_t)(f[last_event_field].p + f[last_event_field].n - f[e].p) };
+	r->event = copy(c, off, trim(ev));
+	off += ev.n + 1;
+	if (end + 2 < nf) {                             /* metric value, unit [, threshold] */
+		double mv;
+		if (is_num(f[end + 2], &mv)) {
+			r->metric_value = mv;
+			r->metric_decimals = decimals(f[end + 2]);
+		}
+		if (end + 3 < nf) {
+			r->metric_unit = copy(c, off, trim(f[end + 3]));
+			off += f[end + 3].n + 1;
+		}
+		if (end + 4 < nf && is_threshold(f[end + 4]))
+			r->threshold = copy(c, off, trim(f[end + 4]));
+	}
+	return true;
+}
+
+/* ",,,,,,51.0,%  tma_frontend_bound,bad": a further metric of the last
+ * counter. The metric is the last (number, text[, threshold]) on the row. */
+static bool continuation_row(struct stat_csv *c, struct field *f, int nf, struct stat_record *r)
+{
+	int last = nf - 1;
+	while (last >= 0 && trim(f[last]).n == 0)
+		last--;
+	if (last < 1)
+		return false;
+	int unit = is_threshold(f[last]) && last >= 2 ? last - 1 : last;
+	double mv;
+	if (!is_num(f[unit - 1], &mv) || is_num(f[unit], NULL))
+		return false;
+	for (int i = 1; i < unit - 1; i++)      /* everything between prefix and metric empty */
+		if (trim(f[i]).n && i > 2)
+			return false;
+	r->kind = STAT_METRIC;
+	r->interval = c->last_interval;
+	r->scope = c->last_scope ? c->last_scope : "";
+	r->event = c->last_event ? c->last_event : "";
+	r->metric_value = mv;
+	r->metric_decimals = decimals(f[unit - 1]);
+	r->metric_unit = copy(c, 0, trim(f[unit]));
+	if (unit != last)
+		r->threshold = copy(c, f[unit].n + 1, trim(f[last]));
+	return true;
+}
+
+static bool is_aggr_header(struct field f)
+{
+	static const char *keys[] = { "time", "core", "cpus", "ctrs", "cpu", "socket", "die", "node",
+				      "comm-pid", "cache", "cluster", NULL };
+	for (const char **k = keys; *k; k++)
+		if (field_is(f, *k))
+			return true;
+	return false;
+}
+
+/* --metric-only and old --topdown: a header of names, then rows of values. */
+static bool metric_header(struct stat_csv *c, struct field *f, int nf)
+{
+	int named = 0;
+	for (int i = 0; i < nf; i++) {
+		if (is_num(f[i], NULL))
+			return false;
+		named += trim(f[i]).n > 0;
+	}
+	if (named < 2)
+		return false;
+	free_columns(c);
+	c->columns = td_calloc((size_t)nf, sizeof(char *));
+	c->ncolumns = nf;
+	c->prefix_columns = 0;
+	for (int i = 0; i < nf; i++) {
+		struct field t = trim(f[i]);
+		c->columns[i] = td_strndup(t.p, t.n);
+		if (i == c->prefix_columns && is_aggr_header(f[i]))
+			c->prefix_columns++;
+	}
+	return true;
+}
+
+static bool metric_only_row(struct stat_csv *c, struct field *f, int nf, const char *file,
+			    unsigned long lineno, stat_emit_fn emit, void *ctx)
+{
+	if (!c->columns)
+		return false;
+	struct stat_record r;
+	stat_record_init(&r, file, lineno);
+	r.kind = STAT_METRIC;
+	int col = 0;
+	char scope[256] = "";
+	for (; col < c->prefix_columns && col < nf; col++) {
+		struct field t = trim(f[col]);
+		if (strcmp(c->columns[col], "time") == 0)
+			is_num(t, &r.interval);
+		else if (!scope[0] && t.n < sizeof scope)
+			memcpy(scope, t.p, t.n), scope[t.n] = '\0';
+	}
+	r.scope = scope;
+	int emitted = 0;
+	for (; col < nf && col < c->ncolumns; col++) {
+		double v;
+		if (!is_num(f[col], &v))
+			continue;
+		r.metric_value = v;
+		r.metric_unit = c->columns[col];
+		emit(ctx, &r);
+		emitted++;
+	}
+	return emitted > 0 || nf <= c->ncolumns;
+}
+
+void stat_csv_line(struct stat_csv *c, const char *line, size_t len, const char *file,
+		   unsigned long lineno, stat_emit_fn emit, void *ctx)
+{
+	if (!c->sep)
+		c->sep = pick_separator(line, len);
+	if (c->scratch_cap < 2 * len + 64) {
+		c->scratch_cap = 2 * len + 64;
+		c->scratch = td_realloc(c->scratch, c->scratch_cap);
+	}
+	struct field f[MAX_FIELDS];
+	int nf = split(line, len, c->sep, f);
+	int nonempty = 0;
+	for (int i = 0; i < nf; i++)
+		nonempty += trim(f[i]).n > 0;
+	if (nonempty == 0)
+		return;                       /* ",,,,," : a group that failed to count */
+	struct stat_record r;
+	stat_record_init(&r, file, lineno);
+	if (counter_row(c, f, nf, &r)) {
+		free_columns(c);
+		emit(ctx, &r);
+		remember(c, &r);
+		if (!isnan(r.metric_value) && r.metric_unit[0]) {
+			r.kind = STAT_METRIC;
+			emit(ctx, &r);
+		}
+		return;
+	}
+	stat_record_init(&r, file, lineno);
+	if (continuation_row(c, f, nf, &r)) {
+		emit(ctx, &r);
+		return;
+	}
+	if (nonempty == 1 && !is_num(f[nf - 1], NULL))
+		return;                       /* metric-group header: "TopdownL1 (cpu_core)" */
+	if (metric_only_row(c, f, nf, file, lineno, emit, ctx))
+		return;
+	if (metric_header(c, f, nf))
+		return;
+	td_bad_input(file, lineno, "not a perf stat -x row (separator '%c'); skipped", c->sep);
+}

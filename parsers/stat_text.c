@@ -1,0 +1,293 @@
+/* perf stat's default text table, in any locale: "3,642,649,330" and
+ * "3.642.649.330", "1.101,01 msec"; -I timestamps, -A/--per-* scopes,
+ * "# metric" columns and continuation lines, "(xx.xx%)" multiplexing,
+ * "( +- x.xx% )" variance, and the "seconds time elapsed" footer. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common/diag.h"
+#include "stat.h"
+
+#define MAX_TOKENS 64
+
+struct stat_text {
+	char decimal;               /* '.' or ',' once a number showed which */
+	bool decimal_known;
+	double last_interval;
+	char *last_scope, *last_event;
+	char *buf;
+	size_t cap;
+};
+
+struct stat_text *stat_text_new(void)
+{
+	struct stat_text *t = td_calloc(1, sizeof(*t));
+	t->decimal = '.';
+	t->last_interval = -1;
+	return t;
+}
+
+void stat_text_free(struct stat_text *t)
+{
+	if (!t)
+		return;
+	free(t->last_scope);
+	free(t->last_event);
+	free(t->buf);
+	free(t);
+}
+
+/* Learns the locale's decimal mark from a number that shows it. */
+static void learn_decimal(struct stat_text *t, const char *s, size_t n)
+{
+	if (t->decimal_known)
+		return;
+	const char *d = memrchr(s, '.', n), *c = memrchr(s, ',', n);
+	size_t dots = 0, commas = 0;
+	for (size_t i = 0; i < n; i++)
+		dots += s[i] == '.', commas += s[i] == ',';
+	if (d && c) {
+		t->decimal = d > c ? '.' : ',';
+	} else if (dots > 1) {
+		t->decimal = ',';
+	} else if (commas > 1) {
+		t->decimal = '.';
+	} else if (c && (size_t)(s + n - c - 1) != 3) {
+		t->decimal = ',';
+	} else if (d && (size_t)(s + n - d - 1) != 3) {
+		t->decimal = '.';
+	} else {
+		return;
+	}
+	t->decimal_known = true;
+}
+
+/* A number in the file's locale: grouping marks dropped. */
+static bool local_number(struct stat_text *t, const char *s, size_t n, double *out)
+{
+	if (n == 0 || n > 63 || !((s[0] >= '0' && s[0] <= '9') || s[0] == '-'))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || s[i] == '.' || s[i] == ',' || s[i] == '-' ||
+		      s[i] == 'e' || s[i] == '+'))
+			return false;
+	learn_decimal(t, s, n);
+	char buf[64];
+	size_t w = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == t->decimal)
+			buf[w++] = '.';
+		else if (s[i] != '.' && s[i] != ',')
+			buf[w++] = s[i];
+	}
+	return stat_parse_number(buf, w, out);
+}
+
+struct tok {
+	const char *p;
+	size_t n;
+};
+
+static int tokenize(const char *s, size_t n, struct tok *tk)
+{
+	int k = 0;
+	for (size_t i = 0; i < n && k < MAX_TOKENS;) {
+		while (i < n && (s[i] == ' ' || s[i] == '\t'))
+			i++;
+		if (i == n)
+			break;
+		size_t st = i;
+		while (i < n && s[i] != ' ' && s[i] != '\t')
+			i++;
+		tk[k++] = (struct tok){ s + st, i - st };
+	}
+	return k;
+}
+
+static bool tok_is(struct tok t, const char *s) { return t.n == strlen(s) && memcmp(t.p, s, t.n) == 0; }
+
+static bool is_unit_word(struct tok t)
+{
+	static const char *units[] = { "msec", "ns", "us", "MiB", "Joules", "W", "Bytes", NULL };
+	for (const char **u = units; *u; u++)
+		if (tok_is(t, *u))
+			return true;
+	return false;
+}
+
+static char *save(struct stat_text *t, size_t *at, const char *s, size_t n)
+{
+	char *d = t->buf + *at;
+	memcpy(d, s, n);
+	d[n] = '\0';
+	*at += n + 1;
+	return d;
+}
+
+/* "( +- 1.58% )" and "(63.82%)" at the end of the line. */
+static size_t strip_parens(struct stat_text *t, const char *s, size_t n, struct stat_record *r)
+{
+	for (;;) {
+		while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+			n--;
+		if (n < 3 || s[n - 1] != ')')
+			return n;
+		const char *open = memrchr(s, '(', n);
+		if (!open)
+			return n;
+		const char *in = open + 1, *end = s + n - 1;
+		while (in < end && *in == ' ')
+			in++;
+		bool variance = end - in > 2 && in[0] == '+' && in[1] == '-';
+		if (variance)
+			in += 2;
+		while (in < end && *in == ' ')
+			in++;
+		const char *pct = memchr(in, '%', (size_t)(end - in));
+		double v;
+		if (!pct || !local_number(t, in, (size_t)(pct - in), &v))
+			return n;
+		if (variance)
+			r->variance_pct = v;
+		else
+			r->enabled_pct = v;
+		n = (size_t)(open - s);
+	}
+}
+
+static void remember(struct stat_text *t, const struct stat_record *r)
+{
+	t->last_interval = r->interval;
+	free(t->last_scope);
+	free(t->last_event);
+	t->last_scope = td_strndup(r->scope, strlen(r->scope));
+	t->last_event = td_strndup(r->event, strlen(r->event));
+}
+
+/* "  0.963 CPUs utilized" after '#': value then unit text. */
+static bool metric_part(struct stat_text *t, const char *s, size_t n, size_t *at, struct stat_record *r)
+{
+	struct tok tk[MAX_TOKENS];
+	int k = tokenize(s, n, tk);
+	if (k < 2)
+		return false;
+	double v;
+	struct tok num = tk[0];
+	if (num.n > 1 && num.p[num.n - 1] == '%')      /* "0.30% of all branches" */
+		num.n--;
+	if (tok_is(num, "nan") || tok_is(num, "-nan"))
+		v = NAN;
+	else if (!local_number(t, num.p, num.n, &v))
+		return false;
+	r->metric_value = v;
+	const char *dot = memchr(num.p, t->decimal, num.n);
+	r->metric_decimals = dot ? (int)(num.p + num.n - dot - 1) : 0;
+	const char *ustart = tk[1].p, *uend = tk[k - 1].p + tk[k - 1].n;
+	r->metric_unit = save(t, at, ustart, (size_t)(uend - ustart));
+	return true;
+}
+
+void stat_text_line(struct stat_text *t, const char *line, size_t len, const char *file,
+		    unsigned long lineno, stat_emit_fn emit, void *ctx)
+{
+	if (t->cap < 2 * len + 64) {
+		t->cap = 2 * len + 64;
+		t->buf = td_realloc(t->buf, t->cap);
+	}
+	size_t at = 0;
+	struct stat_record r;
+	stat_record_init(&r, file, lineno);
+	const char *perf = memmem(line, len, "Performance counter stats for", 29);
+	if (perf) {
+		const char *q1 = memchr(line, '\'', len), *q2 = q1 ? memrchr(line, '\'', len) : NULL;
+		const char *what = perf + 30;
+		r.kind = STAT_COMMAND;
+		r.event = q1 && q2 > q1 && what < q1 ? save(t, &at, what, (size_t)(q2 + 1 - what)) : "";
+		emit(ctx, &r);
+		const char *runs = memmem(line, len, " runs)", 6);
+		if (runs) {
+			const char *p = runs;
+			while (p > line && p[-1] >= '0' && p[-1] <= '9')
+				p--;
+			r.kind = STAT_RUNS;
+			r.value = strtod(p, NULL);
+			emit(ctx, &r);
+		}
+		return;
+	}
+	size_t n = strip_parens(t, line, len, &r);
+	/* split at the '#' that starts the metric column */
+	const char *hash = NULL;
+	for (size_t i = 0; i < n; i++)
+		if (line[i] == '#' && (i == 0 || line[i - 1] == ' ' || line[i - 1] == '\t')) {
+			hash = line + i;
+			break;
+		}
+	size_t left = hash ? (size_t)(hash - line) : n;
+	struct tok tk[MAX_TOKENS];
+	int k = tokenize(line, left, tk);
+	if (k >= 3 && tok_is(tk[k - 2], "time") && tok_is(tk[k - 1], "elapsed")) {
+		r.kind = STAT_ELAPSED;
+		if (local_number(t, tk[0].p, tk[0].n, &r.value))
+			emit(ctx, &r);
+		return;
+	}
+	if (k >= 3 && tok_is(tk[1], "seconds") && (tok_is(tk[2], "user") || tok_is(tk[2], "sys")))
+		return;
+	/* find the value: a number (or <not counted>) followed by unit/event */
+	int v = -1;
+	for (int i = 0; i < k && i < 4; i++) {
+		double x;
+		bool notc = tok_is(tk[i], "<not") && i + 1 < k;
+		if ((notc || local_number(t, tk[i].p, tk[i].n, &x)) && i + 1 < k) {
+			int e = notc ? i + 2 : i + 1;
+			if (e < k && is_unit_word(tk[e]))
+				e++;
+			double y;
+			if (e < k && !local_number(t, tk[e].p, tk[e].n, &y)) {
+				v = i;
+				break;
+			}
+		}
+	}
+	if (v < 0) {
+		if (hash) {                    /* continuation or metric-group line */
+			r.kind = STAT_METRIC;
+			r.interval = t->last_interval;
+			r.scope = t->last_scope ? t->last_scope : "";
+			r.event = t->last_event ? t->last_event : "";
+			if (metric_part(t, hash + 1, n - left - 1, &at, &r))
+				emit(ctx, &r);
+			return;
+		}
+		if (k == 0)
+			return;
+		td_bad_input(file, lineno, "not a perf stat line; skipped");
+		return;
+	}
+	int p = 0;
+	double ts;
+	if (v >= 1 && local_number(t, tk[0].p, tk[0].n, &ts)) {
+		r.interval = ts;
+		p = 1;
+	}
+	if (v > p)
+		r.scope = save(t, &at, tk[p].p, tk[p].n);
+	int e = v + 1;
+	if (tok_is(tk[v], "<not")) {
+		r.not_counted = tok_is(tk[v + 1], "counted>");
+		r.not_supported = !r.not_counted;
+		e = v + 2;
+	} else {
+		local_number(t, tk[v].p, tk[v].n, &r.value);
+	}
+	if (e < k && is_unit_word(tk[e]))
+		r.unit = save(t, &at, tk[e].p, tk[e].n), e++;
+	r.event = save(t, &at, tk[e].p, (size_t)(tk[k - 1].p + tk[k - 1].n - tk[e].p));
+	emit(ctx, &r);
+	remember(t, &r);
+	if (hash && metric_part(t, hash + 1, n - left - 1, &at, &r)) {
+		r.kind = STAT_METRIC;
+		emit(ctx, &r);
+	}
+}
