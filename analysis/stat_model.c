@@ -75,6 +75,7 @@ static void add_perf_metric(struct stat_model *m, const struct stat_record *r)
 void stat_model_add(void *model, const struct stat_record *r)
 {
 	struct stat_model *m = model;
+	m->records++;
 	switch (r->kind) {
 	case STAT_ELAPSED:
 		m->elapsed_s = isnan(m->elapsed_s) ? r->value : m->elapsed_s + r->value;
@@ -155,6 +156,28 @@ static double previous_interval(const struct stat_model *m, int session, double 
 	return prev;
 }
 
+/* perf divides per-interval rates by the -I period it was given, not by
+ * the measured gap (the last, partial interval included): take it from the
+ * command line, else from the first timestamp (the period plus a little). */
+static double nominal_interval(const struct stat_model *m, int session)
+{
+	const char *opt = strstr(m->command, "-I");
+	if (!opt)
+		opt = strstr(m->command, "--interval-print");
+	if (opt) {
+		while (*opt && !(*opt >= '0' && *opt <= '9'))
+			opt++;
+		double ms = strtod(opt, NULL);
+		if (ms > 0)
+			return ms / 1000;
+	}
+	double first = previous_interval(m, session, 1e300);
+	for (int i = 0; i < m->nsets; i++)
+		if (m->sets[i].session == session && m->sets[i].interval >= 0 && m->sets[i].interval < first)
+			first = m->sets[i].interval;
+	return first >= 0.01 ? floor(first * 100 + 1e-9) / 100 : first;   /* -I is usually a round 10 ms */
+}
+
 int stat_model_metrics(const struct stat_model *m, const struct counter_set *s,
 		       struct metric_value *out, int max)
 {
@@ -180,7 +203,7 @@ int stat_model_metrics(const struct stat_model *m, const struct counter_set *s,
 	}
 	double elapsed = NAN;
 	if (s->interval >= 0)
-		elapsed = s->interval - previous_interval(m, s->session, s->interval);
+		elapsed = nominal_interval(m, s->session);
 	else if (!isnan(m->elapsed[s->session]))
 		elapsed = m->elapsed[s->session];
 	else if (m->has_intervals)

@@ -34,7 +34,7 @@ struct stat_model {
 	char command[512];
 	int runs;
 	bool has_intervals;
-	unsigned long counters, not_counted, not_supported;
+	unsigned long records, counters, not_counted, not_supported;
 	double min_enabled_pct;
 };
 

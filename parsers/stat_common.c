@@ -57,8 +57,8 @@ enum stat_format stat_detect(const char *s, size_t n)
 		return STAT_JSON;
 	if (memmem(s, n, "Performance counter stats", 25) || memmem(s, n, "seconds time elapsed", 20))
 		return STAT_TEXT;
-	for (size_t k = i; k + 2 < n; k++)
-		if (s[k] != ' ' && s[k + 1] == ' ' && s[k + 2] == ' ')
+	for (size_t k = i; k + 3 < n; k++)       /* text columns: runs of 3+ blanks */
+		if (s[k] != ' ' && s[k + 1] == ' ' && s[k + 2] == ' ' && s[k + 3] == ' ')
 			return STAT_TEXT;
 	return STAT_CSV;
 }
@@ -87,11 +87,29 @@ enum stat_format stat_read(const char *path, enum stat_format fmt, stat_emit_fn 
 	struct stat_csv *csv = NULL;
 	struct stat_json *json = NULL;
 	struct stat_text *text = NULL;
+	char *pending = NULL;          /* a JSON object spread over several lines */
+	size_t pending_len = 0;
+	unsigned long pending_line = 0;
 	const char *line;
 	size_t len;
+	enum stat_format seen = fmt;
 	while (td_input_next(in, &line, &len)) {
 		const char *name = td_input_name(in);
 		unsigned long no = td_input_lineno(in);
+		if (pending) {
+			pending = td_realloc(pending, pending_len + len + 2);
+			pending[pending_len++] = ' ';
+			memcpy(pending + pending_len, line, len);
+			pending_len += len;
+			if (!memchr(line, '}', len))
+				continue;
+			if (!json)
+				json = stat_json_new();
+			stat_json_line(json, pending, pending_len, name, pending_line, emit, ctx);
+			free(pending);
+			pending = NULL;
+			continue;
+		}
 		if (is_note(line, len)) {
 			size_t i = 0;
 			while (i < len && line[i] != '$' && line[i] != '#')
@@ -107,10 +125,18 @@ enum stat_format stat_read(const char *path, enum stat_format fmt, stat_emit_fn 
 			}
 			continue;
 		}
-		if (fmt == STAT_AUTO)
-			fmt = stat_detect(line, len);
-		switch (fmt) {
+		/* the layout is decided per line: saved notes mix runs of several layouts */
+		enum stat_format lf = fmt != STAT_AUTO ? fmt : stat_detect(line, len);
+		if (seen == STAT_AUTO)
+			seen = lf;
+		switch (lf) {
 		case STAT_JSON:
+			if (!memchr(line, '}', len)) {
+				pending = td_strndup(line, len);
+				pending_len = len;
+				pending_line = no;
+				break;
+			}
 			if (!json)
 				json = stat_json_new();
 			stat_json_line(json, line, len, name, no, emit, ctx);
@@ -127,6 +153,11 @@ enum stat_format stat_read(const char *path, enum stat_format fmt, stat_emit_fn 
 			break;
 		}
 	}
+	if (pending) {
+		td_bad_input(td_input_name(in), pending_line, "JSON object not closed before the end of input");
+		free(pending);
+	}
+	fmt = seen;
 	stat_csv_free(csv);
 	stat_json_free(json);
 	stat_text_free(text);
