@@ -55,11 +55,13 @@ enum stat_format stat_detect(const char *s, size_t n)
 		i++;
 	if (i < n && s[i] == '{')
 		return STAT_JSON;
-	if (memmem(s, n, "Performance counter stats", 25) || memmem(s, n, "seconds time elapsed", 20))
+	if (memmem(s, n, "Performance counter stats", 25) || memmem(s, n, " seconds ", 9))
 		return STAT_TEXT;
 	for (size_t k = i; k + 3 < n; k++)       /* text columns: runs of 3+ blanks */
 		if (s[k] != ' ' && s[k + 1] == ' ' && s[k + 2] == ' ' && s[k + 3] == ' ')
 			return STAT_TEXT;
+	if (!memchr(s, ',', n) && !memchr(s, ';', n) && !memchr(s, '\t', n) && !memchr(s, '|', n))
+		return STAT_AUTO;               /* no separator: the layout of the lines around */
 	return STAT_CSV;
 }
 
@@ -127,6 +129,8 @@ enum stat_format stat_read(const char *path, enum stat_format fmt, stat_emit_fn 
 		}
 		/* the layout is decided per line: saved notes mix runs of several layouts */
 		enum stat_format lf = fmt != STAT_AUTO ? fmt : stat_detect(line, len);
+		if (lf == STAT_AUTO)
+			lf = seen != STAT_AUTO ? seen : STAT_CSV;
 		if (seen == STAT_AUTO)
 			seen = lf;
 		switch (lf) {

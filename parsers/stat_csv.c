@@ -367,7 +367,7 @@ void stat_csv_line(struct stat_csv *c, const char *line, size_t len, const char 
 	int last = nf - 1;
 	while (last > 0 && trim(f[last]).n == 0)
 		last--;
-	if ((nonempty == 1 || trim(f[0]).n == 0) && !is_num(f[last], NULL) && !is_threshold(f[last]))
+	if (nf >= 3 && (nonempty == 1 || trim(f[0]).n == 0) && !is_num(f[last], NULL) && !is_threshold(f[last]))
 		return;                       /* metric-group header: "TopdownL1 (cpu_core)" */
 	if (metric_only_row(c, f, nf, file, lineno, emit, ctx))
 		return;

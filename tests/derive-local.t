@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# td-derive on captures recorded for this project: golden CSV output per
+# layout, the other output formats, and the bad-input matrix.
+. "$(dirname "$0")/lib.sh"
+D=$TD_ROOT/testdata/stat
+X=$TD_ROOT/tests/derive-expected
+DERIVE=$TD_BIN/td-derive
+for f in "$D"/*; do
+	b=$(basename "$f")
+	run_tool "$T_TMP/out" "$T_TMP/err" "$DERIVE" -q --csv "$f"
+	same "$X/$b.csv" "$T_TMP/out" "$b: golden CSV"
+	ok $RC "$b: exit 0"
+done
+A=$D/local-kvm_swevents_csv_-a-A-I250.csv
+run_tool "$T_TMP/out" "$T_TMP/err" "$DERIVE" --json "$A"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["perf_check"]["checked"] == d["perf_check"]["agree"] > 0' "$T_TMP/out"
+ok $? "--json: valid, perf's CPUs utilized per CPU and interval all agree"
+run_tool "$T_TMP/out" "$T_TMP/err" "$DERIVE" "$A"
+grep -q '^all' "$T_TMP/out" || grep -q '^CPU0 ' "$T_TMP/out"; ok $? "text: whole-run rows per CPU"
+grep -q 'per-interval rows with --intervals' "$T_TMP/out"; ok $? "text: says where the intervals are"
+run_tool "$T_TMP/out" "$T_TMP/err" "$DERIVE" --markdown "$D/local-kvm_swevents_text_-r3.txt"
+grep -q '^## Environment' "$T_TMP/out" && grep -q '^## Validation plan' "$T_TMP/out"; ok $? "--markdown: report sections"
+run_tool "$T_TMP/o1" "$T_TMP/err" "$DERIVE" --csv "$A"
+run_tool "$T_TMP/o2" "$T_TMP/err" "$DERIVE" --csv - <"$A"
+cmp -s "$T_TMP/o1" "$T_TMP/o2"; ok $? "stdin equals the file; output byte-stable"
+gzip -c "$A" >"$T_TMP/a.csv.gz"
+run_tool "$T_TMP/o2" "$T_TMP/err" "$DERIVE" --csv "$T_TMP/a.csv.gz"
+cmp -s "$T_TMP/o1" "$T_TMP/o2"; ok $? "gzip input equals plain"
+sed 's/$/\r/' "$A" >"$T_TMP/crlf.csv"
+run_tool "$T_TMP/o2" "$T_TMP/err" "$DERIVE" --csv "$T_TMP/crlf.csv"
+cmp -s "$T_TMP/o1" "$T_TMP/o2"; ok $? "CRLF input equals LF"
+
+# bad input: everything valid kept, file:line, exit 2
+{ head -n 6 "$A"; echo 'this line is not perf stat output at all'; tail -n +7 "$A"; } >"$T_TMP/bad.csv"
+run_tool "$T_TMP/out" "$T_TMP/err" "$DERIVE" --csv "$T_TMP/bad.csv"
+ok $(( RC != 2 )) "garbage line: exit 2"
+grep -q "^td-derive: $T_TMP/bad.csv:7: " "$T_TMP/err"; ok $? "garbage line: file:line"
+cmp -s "$T_TMP/o1" "$T_TMP/out"; ok $? "garbage line: every valid row still used"
+: >"$T_TMP/empty"
+run_tool "$T_TMP/out" "$T_TMP/err" "$DERIVE" "$T_TMP/empty"
+ok $(( RC != 2 )) "empty input: exit 2"
+grep -q "no perf stat output found" "$T_TMP/err"; ok $? "empty input: says so"
+head -c 300 "$A" >"$T_TMP/trunc.csv"
+run_tool "$T_TMP/out" "$T_TMP/err" "$DERIVE" --csv "$T_TMP/trunc.csv"
+ok $(( RC > 2 )) "truncated mid-row: no crash (exit $RC)"
+{ head -n 4 "$A"; printf 'bin\0ary\n'; } >"$T_TMP/bin.csv"
+run_tool "$T_TMP/out" "$T_TMP/err" "$DERIVE" --csv "$T_TMP/bin.csv"
+grep -q "^td-derive: $T_TMP/bin.csv:5: binary data" "$T_TMP/err"; ok $? "binary: file:line"
+ok $(( $(grep -c CPU0 "$T_TMP/out") == 0 )) "binary: rows before it kept"
+{ printf '1000,,cycles,100,100.00,,\n'; head -c 3000000 /dev/zero | tr '\0' x; echo; } >"$T_TMP/huge.csv"
+run_tool "$T_TMP/out" "$T_TMP/err" "$DERIVE" "$T_TMP/huge.csv"
+ok $(( RC != 2 )) "3 MB garbage line: reported, exit 2"
+zcat "$TD_ROOT/testdata/fold/"*.script.txt.gz | head -200 >"$T_TMP/script.txt"
+run_tool "$T_TMP/out" "$T_TMP/err" "$DERIVE" "$T_TMP/script.txt"
+ok $(( RC != 2 )) "perf script text (wrong format): exit 2"
+run_tool "$T_TMP/out" "$T_TMP/err" "$DERIVE" --format xml "$A"
+ok $(( RC != 2 )) "--format xml: usage error"
+done_testing
