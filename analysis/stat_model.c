@@ -29,14 +29,11 @@ void stat_model_free(struct stat_model *m)
 static struct counter_set *find_set(struct counter_set **sets, int *n, int *cap, int session,
 				    double interval, const char *scope, const char *pmu)
 {
-	for (int i = *n; i-- > 0 && i >= *n - 64;) {
+	/* perf prints in time order: scan back until an earlier interval */
+	for (int i = *n; i-- > 0;) {
 		struct counter_set *s = &(*sets)[i];
-		if (s->session == session && s->interval == interval && strcmp(s->scope, scope) == 0 &&
-		    strcmp(s->pmu, pmu) == 0)
-			return s;
-	}
-	for (int i = 0; i < *n - 64; i++) {   /* rare: a scope revisited much later */
-		struct counter_set *s = &(*sets)[i];
+		if (s->session < session || (s->session == session && s->interval < interval))
+			break;
 		if (s->session == session && s->interval == interval && strcmp(s->scope, scope) == 0 &&
 		    strcmp(s->pmu, pmu) == 0)
 			return s;
@@ -128,12 +125,27 @@ static int cmp_sets(const void *a, const void *b)
 	return c ? c : strcmp(x->pmu, y->pmu);
 }
 
+static double nominal_interval(const struct stat_model *m, int session);
+
 void stat_model_finish(struct stat_model *m)
 {
 	if (m->nsets)
 		qsort(m->sets, (size_t)m->nsets, sizeof(*m->sets), cmp_sets);
 	if (m->ntotals)
 		qsort(m->totals, (size_t)m->ntotals, sizeof(*m->totals), cmp_sets);
+	for (int i = 0; i <= m->session; i++)
+		m->period[i] = nominal_interval(m, i);
+}
+
+const struct counter_set *stat_model_find(const struct stat_model *m, bool totals, int session,
+					  double interval, const char *scope, const char *pmu)
+{
+	struct counter_set key;
+	counter_set_init(&key, interval, scope, pmu);
+	key.session = session;
+	if (totals)
+		return bsearch(&key, m->totals, (size_t)m->ntotals, sizeof(key), cmp_sets);
+	return bsearch(&key, m->sets, (size_t)m->nsets, sizeof(key), cmp_sets);
 }
 
 const struct counter_set *stat_model_summary(const struct stat_model *m, int *n)
@@ -146,14 +158,20 @@ const struct counter_set *stat_model_summary(const struct stat_model *m, int *n)
 	return m->sets;
 }
 
-/* the interval before s's, for its length */
-static double previous_interval(const struct stat_model *m, int session, double t)
+/* first and last timestamp of a run */
+static void interval_span(const struct stat_model *m, int session, double *first, double *last)
 {
-	double prev = 0;
-	for (int i = 0; i < m->nsets; i++)
-		if (m->sets[i].session == session && m->sets[i].interval < t && m->sets[i].interval > prev)
-			prev = m->sets[i].interval;
-	return prev;
+	*first = 1e300;
+	*last = 0;
+	for (int i = 0; i < m->nsets; i++) {
+		const struct counter_set *s = &m->sets[i];
+		if (s->session != session || s->interval < 0)
+			continue;
+		if (s->interval < *first)
+			*first = s->interval;
+		if (s->interval > *last)
+			*last = s->interval;
+	}
 }
 
 /* perf divides per-interval rates by the -I period it was given, not by
@@ -171,10 +189,10 @@ static double nominal_interval(const struct stat_model *m, int session)
 		if (ms > 0)
 			return ms / 1000;
 	}
-	double first = previous_interval(m, session, 1e300);
-	for (int i = 0; i < m->nsets; i++)
-		if (m->sets[i].session == session && m->sets[i].interval >= 0 && m->sets[i].interval < first)
-			first = m->sets[i].interval;
+	double first, last;
+	interval_span(m, session, &first, &last);
+	if (first == 1e300)
+		return NAN;
 	return first >= 0.01 ? floor(first * 100 + 1e-9) / 100 : first;   /* -I is usually a round 10 ms */
 }
 
@@ -187,14 +205,9 @@ int stat_model_metrics(const struct stat_model *m, const struct counter_set *s,
 	if (s->pmu[0]) {
 		for (int k = 0; k < s->n; k++)
 			counter_set_add(&merged, s->c[k].name, s->c[k].value, s->c[k].enabled_pct, s->c[k].variance_pct);
-		int n;
-		const struct counter_set *pool = s->interval < 0 && m->has_intervals ? m->totals : m->sets;
-		n = s->interval < 0 && m->has_intervals ? m->ntotals : m->nsets;
-		for (int i = 0; i < n; i++) {
-			const struct counter_set *o = &pool[i];
-			if (o->session != s->session || o->interval != s->interval || o->pmu[0] ||
-			    strcmp(o->scope, s->scope) != 0)
-				continue;
+		const struct counter_set *o = stat_model_find(m, s->interval < 0 && m->has_intervals,
+							      s->session, s->interval, s->scope, "");
+		if (o) {
 			for (int k = 0; k < o->n; k++)
 				if (!counter_set_get(&merged, o->c[k].name))
 					counter_set_add(&merged, o->c[k].name, o->c[k].value, o->c[k].enabled_pct, o->c[k].variance_pct);
@@ -203,11 +216,13 @@ int stat_model_metrics(const struct stat_model *m, const struct counter_set *s,
 	}
 	double elapsed = NAN;
 	if (s->interval >= 0)
-		elapsed = nominal_interval(m, s->session);
+		elapsed = m->period[s->session];
 	else if (!isnan(m->elapsed[s->session]))
 		elapsed = m->elapsed[s->session];
-	else if (m->has_intervals)
-		elapsed = previous_interval(m, s->session, 1e300);
+	else if (m->has_intervals) {
+		double first;
+		interval_span(m, s->session, &first, &elapsed);
+	}
 	bool borrowed = use == &merged && merged.n > s->n;
 	int k = metrics_compute(use, elapsed, out, max);
 	counter_set_free(&merged);

@@ -31,6 +31,7 @@ struct stat_model {
 	bool session_has_counters;
 	double elapsed[STAT_MAX_SESSIONS];  /* NaN where a run has no footer */
 	double elapsed_s;               /* sum over runs; NaN if none has a footer */
+	double period[STAT_MAX_SESSIONS];   /* -I period per run (s), set by finish */
 	char command[512];
 	int runs;
 	bool has_intervals;
@@ -44,6 +45,10 @@ void stat_model_free(struct stat_model *m);
 void stat_model_add(void *model, const struct stat_record *r);
 /* Sorts sets by interval, scope (natural order) and PMU. */
 void stat_model_finish(struct stat_model *m);
+
+/* The set with exactly this key, or NULL (binary search; after finish). */
+const struct counter_set *stat_model_find(const struct stat_model *m, bool totals, int session,
+					  double interval, const char *scope, const char *pmu);
 
 /* The whole-run sets: the file's own sets without intervals, else totals. */
 const struct counter_set *stat_model_summary(const struct stat_model *m, int *n);

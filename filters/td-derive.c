@@ -72,11 +72,8 @@ static void check_perf(const struct stat_model *m, int *checked, int *agree)
 		const char *name = metrics_for_perf_unit(p->unit, &factor);
 		if (!name || isnan(p->value))
 			continue;
-		for (int k = 0; k < m->nsets; k++) {
-			const struct counter_set *s = &m->sets[k];
-			if (s->session != p->session || s->interval != p->interval || strcmp(s->scope, p->scope) ||
-			    strcmp(s->pmu, p->pmu))
-				continue;
+		const struct counter_set *s = stat_model_find(m, false, p->session, p->interval, p->scope, p->pmu);
+		if (s) {
 			struct metric_value mv[MAX_METRICS];
 			int n = stat_model_metrics(m, s, mv, MAX_METRICS);
 			/* a summary's wall time is perf's own when the file prints none */
