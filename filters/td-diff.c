@@ -4,6 +4,8 @@
 #include <string.h>
 #include "analysis/diff_folded.h"
 #include "common/diag.h"
+#include "common/input.h"
+#include "parsers/folded.h"
 #include "common/opts.h"
 #include "reports/table.h"
 
@@ -30,10 +32,27 @@ static const struct td_cmd cmd = {
 	options,
 };
 
+/* Folded unless the first line says otherwise; an unreadable or binary
+ * file is left to the reader, which reports it with file and line. */
 static bool looks_folded(const char *path)
 {
-	size_t n = strlen(path);
-	return (n > 7 && strcmp(path + n - 7, ".folded") == 0) || strstr(path, "collapsed") != NULL;
+	struct td_input *in = td_input_open(path);
+	if (!in)
+		return true;
+	const char *line;
+	size_t len;
+	struct folded_line fl;
+	bool folded = true;
+	while (td_input_next(in, &line, &len))
+		if (len) {
+			folded = folded_parse(line, len, &fl);
+			if (!folded)
+				td_bad_input(td_input_name(in), td_input_lineno(in),
+					     "not a folded stack; comparing perf stat counter files is not implemented yet");
+			break;
+		}
+	td_input_close(in);
+	return folded;
 }
 
 static void write_top(const struct diff_folded *d, const char *base, const char *cand, enum td_format fmt)
@@ -73,8 +92,7 @@ int main(int argc, char **argv)
 			td_usage_error(&cmd, "--alpha needs a number between 0 and 1, not '%s'", opt_alpha);
 	}
 	if (!opt_folded && !(looks_folded(argv[0]) && looks_folded(argv[1])))
-		td_usage_error(&cmd, "comparing perf stat counter files is not implemented yet; "
-			       "for folded stacks use --folded");
+		return td_exit_code(TD_EXIT_OK);
 	struct diff_folded *d = diff_folded_new(&dopts);
 	bool ok = diff_folded_read(d, 0, argv[0]) & diff_folded_read(d, 1, argv[1]);
 	if (ok) {
