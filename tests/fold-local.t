@@ -88,4 +88,15 @@ run_tool "$T_TMP/out" "$T_TMP/err" "$FOLD" --tid "$T_TMP/sp.synthetic.txt"
 grep -qx 'worker-?/1;f 1' "$T_TMP/out"; ok $? "default parses a spaced comm as the perl script does"
 run_tool "$T_TMP/out" "$T_TMP/err" "$FOLD" --tid --exact-comm "$T_TMP/sp.synthetic.txt"
 grep -qx 'worker_1-12345/12346;f 1' "$T_TMP/out"; ok $? "--exact-comm keeps 'worker 1'"
+
+# traps users of the peers reported (USER-REPORTS.md 2.1), synthetic lines
+printf 'perf 12 [000] 1.000: 1 sched:sched_switch: prev_comm=a prev_pid=1 ==> next_comm=b\n\t 1234 __schedule+0x1 ([kernel.kallsyms])\n\n' >"$T_TMP/tp.synthetic.txt"
+run_tool "$T_TMP/out" "$T_TMP/err" "$FOLD" "$T_TMP/tp.synthetic.txt"
+grep -qx 'perf;__schedule 1' "$T_TMP/out"; ok $? "tracepoint with arguments after the event: sample kept"
+printf 'go 5/5 1.000: 1 probe_x:runtime:newobject:\n\t 1234 runtime.newobject+0x1 (/bin/x)\n\ngo 5/5 2.000: 1 probe_x:runtime:newobject:\n\t 1234 main.f (/bin/x)\n\n' >"$T_TMP/uprobe.synthetic.txt"
+run_tool "$T_TMP/out" "$T_TMP/err" "$FOLD" "$T_TMP/uprobe.synthetic.txt"
+ok $(( $(grep -c . "$T_TMP/out") != 2 )) "uprobe event name with ':' is one event, both samples kept"
+printf 'app\t77/78\t1.000:\t1 cpu-clock:\n\t 1234 jitted_fn ([JIT app cache])\n\n' >"$T_TMP/simpleperf.synthetic.txt"
+run_tool "$T_TMP/out" "$T_TMP/err" "$FOLD" "$T_TMP/simpleperf.synthetic.txt"
+grep -qx 'app;jitted_fn 1' "$T_TMP/out"; ok $? "TAB-separated header and a dso with spaces"
 done_testing
