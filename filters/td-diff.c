@@ -94,7 +94,8 @@ int main(int argc, char **argv)
 	if (!opt_folded && !(looks_folded(argv[0]) && looks_folded(argv[1])))
 		return td_exit_code(TD_EXIT_OK);
 	struct diff_folded *d = diff_folded_new(&dopts);
-	bool ok = diff_folded_read(d, 0, argv[0]) & diff_folded_read(d, 1, argv[1]);
+	bool base_ok = diff_folded_read(d, 0, argv[0]);   /* read both: report both */
+	bool ok = diff_folded_read(d, 1, argv[1]) && base_ok;
 	if (ok) {
 		if (opt_top > 0) {
 			write_top(d, argv[0], argv[1], td_pick_format(opt_csv, opt_json, opt_markdown));

@@ -53,6 +53,16 @@ enum stat_format stat_detect(const char *line, size_t len);
 bool stat_parse_number(const char *s, size_t n, double *out);
 void stat_record_init(struct stat_record *r, const char *file, unsigned long line);
 
+/* The counter a continuation metric line belongs to (CSV and text). */
+struct stat_last {
+	double interval;
+	char *scope, *event;
+};
+void stat_last_remember(struct stat_last *l, const struct stat_record *r);
+/* Fills r's interval, scope and event from the last counter. */
+void stat_last_apply(const struct stat_last *l, struct stat_record *r);
+void stat_last_free(struct stat_last *l);
+
 /* The per-format line parsers: state lives in the opaque reader. */
 struct stat_csv;
 struct stat_csv *stat_csv_new(void);

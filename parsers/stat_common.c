@@ -168,3 +168,26 @@ enum stat_format stat_read(const char *path, enum stat_format fmt, stat_emit_fn 
 	td_input_close(in);
 	return fmt;
 }
+
+void stat_last_remember(struct stat_last *l, const struct stat_record *r)
+{
+	l->interval = r->interval;
+	free(l->scope);
+	free(l->event);
+	l->scope = td_strndup(r->scope, strlen(r->scope));
+	l->event = td_strndup(r->event, strlen(r->event));
+}
+
+void stat_last_apply(const struct stat_last *l, struct stat_record *r)
+{
+	r->interval = l->scope ? l->interval : -1;
+	r->scope = l->scope ? l->scope : "";
+	r->event = l->event ? l->event : "";
+}
+
+void stat_last_free(struct stat_last *l)
+{
+	free(l->scope);
+	free(l->event);
+	l->scope = l->event = NULL;
+}

@@ -19,9 +19,7 @@ struct stat_csv {
 	/* --metric-only: the header's column names */
 	char **columns;
 	int ncolumns, prefix_columns;
-	/* the last counter, which continuation metric rows belong to */
-	double last_interval;
-	char *last_scope, *last_event;
+	struct stat_last last;          /* continuation metric rows belong to it */
 	char *scratch;
 	size_t scratch_cap;
 };
@@ -29,7 +27,6 @@ struct stat_csv {
 struct stat_csv *stat_csv_new(void)
 {
 	struct stat_csv *c = td_calloc(1, sizeof(*c));
-	c->last_interval = -1;
 	return c;
 }
 
@@ -47,8 +44,7 @@ void stat_csv_free(struct stat_csv *c)
 	if (!c)
 		return;
 	free_columns(c);
-	free(c->last_scope);
-	free(c->last_event);
+	stat_last_free(&c->last);
 	free(c->scratch);
 	free(c);
 }
@@ -154,15 +150,6 @@ static bool is_threshold(struct field f)
 	return false;
 }
 
-static void remember(struct stat_csv *c, const struct stat_record *r)
-{
-	c->last_interval = r->interval;
-	free(c->last_scope);
-	free(c->last_event);
-	c->last_scope = td_strndup(r->scope, strlen(r->scope));
-	c->last_event = td_strndup(r->event, strlen(r->event));
-}
-
 /* Parses [ts][aggr...] value unit event... [variance%] run pct [mv mu [thr]]. */
 static bool counter_row(struct stat_csv *c, struct field *f, int nf, struct stat_record *r)
 {
@@ -255,9 +242,7 @@ static bool continuation_row(struct stat_csv *c, struct field *f, int nf, struct
 		if (trim(f[i]).n && i > 2)
 			return false;
 	r->kind = STAT_METRIC;
-	r->interval = c->last_interval;
-	r->scope = c->last_scope ? c->last_scope : "";
-	r->event = c->last_event ? c->last_event : "";
+	stat_last_apply(&c->last, r);
 	r->metric_value = mv;
 	r->metric_decimals = decimals(f[unit - 1]);
 	r->metric_unit = copy(c, 0, trim(f[unit]));
@@ -352,7 +337,7 @@ void stat_csv_line(struct stat_csv *c, const char *line, size_t len, const char 
 	if (counter_row(c, f, nf, &r)) {
 		free_columns(c);
 		emit(ctx, &r);
-		remember(c, &r);
+		stat_last_remember(&c->last, &r);
 		if (!isnan(r.metric_value) && r.metric_unit[0]) {
 			r.kind = STAT_METRIC;
 			emit(ctx, &r);

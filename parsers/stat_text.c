@@ -13,8 +13,7 @@
 struct stat_text {
 	char decimal;               /* '.' or ',' once a number showed which */
 	bool decimal_known;
-	double last_interval;
-	char *last_scope, *last_event;
+	struct stat_last last;          /* continuation metric rows belong to it */
 	char *buf;
 	size_t cap;
 };
@@ -23,7 +22,6 @@ struct stat_text *stat_text_new(void)
 {
 	struct stat_text *t = td_calloc(1, sizeof(*t));
 	t->decimal = '.';
-	t->last_interval = -1;
 	return t;
 }
 
@@ -31,8 +29,7 @@ void stat_text_free(struct stat_text *t)
 {
 	if (!t)
 		return;
-	free(t->last_scope);
-	free(t->last_event);
+	stat_last_free(&t->last);
 	free(t->buf);
 	free(t);
 }
@@ -155,15 +152,6 @@ static size_t strip_parens(struct stat_text *t, const char *s, size_t n, struct 
 	}
 }
 
-static void remember(struct stat_text *t, const struct stat_record *r)
-{
-	t->last_interval = r->interval;
-	free(t->last_scope);
-	free(t->last_event);
-	t->last_scope = td_strndup(r->scope, strlen(r->scope));
-	t->last_event = td_strndup(r->event, strlen(r->event));
-}
-
 /* "  0.963 CPUs utilized" after '#': value then unit text. */
 static bool metric_part(struct stat_text *t, const char *s, size_t n, size_t *at, struct stat_record *r)
 {
@@ -253,9 +241,7 @@ void stat_text_line(struct stat_text *t, const char *line, size_t len, const cha
 	if (v < 0) {
 		if (hash) {                    /* continuation or metric-group line */
 			r.kind = STAT_METRIC;
-			r.interval = t->last_interval;
-			r.scope = t->last_scope ? t->last_scope : "";
-			r.event = t->last_event ? t->last_event : "";
+			stat_last_apply(&t->last, &r);
 			if (metric_part(t, hash + 1, n - left - 1, &at, &r))
 				emit(ctx, &r);
 			return;
@@ -285,7 +271,7 @@ void stat_text_line(struct stat_text *t, const char *line, size_t len, const cha
 		r.unit = save(t, &at, tk[e].p, tk[e].n), e++;
 	r.event = save(t, &at, tk[e].p, (size_t)(tk[k - 1].p + tk[k - 1].n - tk[e].p));
 	emit(ctx, &r);
-	remember(t, &r);
+	stat_last_remember(&t->last, &r);
 	if (hash && metric_part(t, hash + 1, n - left - 1, &at, &r)) {
 		r.kind = STAT_METRIC;
 		emit(ctx, &r);
