@@ -2,14 +2,24 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../common/diag.h"
+#include "../common/numfmt.h"
 #include "table.h"
 
 struct td_table {
 	const struct td_column *cols;
 	int ncols;
-	char **cells;          /* rows * ncols, NULL = empty */
+	long *cells;           /* rows * ncols offsets into text, -1 = empty */
 	int nrows, cap_rows;
+	char *text;            /* every cell's bytes, NUL-terminated */
+	size_t text_len, text_cap;
+	FILE *stream;          /* streaming: rows are written as they complete */
+	enum td_format stream_fmt;
+	long streamed;         /* rows written so far */
 };
+
+static void write_csv_header(const struct td_table *t, FILE *f);
+static void write_csv_row(const struct td_table *t, int r, FILE *f);
+static void write_json_row(const struct td_table *t, int r, FILE *f);
 
 struct td_table *td_table_new(const struct td_column *cols, int ncols)
 {
@@ -23,59 +33,105 @@ void td_table_free(struct td_table *t)
 {
 	if (!t)
 		return;
-	for (long i = 0; i < (long)t->nrows * t->ncols; i++)
-		free(t->cells[i]);
 	free(t->cells);
+	free(t->text);
 	free(t);
+}
+
+void td_table_stream(struct td_table *t, FILE *f, enum td_format fmt)
+{
+	t->stream = f;
+	t->stream_fmt = fmt;
+	if (fmt == TD_FMT_CSV)
+		write_csv_header(t, f);
+	else
+		fputc('[', f);
+}
+
+/* Streaming: the pending row goes out and its storage is reused. */
+static void stream_pending(struct td_table *t)
+{
+	if (!t->stream || t->nrows == 0)
+		return;
+	if (t->stream_fmt == TD_FMT_CSV) {
+		write_csv_row(t, 0, t->stream);
+	} else {
+		fputs(t->streamed ? ",\n  " : "\n  ", t->stream);
+		write_json_row(t, 0, t->stream);
+	}
+	t->streamed++;
+	t->nrows = 0;
+	t->text_len = 0;
+}
+
+void td_table_end_stream(struct td_table *t)
+{
+	if (!t->stream)
+		return;
+	stream_pending(t);
+	if (t->stream_fmt != TD_FMT_CSV)
+		fputs(t->streamed ? "\n]" : "]", t->stream);
+	t->stream = NULL;
 }
 
 void td_table_row(struct td_table *t)
 {
+	stream_pending(t);
 	if (t->nrows == t->cap_rows) {
 		t->cap_rows = t->cap_rows ? t->cap_rows * 2 : 64;
-		t->cells = td_realloc(t->cells, (size_t)t->cap_rows * t->ncols * sizeof(char *));
+		t->cells = td_realloc(t->cells, (size_t)t->cap_rows * t->ncols * sizeof(*t->cells));
 	}
-	memset(&t->cells[(size_t)t->nrows * t->ncols], 0, t->ncols * sizeof(char *));
+	long *row = &t->cells[(size_t)t->nrows * t->ncols];
+	for (int c = 0; c < t->ncols; c++)
+		row[c] = -1;
 	t->nrows++;
 }
 
-static void set_cell(struct td_table *t, int col, char *s)
+static void set_cell(struct td_table *t, int col, const char *s, size_t len)
 {
-	char **c = &t->cells[(size_t)(t->nrows - 1) * t->ncols + col];
-	free(*c);
-	*c = s;
+	long *c = &t->cells[(size_t)(t->nrows - 1) * t->ncols + col];
+	if (!s) {
+		*c = -1;
+		return;
+	}
+	if (t->text_len + len + 1 > t->text_cap) {
+		t->text_cap = (t->text_len + len + 1) * 2 + 4096;
+		t->text = td_realloc(t->text, t->text_cap);
+	}
+	memcpy(t->text + t->text_len, s, len);
+	t->text[t->text_len + len] = '\0';
+	*c = (long)t->text_len;
+	t->text_len += len + 1;
 }
 
 void td_table_str(struct td_table *t, int col, const char *s)
 {
-	set_cell(t, col, s && *s ? td_strndup(s, strlen(s)) : NULL);   /* "" is an empty cell */
+	set_cell(t, col, s && *s ? s : NULL, s ? strlen(s) : 0);   /* "" is an empty cell */
 }
 
 void td_table_int(struct td_table *t, int col, long long v)
 {
 	char buf[32];
-	snprintf(buf, sizeof buf, "%lld", v);
-	set_cell(t, col, td_strndup(buf, strlen(buf)));
+	int n = snprintf(buf, sizeof buf, "%lld", v);
+	set_cell(t, col, buf, (size_t)n);
 }
 
 void td_table_num(struct td_table *t, int col, double v)
 {
 	char buf[64];
 	if (!isfinite(v)) {
-		set_cell(t, col, NULL);
+		set_cell(t, col, NULL, 0);
 		return;
 	}
-	snprintf(buf, sizeof buf, "%.*f", t->cols[col].precision, v);
-	if (strcmp(buf, "-0") == 0 || (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1)))
-		memmove(buf, buf + 1, strlen(buf));    /* no "-0.00" */
-	set_cell(t, col, td_strndup(buf, strlen(buf)));
+	set_cell(t, col, buf, td_format_fixed(buf, v, t->cols[col].precision));
 }
 
 int td_table_rows(const struct td_table *t) { return t->nrows; }
 
 const char *td_table_cell(const struct td_table *t, int row, int col)
 {
-	return t->cells[(size_t)row * t->ncols + col];
+	long off = t->cells[(size_t)row * t->ncols + col];
+	return off < 0 ? NULL : t->text + off;
 }
 
 void td_json_string(FILE *f, const char *s)
@@ -111,7 +167,7 @@ void td_csv_field(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void write_csv(const struct td_table *t, FILE *f)
+static void write_csv_header(const struct td_table *t, FILE *f)
 {
 	for (int c = 0; c < t->ncols; c++) {
 		if (c)
@@ -119,37 +175,52 @@ static void write_csv(const struct td_table *t, FILE *f)
 		td_csv_field(f, t->cols[c].name);
 	}
 	fputc('\n', f);
-	for (int r = 0; r < t->nrows; r++) {
-		for (int c = 0; c < t->ncols; c++) {
-			const char *s = td_table_cell(t, r, c);
-			if (c)
-				fputc(',', f);
-			if (s)
-				td_csv_field(f, s);
-		}
-		fputc('\n', f);
+}
+
+static void write_csv_row(const struct td_table *t, int r, FILE *f)
+{
+	for (int c = 0; c < t->ncols; c++) {
+		const char *s = td_table_cell(t, r, c);
+		if (c)
+			fputc(',', f);
+		if (s)
+			td_csv_field(f, s);
 	}
+	fputc('\n', f);
+}
+
+static void write_csv(const struct td_table *t, FILE *f)
+{
+	write_csv_header(t, f);
+	for (int r = 0; r < t->nrows; r++)
+		write_csv_row(t, r, f);
+}
+
+static void write_json_row(const struct td_table *t, int r, FILE *f)
+{
+	fputc('{', f);
+	for (int c = 0; c < t->ncols; c++) {
+		const char *s = td_table_cell(t, r, c);
+		if (c)
+			fputs(", ", f);
+		td_json_string(f, t->cols[c].name);
+		fputs(": ", f);
+		if (!s)
+			fputs("null", f);
+		else if (t->cols[c].type == TD_COL_STR)
+			td_json_string(f, s);
+		else
+			fputs(s, f);
+	}
+	fputc('}', f);
 }
 
 static void write_json(const struct td_table *t, FILE *f)
 {
 	fputs("[", f);
 	for (int r = 0; r < t->nrows; r++) {
-		fputs(r ? ",\n  {" : "\n  {", f);
-		for (int c = 0; c < t->ncols; c++) {
-			const char *s = td_table_cell(t, r, c);
-			if (c)
-				fputs(", ", f);
-			td_json_string(f, t->cols[c].name);
-			fputs(": ", f);
-			if (!s)
-				fputs("null", f);
-			else if (t->cols[c].type == TD_COL_STR)
-				td_json_string(f, s);
-			else
-				fputs(s, f);
-		}
-		fputs("}", f);
+		fputs(r ? ",\n  " : "\n  ", f);
+		write_json_row(t, r, f);
 	}
 	fputs(t->nrows ? "\n]" : "]", f);
 }

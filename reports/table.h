@@ -36,6 +36,12 @@ void td_table_num(struct td_table *t, int col, double v);   /* NaN/inf: empty */
 int td_table_rows(const struct td_table *t);
 const char *td_table_cell(const struct td_table *t, int row, int col);  /* NULL if empty */
 
+/* Streaming (CSV or JSON only): from now on each row is written to f as
+ * soon as the next one starts, and forgotten; td_table_end_stream writes
+ * the last row and closes the JSON array. Memory stays one row. */
+void td_table_stream(struct td_table *t, FILE *f, enum td_format fmt);
+void td_table_end_stream(struct td_table *t);
+
 /* The whole table in one format. JSON: an array of objects. */
 void td_table_write(const struct td_table *t, FILE *f, enum td_format fmt);
 
