@@ -65,6 +65,15 @@ void counter_set_init(struct counter_set *s, double interval, const char *scope,
 	snprintf(s->pmu, sizeof s->pmu, "%s", pmu);
 }
 
+void counter_set_reset(struct counter_set *s, double interval, const char *scope, const char *pmu)
+{
+	struct counter *keep = s->c;
+	int cap = s->cap;
+	counter_set_init(s, interval, scope, pmu);
+	s->c = keep;
+	s->cap = cap;
+}
+
 void counter_set_free(struct counter_set *s)
 {
 	free(s->c);
@@ -89,7 +98,11 @@ void counter_set_add(struct counter_set *s, const char *name, double value, doub
 			s->c = td_realloc(s->c, (size_t)s->cap * sizeof(*s->c));
 		}
 		c = &s->c[s->n++];
-		snprintf(c->name, sizeof c->name, "%s", name);
+		size_t len = strlen(name);
+		if (len >= sizeof c->name)
+			len = sizeof c->name - 1;
+		memcpy(c->name, name, len);
+		c->name[len] = '\0';
 		c->value = value;
 		c->enabled_pct = pct;
 		c->variance_pct = var;

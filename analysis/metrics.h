@@ -25,6 +25,8 @@ struct counter_set {
 };
 
 void counter_set_init(struct counter_set *s, double interval, const char *scope, const char *pmu);
+/* Empties the set for reuse, keeping its storage. */
+void counter_set_reset(struct counter_set *s, double interval, const char *scope, const char *pmu);
 void counter_set_free(struct counter_set *s);
 /* Adds (sums) a counter; a missing value makes the sum missing. */
 void counter_set_add(struct counter_set *s, const char *name, double value, double enabled_pct, double variance_pct);

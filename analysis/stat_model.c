@@ -4,114 +4,164 @@
 #include <string.h>
 #include "analysis/events.h"
 #include "common/diag.h"
+#include "common/intern.h"
 #include "stat_model.h"
+
+/* Per-record lookups without string work: an event spelling is normalized
+ * once; a (session, scope, PMU) key is interned once and indexes the open
+ * interval's set and the run total directly. */
+struct stat_lookup {
+	struct td_intern *strings;         /* scopes, PMUs, units, files */
+	struct td_intern *events;          /* raw spelling -> names[id] */
+	struct event_name *names;
+	struct td_intern *keys;            /* set keys -> the arrays below */
+	int *cur_of_key, *total_of_key;    /* index + 1; 0 = none */
+	unsigned *gen_of_key;              /* cur_of_key valid when == gen */
+	unsigned gen;
+	uint32_t nnames, cap_names, cap_keys;
+	int cur_initialized;               /* cur[] entries with storage */
+};
 
 void stat_model_init(struct stat_model *m)
 {
 	memset(m, 0, sizeof(*m));
 	m->elapsed_s = NAN;
-	for (int i = 0; i < STAT_MAX_SESSIONS; i++)
+	m->cur_interval = -1;
+	for (int i = 0; i < STAT_MAX_SESSIONS; i++) {
 		m->elapsed[i] = NAN;
+		m->period[i] = NAN;
+		m->first_interval[i] = NAN;
+		m->last_interval[i] = NAN;
+	}
 	m->min_enabled_pct = 100;
+	m->lookup = td_calloc(1, sizeof(*m->lookup));
+	m->lookup->strings = td_intern_new();
+	m->lookup->events = td_intern_new();
+	m->lookup->keys = td_intern_new();
+	m->lookup->gen = 1;
 }
 
 void stat_model_free(struct stat_model *m)
 {
+	struct stat_lookup *l = m->lookup;
 	for (int i = 0; i < m->nsets; i++)
 		counter_set_free(&m->sets[i]);
+	for (int i = 0; i < l->cur_initialized; i++)
+		counter_set_free(&m->cur[i]);
 	for (int i = 0; i < m->ntotals; i++)
 		counter_set_free(&m->totals[i]);
 	free(m->sets);
+	free(m->cur);
 	free(m->totals);
 	free(m->perf);
+	free(m->perf_cur);
+	td_intern_free(l->strings);
+	td_intern_free(l->events);
+	td_intern_free(l->keys);
+	free(l->names);
+	free(l->cur_of_key);
+	free(l->total_of_key);
+	free(l->gen_of_key);
+	free(l);
 }
 
-static struct counter_set *find_set(struct counter_set **sets, int *n, int *cap, int session,
-				    double interval, const char *scope, const char *pmu)
+static const char *intern_str(struct stat_model *m, const char *s)
 {
-	/* perf prints in time order: scan back until an earlier interval */
-	for (int i = *n; i-- > 0;) {
-		struct counter_set *s = &(*sets)[i];
-		if (s->session < session || (s->session == session && s->interval < interval))
-			break;
-		if (s->session == session && s->interval == interval && strcmp(s->scope, scope) == 0 &&
-		    strcmp(s->pmu, pmu) == 0)
-			return s;
+	s = s ? s : "";
+	return td_intern_str(m->lookup->strings, td_intern(m->lookup->strings, s, strlen(s)), NULL);
+}
+
+static const struct event_name *normalized(struct stat_model *m, const char *raw)
+{
+	struct stat_lookup *l = m->lookup;
+	uint32_t id = td_intern(l->events, raw, strlen(raw));
+	if (id >= l->cap_names) {
+		l->cap_names = l->cap_names ? l->cap_names * 2 : 64;
+		l->names = td_realloc(l->names, l->cap_names * sizeof(*l->names));
 	}
+	if (id >= l->nnames) {          /* first time this spelling is seen */
+		event_normalize(raw, &l->names[id]);
+		l->nnames = id + 1;
+	}
+	return &l->names[id];
+}
+
+static uint32_t set_key(struct stat_model *m, int session, const char *scope, const char *pmu)
+{
+	struct stat_lookup *l = m->lookup;
+	char buf[200];
+	int n = snprintf(buf, sizeof buf, "%d\x1f%s\x1f%s", session, scope, pmu);
+	uint32_t id = td_intern(l->keys, buf, (size_t)(n < (int)sizeof buf ? n : (int)sizeof buf - 1));
+	if (id >= l->cap_keys) {
+		uint32_t cap = l->cap_keys ? l->cap_keys * 2 : 256;
+		l->cur_of_key = td_realloc(l->cur_of_key, cap * sizeof(int));
+		l->total_of_key = td_realloc(l->total_of_key, cap * sizeof(int));
+		l->gen_of_key = td_realloc(l->gen_of_key, cap * sizeof(unsigned));
+		memset(l->cur_of_key + l->cap_keys, 0, (cap - l->cap_keys) * sizeof(int));
+		memset(l->total_of_key + l->cap_keys, 0, (cap - l->cap_keys) * sizeof(int));
+		memset(l->gen_of_key + l->cap_keys, 0, (cap - l->cap_keys) * sizeof(unsigned));
+		l->cap_keys = cap;
+	}
+	return id;
+}
+
+static struct counter_set *append_set(struct counter_set **sets, int *n, int *cap)
+{
 	if (*n == *cap) {
 		*cap = *cap ? *cap * 2 : 16;
 		*sets = td_realloc(*sets, (size_t)*cap * sizeof(**sets));
 	}
-	struct counter_set *s = &(*sets)[(*n)++];
-	counter_set_init(s, interval, scope, pmu);
-	s->session = session;
+	return &(*sets)[(*n)++];
+}
+
+/* A whole-run set perf printed: few of them, found by scanning. */
+static struct counter_set *summary_set(struct stat_model *m, const char *scope, const char *pmu)
+{
+	for (int i = m->nsets; i-- > 0;) {
+		struct counter_set *s = &m->sets[i];
+		if (s->session != m->session)
+			break;
+		if (strcmp(s->scope, scope) == 0 && strcmp(s->pmu, pmu) == 0)
+			return s;
+	}
+	struct counter_set *s = append_set(&m->sets, &m->nsets, &m->cap_sets);
+	counter_set_init(s, -1, scope, pmu);
+	s->session = m->session;
 	return s;
 }
 
-static void add_perf_metric(struct stat_model *m, const struct stat_record *r)
+static struct counter_set *interval_set(struct stat_model *m, uint32_t key, const char *scope, const char *pmu)
 {
-	if (m->nperf == m->cap_perf) {
-		m->cap_perf = m->cap_perf ? m->cap_perf * 2 : 64;
-		m->perf = td_realloc(m->perf, (size_t)m->cap_perf * sizeof(*m->perf));
+	struct stat_lookup *l = m->lookup;
+	if (l->gen_of_key[key] == l->gen)
+		return &m->cur[l->cur_of_key[key] - 1];
+	if (m->ncur == m->cap_cur) {
+		m->cap_cur = m->cap_cur ? m->cap_cur * 2 : 16;
+		m->cur = td_realloc(m->cur, (size_t)m->cap_cur * sizeof(*m->cur));
 	}
-	struct perf_metric *p = &m->perf[m->nperf++];
-	struct event_name en;
-	event_normalize(r->event, &en);
-	p->session = m->session;
-	p->interval = r->interval;
-	snprintf(p->scope, sizeof p->scope, "%s", r->scope);
-	snprintf(p->pmu, sizeof p->pmu, "%s", en.pmu);
-	snprintf(p->event, sizeof p->event, "%s", en.name);
-	snprintf(p->unit, sizeof p->unit, "%s", r->metric_unit);
-	p->value = r->metric_value;
-	p->decimals = r->metric_decimals;
-	snprintf(p->file, sizeof p->file, "%s", r->file ? r->file : "");
-	p->line = r->line;
+	struct counter_set *s = &m->cur[m->ncur++];
+	if (m->ncur <= l->cur_initialized) {
+		counter_set_reset(s, m->cur_interval, scope, pmu);
+	} else {
+		counter_set_init(s, m->cur_interval, scope, pmu);
+		l->cur_initialized = m->ncur;
+	}
+	s->session = m->cur_session;
+	l->gen_of_key[key] = l->gen;
+	l->cur_of_key[key] = m->ncur;
+	return s;
 }
 
-void stat_model_add(void *model, const struct stat_record *r)
+static struct counter_set *total_set(struct stat_model *m, uint32_t key, const char *scope, const char *pmu)
 {
-	struct stat_model *m = model;
-	m->records++;
-	switch (r->kind) {
-	case STAT_ELAPSED:
-		m->elapsed_s = isnan(m->elapsed_s) ? r->value : m->elapsed_s + r->value;
-		m->elapsed[m->session] = r->value;
-		return;
-	case STAT_COMMAND:
-		/* a second perf stat output in the same file starts a new run */
-		if (m->session_has_counters && m->session + 1 < STAT_MAX_SESSIONS) {
-			m->session++;
-			m->session_has_counters = false;
-		}
-		if (!m->command[0])
-			snprintf(m->command, sizeof m->command, "%s", r->event);
-		return;
-	case STAT_RUNS:
-		m->runs = (int)r->value;
-		return;
-	case STAT_METRIC:
-		add_perf_metric(m, r);
-		return;
-	case STAT_COUNTER:
-		break;
-	}
-	struct event_name en;
-	event_normalize(r->event, &en);
-	double v = (r->not_counted || r->not_supported) ? NAN : r->value;
-	m->counters++;
-	m->session_has_counters = true;
-	m->not_counted += r->not_counted;
-	m->not_supported += r->not_supported;
-	if (!r->not_supported && r->enabled_pct < m->min_enabled_pct)
-		m->min_enabled_pct = r->enabled_pct;
-	struct counter_set *s = find_set(&m->sets, &m->nsets, &m->cap_sets, m->session, r->interval, r->scope, en.pmu);
-	counter_set_add(s, en.name, v, r->enabled_pct, r->variance_pct);
-	if (r->interval >= 0) {
-		m->has_intervals = true;
-		s = find_set(&m->totals, &m->ntotals, &m->cap_totals, m->session, -1, r->scope, en.pmu);
-		counter_set_add(s, en.name, v, r->enabled_pct, NAN);
-	}
+	struct stat_lookup *l = m->lookup;
+	if (l->total_of_key[key])
+		return &m->totals[l->total_of_key[key] - 1];
+	struct counter_set *s = append_set(&m->totals, &m->ntotals, &m->cap_totals);
+	counter_set_init(s, -1, scope, pmu);
+	s->session = m->session;
+	l->total_of_key[key] = m->ntotals;
+	return s;
 }
 
 static int cmp_sets(const void *a, const void *b)
@@ -127,14 +177,129 @@ static int cmp_sets(const void *a, const void *b)
 
 static double nominal_interval(const struct stat_model *m, int session);
 
+/* The open interval is complete: sort it, hand it out, reuse its storage. */
+static void close_interval(struct stat_model *m)
+{
+	if (m->cur_interval < 0)
+		return;
+	if (m->ncur > 1)
+		qsort(m->cur, (size_t)m->ncur, sizeof(*m->cur), cmp_sets);
+	if (isnan(m->period[m->cur_session]))
+		m->period[m->cur_session] = nominal_interval(m, m->cur_session);
+	m->intervals++;
+	if (m->on_interval)
+		m->on_interval(m->on_interval_ctx, m);
+	m->ncur = 0;
+	m->nperf_cur = 0;
+	m->lookup->gen++;
+	m->cur_interval = -1;
+}
+
+static void open_interval(struct stat_model *m, double interval)
+{
+	if (m->cur_interval >= 0 && m->cur_session == m->session && m->cur_interval == interval)
+		return;
+	close_interval(m);
+	m->cur_session = m->session;
+	m->cur_interval = interval;
+	m->has_intervals = true;
+	if (isnan(m->first_interval[m->session]) || interval < m->first_interval[m->session])
+		m->first_interval[m->session] = interval;
+	if (isnan(m->last_interval[m->session]) || interval > m->last_interval[m->session])
+		m->last_interval[m->session] = interval;
+}
+
+static void add_perf_metric(struct stat_model *m, const struct stat_record *r)
+{
+	bool in_interval = r->interval >= 0;
+	struct perf_metric **arr = in_interval ? &m->perf_cur : &m->perf;
+	int *n = in_interval ? &m->nperf_cur : &m->nperf;
+	int *cap = in_interval ? &m->cap_perf_cur : &m->cap_perf;
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 64;
+		*arr = td_realloc(*arr, (size_t)*cap * sizeof(**arr));
+	}
+	struct perf_metric *p = &(*arr)[(*n)++];
+	const struct event_name *en = normalized(m, r->event);
+	p->session = m->session;
+	p->interval = r->interval;
+	p->scope = intern_str(m, r->scope);
+	p->pmu = intern_str(m, en->pmu);
+	p->event = intern_str(m, en->name);
+	p->unit = intern_str(m, r->metric_unit);
+	p->file = intern_str(m, r->file);
+	p->value = r->metric_value;
+	p->decimals = r->metric_decimals;
+	p->line = r->line;
+}
+
+static void add_counter(struct stat_model *m, const struct stat_record *r)
+{
+	const struct event_name *en = normalized(m, r->event);
+	double v = (r->not_counted || r->not_supported) ? NAN : r->value;
+	m->counters++;
+	m->session_has_counters = true;
+	m->not_counted += r->not_counted;
+	m->not_supported += r->not_supported;
+	if (!r->not_supported && r->enabled_pct < m->min_enabled_pct)
+		m->min_enabled_pct = r->enabled_pct;
+	if (r->interval < 0) {
+		counter_set_add(summary_set(m, r->scope, en->pmu), en->name, v, r->enabled_pct, r->variance_pct);
+		return;
+	}
+	uint32_t key = set_key(m, m->session, r->scope, en->pmu);
+	counter_set_add(interval_set(m, key, r->scope, en->pmu), en->name, v, r->enabled_pct, r->variance_pct);
+	counter_set_add(total_set(m, key, r->scope, en->pmu), en->name, v, r->enabled_pct, NAN);
+}
+
+void stat_model_add(void *model, const struct stat_record *r)
+{
+	struct stat_model *m = model;
+	m->records++;
+	switch (r->kind) {
+	case STAT_ELAPSED:
+		m->elapsed_s = isnan(m->elapsed_s) ? r->value : m->elapsed_s + r->value;
+		m->elapsed[m->session] = r->value;
+		return;
+	case STAT_COMMAND:
+		/* a second perf stat output in the same file starts a new run */
+		if (m->session_has_counters && m->session + 1 < STAT_MAX_SESSIONS) {
+			close_interval(m);
+			m->session++;
+			m->session_has_counters = false;
+		}
+		if (!m->command[0])
+			snprintf(m->command, sizeof m->command, "%s", r->event);
+		return;
+	case STAT_RUNS:
+		m->runs = (int)r->value;
+		return;
+	case STAT_METRIC:
+		if (r->interval >= 0)
+			open_interval(m, r->interval);
+		add_perf_metric(m, r);
+		return;
+	case STAT_COUNTER:
+		if (r->interval >= 0)
+			open_interval(m, r->interval);
+		add_counter(m, r);
+		return;
+	}
+}
+
 void stat_model_finish(struct stat_model *m)
 {
+	close_interval(m);
 	if (m->nsets)
 		qsort(m->sets, (size_t)m->nsets, sizeof(*m->sets), cmp_sets);
 	if (m->ntotals)
 		qsort(m->totals, (size_t)m->ntotals, sizeof(*m->totals), cmp_sets);
 	for (int i = 0; i <= m->session; i++)
-		m->period[i] = nominal_interval(m, i);
+		if (isnan(m->period[i]))
+			m->period[i] = nominal_interval(m, i);
+	/* the key indexes no longer match the sorted totals */
+	if (m->lookup->cap_keys)
+		memset(m->lookup->total_of_key, 0, m->lookup->cap_keys * sizeof(int));
 }
 
 const struct counter_set *stat_model_find(const struct stat_model *m, bool totals, int session,
@@ -145,6 +310,8 @@ const struct counter_set *stat_model_find(const struct stat_model *m, bool total
 	key.session = session;
 	if (totals)
 		return bsearch(&key, m->totals, (size_t)m->ntotals, sizeof(key), cmp_sets);
+	if (interval >= 0)
+		return bsearch(&key, m->cur, (size_t)m->ncur, sizeof(key), cmp_sets);
 	return bsearch(&key, m->sets, (size_t)m->nsets, sizeof(key), cmp_sets);
 }
 
@@ -156,22 +323,6 @@ const struct counter_set *stat_model_summary(const struct stat_model *m, int *n)
 	}
 	*n = m->nsets;
 	return m->sets;
-}
-
-/* first and last timestamp of a run */
-static void interval_span(const struct stat_model *m, int session, double *first, double *last)
-{
-	*first = 1e300;
-	*last = 0;
-	for (int i = 0; i < m->nsets; i++) {
-		const struct counter_set *s = &m->sets[i];
-		if (s->session != session || s->interval < 0)
-			continue;
-		if (s->interval < *first)
-			*first = s->interval;
-		if (s->interval > *last)
-			*last = s->interval;
-	}
 }
 
 /* perf divides per-interval rates by the -I period it was given, not by
@@ -189,9 +340,8 @@ static double nominal_interval(const struct stat_model *m, int session)
 		if (ms > 0)
 			return ms / 1000;
 	}
-	double first, last;
-	interval_span(m, session, &first, &last);
-	if (first == 1e300)
+	double first = m->first_interval[session];
+	if (isnan(first))
 		return NAN;
 	return first >= 0.01 ? floor(first * 100 + 1e-9) / 100 : first;   /* -I is usually a round 10 ms */
 }
@@ -219,10 +369,8 @@ int stat_model_metrics(const struct stat_model *m, const struct counter_set *s,
 		elapsed = m->period[s->session];
 	else if (!isnan(m->elapsed[s->session]))
 		elapsed = m->elapsed[s->session];
-	else if (m->has_intervals) {
-		double first;
-		interval_span(m, s->session, &first, &elapsed);
-	}
+	else if (m->has_intervals)
+		elapsed = m->last_interval[s->session];
 	bool borrowed = use == &merged && merged.n > s->n;
 	int k = metrics_compute(use, elapsed, out, max);
 	counter_set_free(&merged);

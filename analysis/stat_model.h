@@ -1,41 +1,57 @@
 /* What a perf stat file says, gathered for analysis: counter sets per
  * (interval, scope, PMU), whole-run sums per (scope, PMU), the metrics
- * perf itself printed (to check ours against), elapsed time, command. */
+ * perf itself printed (to check ours against), elapsed time, command.
+ *
+ * Interval input streams: the sets of one interval are complete when a
+ * later interval (or the end) arrives; they are handed to on_interval and
+ * then reused, so memory does not grow with the number of intervals. */
 #ifndef TD_STAT_MODEL_H
 #define TD_STAT_MODEL_H
 
+#include <stdint.h>
 #include "analysis/metrics.h"
 #include "parsers/stat.h"
 
 #define STAT_MAX_SESSIONS 64
 
-struct perf_metric {
+struct perf_metric {            /* strings are interned: valid until free */
 	int session;
 	double interval;
-	char scope[64], pmu[64], event[96];
-	char unit[96];
+	const char *scope, *pmu, *event, *unit, *file;
 	double value;
 	int decimals;
-	char file[256];
 	unsigned long line;
 };
 
+struct stat_model;
+typedef void (*stat_interval_fn)(void *ctx, const struct stat_model *m);
+
 struct stat_model {
-	struct counter_set *sets;       /* per interval; interval < 0 when none */
+	struct counter_set *sets;       /* whole-run sets perf printed (no -I) */
 	int nsets, cap_sets;
+	struct counter_set *cur;        /* the open interval, sorted when handed out */
+	int ncur, cap_cur;
+	int cur_session;
+	double cur_interval;            /* < 0: no interval open */
 	struct counter_set *totals;     /* whole run per (scope, pmu), for interval input */
 	int ntotals, cap_totals;
-	struct perf_metric *perf;
+	struct perf_metric *perf;       /* perf-printed metrics of whole-run sets */
 	int nperf, cap_perf;
+	struct perf_metric *perf_cur;   /* ... and of the open interval */
+	int nperf_cur, cap_perf_cur;
+	stat_interval_fn on_interval;
+	void *on_interval_ctx;
+	struct stat_lookup *lookup;     /* interned names and set indexes */
 	int session;                    /* runs of perf stat found so far - 1 */
 	bool session_has_counters;
 	double elapsed[STAT_MAX_SESSIONS];  /* NaN where a run has no footer */
 	double elapsed_s;               /* sum over runs; NaN if none has a footer */
-	double period[STAT_MAX_SESSIONS];   /* -I period per run (s), set by finish */
+	double period[STAT_MAX_SESSIONS];   /* -I period per run (s); NaN until known */
+	double first_interval[STAT_MAX_SESSIONS], last_interval[STAT_MAX_SESSIONS];
 	char command[512];
 	int runs;
 	bool has_intervals;
-	unsigned long records, counters, not_counted, not_supported;
+	unsigned long records, counters, not_counted, not_supported, intervals;
 	double min_enabled_pct;
 };
 
@@ -43,10 +59,12 @@ void stat_model_init(struct stat_model *m);
 void stat_model_free(struct stat_model *m);
 /* stat_emit_fn: pass the model as ctx. */
 void stat_model_add(void *model, const struct stat_record *r);
-/* Sorts sets by interval, scope (natural order) and PMU. */
+/* Hands out the last interval and sorts the whole-run sets by scope
+ * (natural order) and PMU. */
 void stat_model_finish(struct stat_model *m);
 
-/* The set with exactly this key, or NULL (binary search; after finish). */
+/* The set with exactly this key, or NULL. Interval sets are found only
+ * while their interval is being handed out. */
 const struct counter_set *stat_model_find(const struct stat_model *m, bool totals, int session,
 					  double interval, const char *scope, const char *pmu);
 

@@ -63,11 +63,14 @@ static void add_rows(struct td_table *t, const struct stat_model *m, const struc
 	}
 }
 
+static int perf_checked, perf_agree;
+
 /* Every metric perf printed must equal ours at perf's precision. */
-static void check_perf(const struct stat_model *m, int *checked, int *agree)
+static void check_perf(const struct stat_model *m, const struct perf_metric *pm, int npm)
 {
-	for (int i = 0; i < m->nperf; i++) {
-		const struct perf_metric *p = &m->perf[i];
+	int *checked = &perf_checked, *agree = &perf_agree;
+	for (int i = 0; i < npm; i++) {
+		const struct perf_metric *p = &pm[i];
 		double factor;
 		const char *name = metrics_for_perf_unit(p->unit, &factor);
 		if (!name || isnan(p->value))
@@ -194,6 +197,37 @@ static void write_markdown(const struct stat_model *m, struct td_table *t, const
 	printf("- Re-run with repeats to judge noise: `perf stat -r 5 -x, ... | td-derive`\n");
 }
 
+/* Where interval rows go: streamed (CSV, JSON), kept for the text view
+ * (--intervals), or only checked against perf's own metrics. */
+struct interval_sink {
+	struct td_table *table;     /* NULL: rows not wanted */
+};
+
+static void on_interval(void *ctx, const struct stat_model *m)
+{
+	struct interval_sink *sink = ctx;
+	if (sink->table)
+		for (int i = 0; i < m->ncur; i++)
+			add_rows(sink->table, m, &m->cur[i]);
+	check_perf(m, m->perf_cur, m->nperf_cur);
+}
+
+static void write_json_head(const struct stat_model *m, const char *inputs)
+{
+	printf(",\n\"input\": ");
+	td_json_string(stdout, inputs);
+	printf(", \"command\": ");
+	td_json_string(stdout, m->command);
+	printf(", \"elapsed_s\": ");
+	if (isnan(m->elapsed_s))
+		printf("null");
+	else
+		printf("%.9g", m->elapsed_s);
+	printf(", \"intervals\": %lu, \"counters\": %lu, \"not_counted\": %lu, \"not_supported\": %lu, \"min_enabled_pct\": %.2f,\n",
+	       m->intervals, m->counters, m->not_counted, m->not_supported, m->min_enabled_pct);
+	printf("\"perf_check\": {\"checked\": %d, \"agree\": %d}}\n", perf_checked, perf_agree);
+}
+
 int main(int argc, char **argv)
 {
 	int n = td_parse_options(&cmd, argc, argv);
@@ -208,8 +242,18 @@ int main(int argc, char **argv)
 		else
 			td_usage_error(&cmd, "--format must be csv, json or text, not '%s'", opt_format);
 	}
+	enum td_format out = td_pick_format(opt_csv, opt_json, opt_markdown);
+	struct td_table *t = td_table_new(columns, NCOLS);
+	bool streaming = out == TD_FMT_CSV || out == TD_FMT_JSON;
+	if (out == TD_FMT_JSON)
+		printf("{\"metrics\": ");
+	if (streaming)
+		td_table_stream(t, stdout, out);
+	struct interval_sink sink = { streaming || (out == TD_FMT_TEXT && opt_intervals) ? t : NULL };
 	struct stat_model m;
 	stat_model_init(&m);
+	m.on_interval = on_interval;
+	m.on_interval_ctx = &sink;
 	char inputs[1024] = "";
 	const char *stdin_only[] = { "-" };
 	const char **files = n ? (const char **)argv : stdin_only;
@@ -221,40 +265,21 @@ int main(int argc, char **argv)
 			 strcmp(files[i], "-") ? files[i] : "<stdin>", stat_format_name(got));
 	}
 	stat_model_finish(&m);
-	struct td_table *t = td_table_new(columns, NCOLS);
-	for (int i = 0; i < m.nsets; i++)
-		if (m.sets[i].interval >= 0)
-			add_rows(t, &m, &m.sets[i]);
 	int nsum;
 	const struct counter_set *sum = stat_model_summary(&m, &nsum);
 	for (int i = 0; i < nsum; i++)
 		add_rows(t, &m, &sum[i]);
-	int checked = 0, agree = 0;
-	check_perf(&m, &checked, &agree);
-	enum td_format out = td_pick_format(opt_csv, opt_json, opt_markdown);
-	if (out == TD_FMT_CSV) {
-		td_table_write(t, stdout, out);
-	} else if (out == TD_FMT_JSON) {
-		printf("{\"input\": ");
-		td_json_string(stdout, inputs);
-		printf(", \"command\": ");
-		td_json_string(stdout, m.command);
-		printf(", \"elapsed_s\": ");
-		if (isnan(m.elapsed_s))
-			printf("null");
-		else
-			printf("%.9g", m.elapsed_s);
-		printf(", \"counters\": %lu, \"not_counted\": %lu, \"not_supported\": %lu, \"min_enabled_pct\": %.2f,\n",
-		       m.counters, m.not_counted, m.not_supported, m.min_enabled_pct);
-		printf("\"perf_check\": {\"checked\": %d, \"agree\": %d},\n\"metrics\": ", checked, agree);
-		td_table_write(t, stdout, out);
-		printf("}\n");
+	check_perf(&m, m.perf, m.nperf);
+	if (streaming)
+		td_table_end_stream(t);
+	if (out == TD_FMT_JSON) {
+		write_json_head(&m, inputs);
 	} else if (out == TD_FMT_MARKDOWN) {
 		write_markdown(&m, t, inputs);
-	} else {
+	} else if (out == TD_FMT_TEXT) {
 		write_text(&m, t, inputs);
-		if (checked)
-			printf("\nperf's own metrics: %d of %d agree with td-derive at perf's precision\n", agree, checked);
+		if (perf_checked)
+			printf("\nperf's own metrics: %d of %d agree with td-derive at perf's precision\n", perf_agree, perf_checked);
 	}
 	if (m.records == 0)
 		td_bad_input(NULL, 0, "no perf stat output found in the input");
