@@ -84,7 +84,7 @@ void counter_set_free(struct counter_set *s)
 const struct counter *counter_set_get(const struct counter_set *s, const char *name)
 {
 	for (int i = 0; i < s->n; i++)
-		if (strcmp(s->c[i].name, name) == 0)
+		if (s->c[i].name[0] == name[0] && strcmp(s->c[i].name, name) == 0)
 			return &s->c[i];
 	return NULL;
 }

@@ -89,9 +89,15 @@ static const struct event_name *normalized(struct stat_model *m, const char *raw
 static uint32_t set_key(struct stat_model *m, int session, const char *scope, const char *pmu)
 {
 	struct stat_lookup *l = m->lookup;
-	char buf[200];
-	int n = snprintf(buf, sizeof buf, "%d\x1f%s\x1f%s", session, scope, pmu);
-	uint32_t id = td_intern(l->keys, buf, (size_t)(n < (int)sizeof buf ? n : (int)sizeof buf - 1));
+	char buf[256];
+	size_t ns = strnlen(scope, 120), np = strnlen(pmu, 120), n = 0;
+	buf[n++] = (char)('0' + session);     /* sessions < 64 */
+	memcpy(buf + n, scope, ns);
+	n += ns;
+	buf[n++] = '\x1f';
+	memcpy(buf + n, pmu, np);
+	n += np;
+	uint32_t id = td_intern(l->keys, buf, n);
 	if (id >= l->cap_keys) {
 		uint32_t cap = l->cap_keys ? l->cap_keys * 2 : 256;
 		l->cur_of_key = td_realloc(l->cur_of_key, cap * sizeof(int));

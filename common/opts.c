@@ -151,6 +151,8 @@ int td_parse_options(const struct td_cmd *cmd, int argc, char **argv)
 	int nops = 0;
 	bool options_done = false;
 	td_progname = cmd->name;
+	static char outbuf[1 << 17];      /* reports write many short pieces */
+	setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
 	for (int i = 1; i < argc; i++) {
 		char *a = argv[i];
 		if (options_done || a[0] != '-' || a[1] == '\0') {

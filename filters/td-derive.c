@@ -47,9 +47,9 @@ static void add_rows(struct td_table *t, const struct stat_model *m, const struc
 		if (s->interval >= 0)
 			td_table_num(t, C_INTERVAL, s->interval);
 		char scope[96];
-		snprintf(scope, sizeof scope, "%s%.0d%s%s", m->session ? "run" : "", m->session ? s->session + 1 : 0,
-			 m->session ? " " : "", s->scope[0] ? s->scope : "all");
-		td_table_str(t, C_SCOPE, scope);
+		if (m->session)      /* several perf stat runs in the input */
+			snprintf(scope, sizeof scope, "run%d %s", s->session + 1, s->scope[0] ? s->scope : "all");
+		td_table_str(t, C_SCOPE, m->session ? scope : s->scope[0] ? s->scope : "all");
 		td_table_str(t, C_PMU, s->pmu);
 		td_table_str(t, C_METRIC, mv[i].name);
 		td_table_num(t, C_VALUE, mv[i].value);

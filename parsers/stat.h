@@ -57,6 +57,7 @@ void stat_record_init(struct stat_record *r, const char *file, unsigned long lin
 struct stat_last {
 	double interval;
 	char *scope, *event;
+	size_t scope_cap, event_cap;
 };
 void stat_last_remember(struct stat_last *l, const struct stat_record *r);
 /* Fills r's interval, scope and event from the last counter. */

@@ -45,7 +45,7 @@ void td_table_stream(struct td_table *t, FILE *f, enum td_format fmt)
 	if (fmt == TD_FMT_CSV)
 		write_csv_header(t, f);
 	else
-		fputc('[', f);
+		putc_unlocked('[', f);
 }
 
 /* Streaming: the pending row goes out and its storage is reused. */
@@ -56,7 +56,7 @@ static void stream_pending(struct td_table *t)
 	if (t->stream_fmt == TD_FMT_CSV) {
 		write_csv_row(t, 0, t->stream);
 	} else {
-		fputs(t->streamed ? ",\n  " : "\n  ", t->stream);
+		fputs_unlocked(t->streamed ? ",\n  " : "\n  ", t->stream);
 		write_json_row(t, 0, t->stream);
 	}
 	t->streamed++;
@@ -70,7 +70,7 @@ void td_table_end_stream(struct td_table *t)
 		return;
 	stream_pending(t);
 	if (t->stream_fmt != TD_FMT_CSV)
-		fputs(t->streamed ? "\n]" : "]", t->stream);
+		fputs_unlocked(t->streamed ? "\n]" : "]", t->stream);
 	t->stream = NULL;
 }
 
@@ -136,45 +136,48 @@ const char *td_table_cell(const struct td_table *t, int row, int col)
 
 void td_json_string(FILE *f, const char *s)
 {
-	fputc('"', f);
+	putc_unlocked('"', f);
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 		if (*p == '"' || *p == '\\')
 			fprintf(f, "\\%c", *p);
 		else if (*p == '\n')
-			fputs("\\n", f);
+			fputs_unlocked("\\n", f);
 		else if (*p == '\t')
-			fputs("\\t", f);
+			fputs_unlocked("\\t", f);
 		else if (*p < 0x20)
 			fprintf(f, "\\u%04x", *p);
 		else
-			fputc(*p, f);
+			putc_unlocked(*p, f);
 	}
-	fputc('"', f);
+	putc_unlocked('"', f);
 }
 
 void td_csv_field(FILE *f, const char *s)
 {
-	if (!strpbrk(s, ",\"\n\r")) {
-		fputs(s, f);
+	size_t n = 0;
+	while (s[n] && s[n] != ',' && s[n] != '"' && s[n] != '\n' && s[n] != '\r')
+		n++;
+	if (!s[n]) {
+		fwrite_unlocked(s, 1, n, f);
 		return;
 	}
-	fputc('"', f);
+	putc_unlocked('"', f);
 	for (; *s; s++) {
 		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
+			putc_unlocked('"', f);
+		putc_unlocked(*s, f);
 	}
-	fputc('"', f);
+	putc_unlocked('"', f);
 }
 
 static void write_csv_header(const struct td_table *t, FILE *f)
 {
 	for (int c = 0; c < t->ncols; c++) {
 		if (c)
-			fputc(',', f);
+			putc_unlocked(',', f);
 		td_csv_field(f, t->cols[c].name);
 	}
-	fputc('\n', f);
+	putc_unlocked('\n', f);
 }
 
 static void write_csv_row(const struct td_table *t, int r, FILE *f)
@@ -182,11 +185,11 @@ static void write_csv_row(const struct td_table *t, int r, FILE *f)
 	for (int c = 0; c < t->ncols; c++) {
 		const char *s = td_table_cell(t, r, c);
 		if (c)
-			fputc(',', f);
+			putc_unlocked(',', f);
 		if (s)
 			td_csv_field(f, s);
 	}
-	fputc('\n', f);
+	putc_unlocked('\n', f);
 }
 
 static void write_csv(const struct td_table *t, FILE *f)
@@ -198,31 +201,31 @@ static void write_csv(const struct td_table *t, FILE *f)
 
 static void write_json_row(const struct td_table *t, int r, FILE *f)
 {
-	fputc('{', f);
+	putc_unlocked('{', f);
 	for (int c = 0; c < t->ncols; c++) {
 		const char *s = td_table_cell(t, r, c);
 		if (c)
-			fputs(", ", f);
+			fputs_unlocked(", ", f);
 		td_json_string(f, t->cols[c].name);
-		fputs(": ", f);
+		fputs_unlocked(": ", f);
 		if (!s)
-			fputs("null", f);
+			fputs_unlocked("null", f);
 		else if (t->cols[c].type == TD_COL_STR)
 			td_json_string(f, s);
 		else
-			fputs(s, f);
+			fputs_unlocked(s, f);
 	}
-	fputc('}', f);
+	putc_unlocked('}', f);
 }
 
 static void write_json(const struct td_table *t, FILE *f)
 {
-	fputs("[", f);
+	fputs_unlocked("[", f);
 	for (int r = 0; r < t->nrows; r++) {
-		fputs(r ? ",\n  " : "\n  ", f);
+		fputs_unlocked(r ? ",\n  " : "\n  ", f);
 		write_json_row(t, r, f);
 	}
-	fputs(t->nrows ? "\n]" : "]", f);
+	fputs_unlocked(t->nrows ? "\n]" : "]", f);
 }
 
 static int utf8_width(const char *s)
@@ -236,7 +239,7 @@ static int utf8_width(const char *s)
 static void pad(FILE *f, int n)
 {
 	while (n-- > 0)
-		fputc(' ', f);
+		putc_unlocked(' ', f);
 }
 
 static void write_aligned(const struct td_table *t, FILE *f, bool markdown)
@@ -255,21 +258,21 @@ static void write_aligned(const struct td_table *t, FILE *f, bool markdown)
 			const char *s = r < 0 ? t->cols[c].name : td_table_cell(t, r, c);
 			bool right = r >= 0 && t->cols[c].type != TD_COL_STR;
 			int gap = w[c] - utf8_width(s ? s : "");
-			fputs(markdown ? (c ? " | " : "| ") : (c ? "  " : ""), f);
+			fputs_unlocked(markdown ? (c ? " | " : "| ") : (c ? "  " : ""), f);
 			if (right)
 				pad(f, gap);
-			fputs(s ? s : "", f);
+			fputs_unlocked(s ? s : "", f);
 			if (!right && (markdown || c + 1 < t->ncols))
 				pad(f, gap);
 		}
-		fputs(markdown ? " |\n" : "\n", f);
+		fputs_unlocked(markdown ? " |\n" : "\n", f);
 		if (markdown && r < 0) {
 			for (int c = 0; c < t->ncols; c++) {
-				fputs(c ? " | " : "| ", f);
+				fputs_unlocked(c ? " | " : "| ", f);
 				for (int i = 0; i < w[c]; i++)
-					fputc(i == w[c] - 1 && t->cols[c].type != TD_COL_STR ? ':' : '-', f);
+					putc_unlocked(i == w[c] - 1 && t->cols[c].type != TD_COL_STR ? ':' : '-', f);
 			}
-			fputs(" |\n", f);
+			fputs_unlocked(" |\n", f);
 		}
 	}
 	free(w);
