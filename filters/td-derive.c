@@ -11,7 +11,7 @@
 
 #define MAX_METRICS 32
 
-static bool opt_csv, opt_json, opt_markdown, opt_intervals;
+static bool opt_csv, opt_json, opt_markdown, opt_intervals, opt_counters;
 static const char *opt_format;
 
 static const struct td_option options[] = {
@@ -19,6 +19,7 @@ static const struct td_option options[] = {
 	{ 0, "json", TD_OPT_FLAG, &opt_json, NULL, "one JSON document", NULL },
 	{ 0, "markdown", TD_OPT_FLAG, &opt_markdown, NULL, "a markdown report", NULL },
 	{ 0, "intervals", TD_OPT_FLAG, &opt_intervals, NULL, "text: also every -I interval (CSV/JSON always have them)", NULL },
+	{ 0, "counters", TD_OPT_FLAG, &opt_counters, NULL, "the counters as read (normalized names, summed per scope) instead of metrics", NULL },
 	{ 0, "format", TD_OPT_STRING, &opt_format, "csv|json|text", "input layout (default: detected)", NULL },
 	TD_OPTS_END
 };
@@ -38,8 +39,44 @@ static const struct td_column columns[NCOLS] = {
 	{ "low_confidence", TD_COL_STR, 0 }, { "variance_pct", TD_COL_NUM, 2 }, { "next_step", TD_COL_STR, 0 },
 };
 
+enum counter_col { K_INTERVAL, K_SCOPE, K_PMU, K_EVENT, K_VALUE, K_ENABLED, K_VAR, NKCOLS };
+
+static const struct td_column counter_columns[NKCOLS] = {
+	{ "interval", TD_COL_NUM, 9 }, { "scope", TD_COL_STR, 0 }, { "pmu", TD_COL_STR, 0 },
+	{ "event", TD_COL_STR, 0 }, { "value", TD_COL_NUM, 6 }, { "enabled_pct", TD_COL_NUM, 2 },
+	{ "variance_pct", TD_COL_NUM, 2 },
+};
+
+static const char *scope_name(const struct stat_model *m, const struct counter_set *s, char *buf, size_t cap)
+{
+	if (!m->session)
+		return s->scope[0] ? s->scope : "all";
+	snprintf(buf, cap, "run%d %s", s->session + 1, s->scope[0] ? s->scope : "all");   /* several runs */
+	return buf;
+}
+
+static void add_counter_rows(struct td_table *t, const struct stat_model *m, const struct counter_set *s)
+{
+	char scope[96];
+	for (int i = 0; i < s->n; i++) {
+		td_table_row(t);
+		if (s->interval >= 0)
+			td_table_num(t, K_INTERVAL, s->interval);
+		td_table_str(t, K_SCOPE, scope_name(m, s, scope, sizeof scope));
+		td_table_str(t, K_PMU, s->pmu);
+		td_table_str(t, K_EVENT, s->c[i].name);
+		td_table_num(t, K_VALUE, s->c[i].value);
+		td_table_num(t, K_ENABLED, s->c[i].enabled_pct);
+		td_table_num(t, K_VAR, s->c[i].variance_pct);
+	}
+}
+
 static void add_rows(struct td_table *t, const struct stat_model *m, const struct counter_set *s)
 {
+	if (opt_counters) {
+		add_counter_rows(t, m, s);
+		return;
+	}
 	struct metric_value mv[MAX_METRICS];
 	int n = stat_model_metrics(m, s, mv, MAX_METRICS);
 	for (int i = 0; i < n; i++) {
@@ -47,9 +84,7 @@ static void add_rows(struct td_table *t, const struct stat_model *m, const struc
 		if (s->interval >= 0)
 			td_table_num(t, C_INTERVAL, s->interval);
 		char scope[96];
-		if (m->session)      /* several perf stat runs in the input */
-			snprintf(scope, sizeof scope, "run%d %s", s->session + 1, s->scope[0] ? s->scope : "all");
-		td_table_str(t, C_SCOPE, m->session ? scope : s->scope[0] ? s->scope : "all");
+		td_table_str(t, C_SCOPE, scope_name(m, s, scope, sizeof scope));
 		td_table_str(t, C_PMU, s->pmu);
 		td_table_str(t, C_METRIC, mv[i].name);
 		td_table_num(t, C_VALUE, mv[i].value);
@@ -243,13 +278,15 @@ int main(int argc, char **argv)
 			td_usage_error(&cmd, "--format must be csv, json or text, not '%s'", opt_format);
 	}
 	enum td_format out = td_pick_format(opt_csv, opt_json, opt_markdown);
-	struct td_table *t = td_table_new(columns, NCOLS);
+	if (opt_counters && out == TD_FMT_MARKDOWN)
+		td_usage_error(&cmd, "--counters writes text, CSV or JSON");
+	struct td_table *t = opt_counters ? td_table_new(counter_columns, NKCOLS) : td_table_new(columns, NCOLS);
 	bool streaming = out == TD_FMT_CSV || out == TD_FMT_JSON;
 	if (out == TD_FMT_JSON)
 		printf("{\"metrics\": ");
 	if (streaming)
 		td_table_stream(t, stdout, out);
-	struct interval_sink sink = { streaming || (out == TD_FMT_TEXT && opt_intervals) ? t : NULL };
+	struct interval_sink sink = { streaming || (out == TD_FMT_TEXT && (opt_intervals || opt_counters)) ? t : NULL };
 	struct stat_model m;
 	stat_model_init(&m);
 	m.on_interval = on_interval;
@@ -276,6 +313,8 @@ int main(int argc, char **argv)
 		write_json_head(&m, inputs);
 	} else if (out == TD_FMT_MARKDOWN) {
 		write_markdown(&m, t, inputs);
+	} else if (opt_counters) {
+		td_table_write(t, stdout, TD_FMT_TEXT);
 	} else if (out == TD_FMT_TEXT) {
 		write_text(&m, t, inputs);
 		if (perf_checked)

@@ -51,6 +51,9 @@ const char *stat_format_name(enum stat_format f);
 /* Shared helpers of the readers (stat_common.c). */
 enum stat_format stat_detect(const char *line, size_t len);
 bool stat_parse_number(const char *s, size_t n, double *out);
+/* Also "2,41": one decimal comma, as perf prints under a comma locale
+ * (for layouts where the comma cannot be a separator). */
+bool stat_parse_number_comma(const char *s, size_t n, double *out);
 void stat_record_init(struct stat_record *r, const char *file, unsigned long line);
 
 /* The counter a continuation metric line belongs to (CSV and text). */

@@ -82,6 +82,19 @@ bool stat_parse_number(const char *s, size_t n, double *out)
 	return true;
 }
 
+bool stat_parse_number_comma(const char *s, size_t n, double *out)
+{
+	if (stat_parse_number(s, n, out))
+		return true;
+	const char *comma = memchr(s, ',', n);
+	if (!comma || n > 63 || memchr(s, '.', n) || memchr(comma + 1, ',', (size_t)(s + n - comma - 1)))
+		return false;
+	char buf[64];
+	memcpy(buf, s, n);
+	buf[comma - s] = '.';
+	return stat_parse_number(buf, n, out);
+}
+
 /* Layout of the first meaningful line: JSON objects, perf's text table
  * (columns separated by runs of blanks), or separated values. */
 enum stat_format stat_detect(const char *s, size_t n)

@@ -16,6 +16,9 @@ struct field {
 
 struct stat_csv {
 	char sep;
+	bool comma_locale_warned;
+	char *repaired;                 /* a comma-locale row rewritten */
+	size_t repaired_cap;
 	/* --metric-only: the header's column names */
 	char **columns;
 	int ncolumns, prefix_columns;
@@ -46,6 +49,7 @@ void stat_csv_free(struct stat_csv *c)
 	free_columns(c);
 	stat_last_free(&c->last);
 	free(c->scratch);
+	free(c->repaired);
 	free(c);
 }
 
@@ -88,10 +92,11 @@ static struct field trim(struct field f)
 	return f;
 }
 
+/* A field cannot hold the separator, so "2,90" under -x';' is a decimal. */
 static bool is_num(struct field f, double *v)
 {
 	double tmp;
-	return stat_parse_number(f.p, f.n, v ? v : &tmp);
+	return stat_parse_number_comma(f.p, f.n, v ? v : &tmp);
 }
 
 static bool field_is(struct field f, const char *s)
@@ -316,6 +321,70 @@ static bool metric_only_row(struct stat_csv *c, struct field *f, int nf, const c
 	return emitted > 0 || nf <= c->ncolumns;
 }
 
+static bool all_digits(struct field f, size_t min, size_t max)
+{
+	f = trim(f);
+	return f.n >= min && f.n <= max && strspn(f.p, "0123456789") >= f.n;
+}
+
+/* -x, under a comma locale: "2,41,msec,task-clock,2410960,100,00,0,CPUs
+ * utilized". The enabled percentage always has two decimals, so a run-time
+ * field followed by "100","00" gives the row away (in the C locale it is
+ * "100.00"). perf prints values with a unit with decimals and plain counts
+ * without, which tells how to rejoin the value; the metric columns are
+ * dropped because perf cut them at the comma ("0" for 0,75). */
+static bool comma_locale_row(struct stat_csv *c, struct field *f, int *nf)
+{
+	int run = -1;
+	for (int j = 2; j + 2 < *nf; j++)
+		if (all_digits(f[j], 1, 20) && all_digits(f[j + 1], 1, 3) && all_digits(f[j + 2], 2, 2)) {
+			run = j;
+			break;
+		}
+	if (run < 0)
+		return false;
+	/* leading fields: [timestamp] [scope [cpus]] then value[,decimals] unit */
+	int i = 0;
+	if (memchr(f[0].p, '.', f[0].n) && is_num(f[0], NULL))
+		i++;
+	if (i < run && !all_digits(f[i], 1, 20))
+		i++;                            /* scope: CPU0, S0-D0-C0, comm-pid */
+	int first_number = i, unit = i;
+	while (unit < run && all_digits(f[unit], 1, 20))
+		unit++;                         /* [cpus] value [decimals] */
+	if (unit == first_number || unit >= run)
+		return false;
+	bool has_decimals = trim(f[unit]).n > 0 && unit - first_number >= 2;
+	size_t cap = 0;
+	for (int k = 0; k < *nf; k++)
+		cap += f[k].n + 1;
+	if (cap + 8 > c->repaired_cap) {
+		c->repaired_cap = cap * 2 + 64;
+		c->repaired = td_realloc(c->repaired, c->repaired_cap);
+	}
+	char *w = c->repaired;
+	struct field out[MAX_FIELDS];
+	int n = 0;
+	for (int k = 0; k <= run + 2; k++) {
+		bool join = (has_decimals && k == unit - 2) || k == run + 1;
+		struct field a = trim(f[k]);
+		out[n].p = w;
+		memcpy(w, a.p, a.n);
+		w += a.n;
+		if (join) {
+			struct field b = trim(f[++k]);
+			*w++ = '.';
+			memcpy(w, b.p, b.n);
+			w += b.n;
+		}
+		out[n].n = (size_t)(w - out[n].p);
+		n++;
+	}
+	memcpy(f, out, (size_t)n * sizeof(*f));
+	*nf = n;
+	return true;
+}
+
 void stat_csv_line(struct stat_csv *c, const char *line, size_t len, const char *file,
 		   unsigned long lineno, stat_emit_fn emit, void *ctx)
 {
@@ -327,6 +396,12 @@ void stat_csv_line(struct stat_csv *c, const char *line, size_t len, const char 
 	}
 	struct field f[MAX_FIELDS];
 	int nf = split(line, len, c->sep, f);
+	if (c->sep == ',' && comma_locale_row(c, f, &nf) && !c->comma_locale_warned) {
+		td_warn(file, lineno, "decimal commas under -x, (perf ran under a comma locale): the fields are "
+			"ambiguous; values rejoined by perf's layout, perf's own metric columns ignored; "
+			"re-run perf with LC_ALL=C or -x';'");
+		c->comma_locale_warned = true;
+	}
 	int nonempty = 0;
 	for (int i = 0; i < nf; i++)
 		nonempty += trim(f[i]).n > 0;

@@ -17,6 +17,7 @@ struct kv {
 struct stat_json {
 	char *buf;
 	size_t cap;
+	bool decimal_comma, warned;     /* perf ran under a comma locale */
 };
 
 struct stat_json *stat_json_new(void) { return td_calloc(1, sizeof(struct stat_json)); }
@@ -83,8 +84,12 @@ static int parse_object(struct stat_json *j, const char *s, size_t n, struct kv 
 				return -1;
 		} else {
 			const char *v = p;
-			while (p < end && *p != ',' && *p != '}')
+			/* a comma followed by a digit is a decimal comma: perf under
+			 * a comma locale prints "100,00", which is not JSON */
+			while (p < end && *p != '}' && (*p != ',' || (p + 1 < end && p[1] >= '0' && p[1] <= '9'))) {
+				j->decimal_comma |= *p == ',';
 				p++;
+			}
 			size_t vn = (size_t)(p - v);
 			while (vn && (v[vn - 1] == ' ' || v[vn - 1] == '\t'))
 				vn--;
@@ -106,7 +111,7 @@ static bool num(const char *s, double *out)
 		*out = NAN;
 		return true;
 	}
-	return stat_parse_number(s, strlen(s), out);
+	return stat_parse_number_comma(s, strlen(s), out);
 }
 
 static const char *const scope_keys[] = { "cpu", "core", "die", "socket", "node", "thread", "cache", "cluster", NULL };
@@ -119,6 +124,11 @@ void stat_json_line(struct stat_json *j, const char *line, size_t len, const cha
 	if (n < 0) {
 		td_bad_input(file, lineno, "not a perf stat -j object; skipped");
 		return;
+	}
+	if (j->decimal_comma && !j->warned) {
+		td_warn(file, lineno, "decimal commas: perf ran under a comma locale and printed invalid JSON; "
+			"read as decimals (run perf with LC_ALL=C to avoid this)");
+		j->warned = true;
 	}
 	struct stat_record r;
 	stat_record_init(&r, file, lineno);

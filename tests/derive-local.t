@@ -8,8 +8,11 @@ DERIVE=$TD_BIN/td-derive
 for f in "$D"/*; do
 	b=$(basename "$f")
 	run_tool "$T_TMP/out" "$T_TMP/err" "$DERIVE" -q --csv "$f"
-	same "$X/$b.csv" "$T_TMP/out" "$b: golden CSV"
-	ok $RC "$b: exit 0"
+	rc=$RC
+	run_tool "$T_TMP/counters" "$T_TMP/err" "$DERIVE" -q --csv --counters "$f"
+	cat "$T_TMP/counters" >>"$T_TMP/out"
+	same "$X/$b.csv" "$T_TMP/out" "$b: golden CSV (metrics, then --counters)"
+	ok $((rc | RC)) "$b: exit 0"
 done
 A=$D/local-kvm_swevents_csv_-a-A-I250.csv
 run_tool "$T_TMP/out" "$T_TMP/err" "$DERIVE" --json "$A"
@@ -55,4 +58,13 @@ run_tool "$T_TMP/out" "$T_TMP/err" "$DERIVE" "$T_TMP/script.txt"
 ok $(( RC != 2 )) "perf script text (wrong format): exit 2"
 run_tool "$T_TMP/out" "$T_TMP/err" "$DERIVE" --format xml "$A"
 ok $(( RC != 2 )) "--format xml: usage error"
+# the comma-locale trap: values read right, and the user told why and how to avoid it
+for f in "$D"/local-kvm_swevents_deDE-locale_csv_-x,.csv "$D"/local-kvm_swevents_deDE-locale_json_-j.json; do
+	b=$(basename "$f")
+	run_tool "$T_TMP/out" "$T_TMP/err" "$DERIVE" --counters --csv "$f"
+	grep -q "^td-derive: $f:3: decimal commas.*LC_ALL=C" "$T_TMP/err"; ok $? "$b: decimal commas reported at file:line with LC_ALL=C"
+	grep -q '^,all,,task-clock,[0-9]\.[0-9]*[1-9][0-9]*,100.00,$' "$T_TMP/out"; ok $? "$b: task-clock read with its decimals"
+done
+run_tool "$T_TMP/out" "$T_TMP/err" "$DERIVE" --counters --csv "$D/local-kvm_swevents_deDE-locale_csv_-x,-I100.csv"
+ok $(( $(grep -c '^0\.[0-9]*,all,' "$T_TMP/out") != 8 )) "-x, -I under a comma locale: 8 interval counters, no bogus scopes"
 done_testing
