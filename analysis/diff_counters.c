@@ -1,0 +1,415 @@
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis/stat_model.h"
+#include "common/diag.h"
+#include "common/input.h"
+#include "common/stats.h"
+#include "diff_counters.h"
+
+#define MAX_THRESHOLDS 64
+#define MAX_METRICS 32
+
+struct diff_counters {
+	bool per_scope;
+	struct dc_quantity *q;
+	int nq, cap;
+	int runs[2];
+	char command[2][512];
+	struct dc_threshold thresholds[MAX_THRESHOLDS];
+	int nthresholds;
+	struct dc_result *results;
+};
+
+struct diff_counters *diff_counters_new(bool per_scope)
+{
+	struct diff_counters *d = td_calloc(1, sizeof(*d));
+	d->per_scope = per_scope;
+	return d;
+}
+
+void diff_counters_free(struct diff_counters *d)
+{
+	if (!d)
+		return;
+	free(d->q);
+	free(d->results);
+	free(d);
+}
+
+int diff_counters_runs(const struct diff_counters *d, int side) { return d->runs[side]; }
+const char *diff_counters_command(const struct diff_counters *d, int side) { return d->command[side]; }
+
+/* Raw counters where more is worse for the same workload. */
+static bool counter_higher_is_worse(const char *name)
+{
+	static const char *const worse[] = { "cycles", "task-clock", "cpu-clock", "duration_time", "page-faults",
+					     "major-faults", "minor-faults", "context-switches", "cpu-migrations", NULL };
+	for (const char *const *w = worse; *w; w++)
+		if (strcmp(name, *w) == 0)
+			return true;
+	return strstr(name, "miss") || strstr(name, "stall") || strstr(name, "refill");
+}
+
+static struct dc_quantity *quantity(struct diff_counters *d, const char *name, bool is_metric)
+{
+	for (int i = 0; i < d->nq; i++)
+		if (d->q[i].is_metric == is_metric && strcmp(d->q[i].name, name) == 0)
+			return &d->q[i];
+	if (d->nq == d->cap) {
+		d->cap = d->cap ? d->cap * 2 : 64;
+		d->q = td_realloc(d->q, (size_t)d->cap * sizeof(*d->q));
+	}
+	struct dc_quantity *q = &d->q[d->nq++];
+	memset(q, 0, sizeof(*q));
+	snprintf(q->name, sizeof q->name, "%s", name);
+	q->is_metric = is_metric;
+	q->unit = "";
+	q->rel_se[0] = q->rel_se[1] = NAN;
+	q->enabled[0] = q->enabled[1] = 100;
+	return q;
+}
+
+static void add_value(struct dc_quantity *q, int side, double v, double var_pct, int repeats, double enabled)
+{
+	if (isnan(v)) {
+		q->not_counted[side]++;
+		return;
+	}
+	if (q->n[side] < DC_MAX_RUNS)
+		q->v[side][q->n[side]++] = v;
+	q->rel_se[side] = q->n[side] == 1 && !isnan(var_pct) ? var_pct / 100 : NAN;
+	q->repeats[side] = repeats;
+	if (enabled < q->enabled[side])
+		q->enabled[side] = enabled;
+}
+
+static void quantity_name(char *buf, size_t cap, const struct counter_set *s, bool per_scope, const char *name)
+{
+	snprintf(buf, cap, "%s%s%s%s%s", per_scope && s->scope[0] ? s->scope : "", per_scope && s->scope[0] ? " " : "",
+		 s->pmu, s->pmu[0] ? "/" : "", name);
+}
+
+static void add_set(struct diff_counters *d, int side, const struct stat_model *m, const struct counter_set *s)
+{
+	char name[256];
+	for (int i = 0; i < s->n; i++) {
+		quantity_name(name, sizeof name, s, d->per_scope, s->c[i].name);
+		struct dc_quantity *q = quantity(d, name, false);
+		q->has_direction = counter_higher_is_worse(s->c[i].name);
+		add_value(q, side, s->c[i].value, s->c[i].variance_pct, m->runs, s->c[i].enabled_pct);
+	}
+	struct metric_value mv[MAX_METRICS];
+	int n = stat_model_metrics(m, s, mv, MAX_METRICS);
+	for (int i = 0; i < n; i++) {
+		quantity_name(name, sizeof name, s, d->per_scope, mv[i].name);
+		struct dc_quantity *q = quantity(d, name, true);
+		q->unit = mv[i].unit;
+		q->has_direction = mv[i].has_direction || strcmp(mv[i].name, "elapsed_s") == 0;
+		q->higher_is_better = mv[i].higher_is_better;
+		add_value(q, side, mv[i].value, mv[i].variance_pct, m->runs, mv[i].confidence);
+	}
+}
+
+/* The whole-run sets of one run, scopes summed per PMU unless per_scope. */
+static void add_session(struct diff_counters *d, int side, const struct stat_model *m, int session)
+{
+	int n;
+	const struct counter_set *sum = stat_model_summary(m, &n);
+	struct counter_set merged[16];
+	int nmerged = 0;
+	for (int i = 0; i < n; i++) {
+		const struct counter_set *s = &sum[i];
+		if (s->session != session)
+			continue;
+		if (d->per_scope || !s->scope[0]) {
+			add_set(d, side, m, s);
+			continue;
+		}
+		int k = 0;
+		while (k < nmerged && strcmp(merged[k].pmu, s->pmu))
+			k++;
+		if (k == nmerged) {
+			if (nmerged == 16)
+				continue;
+			counter_set_init(&merged[nmerged], -1, "", s->pmu);
+			merged[nmerged++].session = session;
+		}
+		for (int c = 0; c < s->n; c++)
+			counter_set_add(&merged[k], s->c[c].name, s->c[c].value, s->c[c].enabled_pct, NAN);
+	}
+	for (int k = 0; k < nmerged; k++) {
+		add_set(d, side, m, &merged[k]);
+		counter_set_free(&merged[k]);
+	}
+}
+
+bool diff_counters_read(struct diff_counters *d, int side, const char *path, enum stat_format fmt)
+{
+	struct stat_model m;
+	stat_model_init(&m);
+	stat_read(path, fmt, stat_model_add, &m);
+	stat_model_finish(&m);
+	bool any = m.counters > 0;
+	for (int s = 0; any && s <= m.session; s++) {
+		add_session(d, side, &m, s);
+		d->runs[side]++;
+	}
+	if (m.command[0] && !d->command[side][0])
+		snprintf(d->command[side], sizeof d->command[side], "%s", m.command);
+	if (!any)
+		td_bad_input(td_input_display_name(path), 0, "no perf stat counters in this input");
+	stat_model_free(&m);
+	return any;
+}
+
+int diff_counters_check(const struct diff_counters *d, const char *base_name, const char *cand_name)
+{
+	const char *names[2] = { base_name, cand_name };
+	int problems = 0;
+	for (int i = 0; i < d->nq; i++) {
+		const struct dc_quantity *q = &d->q[i];
+		if (q->is_metric)
+			continue;
+		for (int s = 0; s < 2; s++) {
+			bool here = q->n[s] + q->not_counted[s] > 0, there = q->n[!s] + q->not_counted[!s] > 0;
+			if (here && !there) {
+				td_bad_input(names[!s], 0, "has no %s, which %s counted: the inputs measured different events",
+					     q->name, names[s]);
+				problems++;
+			} else if (q->n[s] > 0 && q->not_counted[!s] > 0 && q->n[!s] == 0) {
+				td_bad_input(names[!s], 0, "%s is <not counted> or <not supported> here but counted in %s: "
+					     "no comparison possible", q->name, names[s]);
+				problems++;
+			}
+		}
+	}
+	return problems;
+}
+
+static const struct dc_threshold default_thresholds[] = {
+	{ "elapsed_s", 5 }, { "task-clock", 5 }, { "ipc", -5 }, { "cache_miss_rate", 20 },
+	{ "llc-load-misses", 15 }, { "cache-misses", 15 },
+};
+
+void diff_counters_default_thresholds(struct diff_counters *d)
+{
+	d->nthresholds = 0;
+	for (size_t i = 0; i < sizeof default_thresholds / sizeof *default_thresholds; i++)
+		d->thresholds[d->nthresholds++] = default_thresholds[i];
+}
+
+bool diff_counters_set_threshold(struct diff_counters *d, const char *spec)
+{
+	const char *eq = strchr(spec, '=');
+	if (!eq || eq == spec || (size_t)(eq - spec) >= sizeof d->thresholds[0].name)
+		return false;
+	char *end;
+	double pct = strtod(eq + 1, &end);
+	if (end == eq + 1 || (*end && strcmp(end, "%")) || pct == 0 || !isfinite(pct) ||
+	    (eq[1] != '+' && eq[1] != '-'))
+		return false;
+	int k = 0;
+	while (k < d->nthresholds && (strncmp(d->thresholds[k].name, spec, (size_t)(eq - spec)) ||
+				      d->thresholds[k].name[eq - spec]))
+		k++;
+	if (k == d->nthresholds) {
+		if (k == MAX_THRESHOLDS)
+			return false;
+		d->nthresholds++;
+	}
+	memcpy(d->thresholds[k].name, spec, (size_t)(eq - spec));
+	d->thresholds[k].name[eq - spec] = '\0';
+	d->thresholds[k].pct = pct;
+	return true;
+}
+
+bool diff_counters_load_thresholds(struct diff_counters *d, const char *path)
+{
+	struct td_input *in = td_input_open(path);
+	if (!in)
+		return false;
+	const char *line;
+	size_t len;
+	bool ok = true;
+	while (td_input_next(in, &line, &len)) {
+		char buf[256];
+		size_t n = 0;
+		for (size_t i = 0; i < len && line[i] != '#' && n + 1 < sizeof buf; i++)
+			if (line[i] != ' ' && line[i] != '\t')
+				buf[n++] = line[i];
+		buf[n] = '\0';
+		if (n && !diff_counters_set_threshold(d, buf)) {
+			td_bad_input(td_input_name(in), td_input_lineno(in), "not a threshold (want NAME=+5%% or NAME=-3%%)");
+			ok = false;
+		}
+	}
+	td_input_close(in);
+	return ok;
+}
+
+static double threshold_for(const struct diff_counters *d, const char *name)
+{
+	const char *base = strrchr(name, ' ');      /* per-scope names: "CPU0 ipc" */
+	base = base ? base + 1 : name;
+	const char *slash = strrchr(base, '/');     /* per-PMU names: "cpu_core/ipc" */
+	if (slash && slash[1])
+		base = slash + 1;
+	for (int i = 0; i < d->nthresholds; i++)
+		if (strcmp(d->thresholds[i].name, base) == 0)
+			return d->thresholds[i].pct;
+	return NAN;
+}
+
+/* perf -r gives the error of the mean; without its run count (CSV) the
+ * test falls back to a large df, i.e. the normal approximation. */
+static void side_stats(const struct dc_quantity *q, int s, double *mean, double *se, int *n)
+{
+	td_mean_se(q->v[s], q->n[s], mean, se);
+	*n = q->n[s];
+	if (q->n[s] == 1 && !isnan(q->rel_se[s])) {
+		*se = q->rel_se[s] * fabs(*mean);
+		*n = q->repeats[s] > 1 ? q->repeats[s] : 1000;
+	}
+}
+
+static const char *verdict(const struct dc_quantity *q, const struct dc_result *r)
+{
+	bool worse = q->has_direction && (q->higher_is_better ? r->delta < 0 : r->delta > 0);
+	bool known = !isnan(r->p);
+	if (r->delta == 0)
+		return "unchanged";
+	/* a handful of events, or counts scaled from a sliver of the run, cannot
+	 * carry a verdict without variance (0 -> 7 misses is not +inf%) */
+	if (!known && ((!q->is_metric && fmax(fabs(r->base), fabs(r->cand)) < 100) || r->confidence < 10))
+		return "uncertain";
+	if (!isnan(r->threshold_pct) && (known ? r->significant : true)) {
+		/* from 0 to anything is an infinite relative change */
+		double rel = isnan(r->rel_pct) ? copysign(INFINITY, r->delta) : r->rel_pct;
+		bool bad = r->threshold_pct > 0 ? rel >= r->threshold_pct : rel <= r->threshold_pct;
+		bool good = r->threshold_pct > 0 ? rel <= -r->threshold_pct : rel >= -r->threshold_pct;
+		if (bad)
+			return "regression";
+		if (good)
+			return "improvement";
+	}
+	if (known && !r->significant)
+		return "noise";
+	if (!known || !q->has_direction)
+		return "changed";          /* no variance: only thresholds judge */
+	return worse ? "worse" : "better";
+}
+
+static int verdict_rank(const char *v)
+{
+	static const char *const order[] = { "regression", "improvement", "worse", "better", "changed", "uncertain", "noise",
+					     "unchanged" };
+	for (int i = 0; i < 8; i++)
+		if (strcmp(v, order[i]) == 0)
+			return i;
+	return 8;
+}
+
+static int cmp_results(const void *a, const void *b)
+{
+	const struct dc_result *x = a, *y = b;
+	int c = verdict_rank(x->verdict) - verdict_rank(y->verdict);
+	if (c)
+		return c;
+	if (x->q->is_metric != y->q->is_metric)
+		return x->q->is_metric ? -1 : 1;     /* metrics before raw counters */
+	return strcmp(x->q->name, y->q->name);
+}
+
+int diff_counters_compare(struct diff_counters *d, double alpha, const struct dc_result **out)
+{
+	free(d->results);
+	d->results = td_calloc((size_t)d->nq + 1, sizeof(*d->results));
+	int k = 0;
+	for (int i = 0; i < d->nq; i++) {
+		const struct dc_quantity *q = &d->q[i];
+		if (q->n[0] == 0 || q->n[1] == 0)
+			continue;
+		struct dc_result *r = &d->results[k++];
+		double se[2];
+		int n[2];
+		side_stats(q, 0, &r->base, &se[0], &n[0]);
+		side_stats(q, 1, &r->cand, &se[1], &n[1]);
+		r->q = q;
+		r->delta = r->cand - r->base;
+		r->rel_pct = r->base != 0 ? 100 * r->delta / fabs(r->base) : (r->delta == 0 ? 0 : NAN);
+		r->p = td_welch_p(r->base, se[0], n[0], r->cand, se[1], n[1], &r->df);
+		r->significant = !isnan(r->p) && r->p < alpha;
+		r->threshold_pct = threshold_for(d, q->name);
+		r->confidence = fmin(q->enabled[0], q->enabled[1]);
+		r->verdict = verdict(q, r);
+	}
+	qsort(d->results, (size_t)k, sizeof(*d->results), cmp_results);
+	*out = d->results;
+	return k;
+}
+
+/* By name; on hybrids the P-core PMU's ("cpu_core/ipc"), else any PMU's. */
+static const struct dc_result *find(const struct dc_result *r, int n, const char *name)
+{
+	const struct dc_result *any = NULL;
+	char core[300];
+	snprintf(core, sizeof core, "cpu_core/%s", name);
+	for (int i = 0; i < n; i++) {
+		const char *qn = r[i].q->name, *slash = strchr(qn, '/');
+		if (strcmp(qn, name) == 0 || strcmp(qn, core) == 0)
+			return &r[i];
+		if (!any && slash && !strchr(qn, ' ') && strcmp(slash + 1, name) == 0)
+			any = &r[i];
+	}
+	return any;
+}
+
+static bool moved(const struct dc_result *r)
+{
+	return r && strcmp(r->verdict, "noise") && strcmp(r->verdict, "unchanged") && fabs(r->rel_pct) >= 1;
+}
+
+void diff_counters_explain(const struct diff_counters *d, const struct dc_result *r, int n, char *buf, size_t cap)
+{
+	(void)d;
+	const struct dc_result *cyc = find(r, n, "cycles"), *clk = find(r, n, "task-clock");
+	const struct dc_result *ins = find(r, n, "instructions"), *ipc = find(r, n, "ipc");
+	const struct dc_result *bd = find(r, n, "branch_density"), *cmr = find(r, n, "cache_miss_rate");
+	const struct dc_result *bmr = find(r, n, "branch_miss_rate");
+	const struct dc_result *time = cyc ? cyc : clk;
+	size_t w = 0;
+#define SAY(...) (w += (size_t)snprintf(buf + w, w < cap ? cap - w : 0, __VA_ARGS__))
+	buf[0] = '\0';
+	if (!time) {
+		SAY("Neither cycles nor task-clock was counted on both sides: no time to explain.");
+		return;
+	}
+	const struct dc_result *wall = find(r, n, "elapsed_s"), *cpus = find(r, n, "cpus_utilized");
+	if (wall)
+		SAY("Elapsed %+.1f%% (%s). ", wall->rel_pct, wall->verdict);
+	SAY("%s %+.1f%% (%s).", time->q->name, time->rel_pct, time->verdict);
+	if (wall && clk && moved(wall) && moved(clk) && (wall->rel_pct < 0) != (clk->rel_pct < 0))
+		SAY(" Wall time and CPU time moved apart: the parallelism changed%s.",
+		    cpus ? (cpus->delta > 0 ? " (more CPUs busy)" : " (fewer CPUs busy)") : "");
+	if (!moved(time)) {
+		SAY(" No real change in time.");
+	} else if (ipc && ins) {
+		if (moved(ins) && ins->rel_pct > 0)
+			SAY(" Instructions %+.1f%%: more work is being done%s.", ins->rel_pct,
+			    bd && moved(bd) ? " and branch density moved too" : "");
+		if (moved(ipc) && ipc->rel_pct < 0)
+			SAY(" IPC %+.1f%%: each instruction costs more cycles%s%s.", ipc->rel_pct,
+			    cmr && moved(cmr) && cmr->rel_pct > 0 ? "; the cache miss rate grew" : "",
+			    bmr && moved(bmr) && bmr->rel_pct > 0 ? "; the branch miss rate grew" : "");
+		if (!moved(ins) && !moved(ipc))
+			SAY(" Neither instructions nor IPC moved significantly: check frequency (ghz) and CPU time.");
+	} else {
+		SAY(" Without cycles and instructions on both sides the cause cannot be split into work and efficiency.");
+	}
+	if (moved(time) && time->rel_pct > 0)
+		SAY(" Next: perf stat -M TopdownL1 (or -M PipelineL1 on AMD, TopDownL1 on ARM) on both builds and td-diff the "
+		    "outputs to see which top-down node grew; perf record -g both and td-diff --folded --top 20.");
+#undef SAY
+}

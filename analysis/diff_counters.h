@@ -1,0 +1,67 @@
+/* A/B comparison of perf stat counter files: every counter and derived
+ * metric of each side, their means over the runs, Welch's test where the
+ * runs or perf's -r variance allow it, thresholds, and a verdict. */
+#ifndef TD_DIFF_COUNTERS_H
+#define TD_DIFF_COUNTERS_H
+
+#include <stdbool.h>
+#include "parsers/stat.h"
+
+#define DC_MAX_RUNS 64
+
+/* One counter or metric, values per side and run. */
+struct dc_quantity {
+	char name[256];           /* "ipc", "cycles", "cpu_core/cycles", "CPU0 ipc" */
+	bool is_metric;
+	const char *unit;
+	bool has_direction, higher_is_better;
+	int n[2];                 /* runs with a value */
+	double v[2][DC_MAX_RUNS];
+	double rel_se[2];         /* perf -r: relative error of the mean; NaN if none */
+	int repeats[2];           /* perf -r N */
+	double enabled[2];        /* lowest enabled % */
+	int not_counted[2];       /* runs where it was <not counted>/<not supported> */
+};
+
+struct dc_threshold {
+	char name[64];
+	double pct;               /* +5: bad when it grows by 5% or more; -5: when it falls by 5% */
+};
+
+struct dc_result {
+	const struct dc_quantity *q;
+	double base, cand, delta, rel_pct;
+	double p, df;             /* NaN: no variance */
+	bool significant;
+	double threshold_pct;     /* NaN: none */
+	const char *verdict;      /* regression, improvement, worse, better, noise, unchanged */
+	double confidence;        /* lowest enabled % of both sides */
+};
+
+struct diff_counters;
+
+struct diff_counters *diff_counters_new(bool per_scope);
+void diff_counters_free(struct diff_counters *d);
+/* Adds the runs of one file to a side (0 base, 1 cand); false if it held no counters. */
+bool diff_counters_read(struct diff_counters *d, int side, const char *path, enum stat_format fmt);
+int diff_counters_runs(const struct diff_counters *d, int side);
+const char *diff_counters_command(const struct diff_counters *d, int side);
+
+/* Inputs that cannot be compared (events on one side only, counted on
+ * one side only): reported as bad input; returns how many problems. */
+int diff_counters_check(const struct diff_counters *d, const char *base_name, const char *cand_name);
+
+/* Thresholds: defaults, then overrides "name=+5%" (false if malformed). */
+void diff_counters_default_thresholds(struct diff_counters *d);
+bool diff_counters_set_threshold(struct diff_counters *d, const char *spec);
+/* "name=+5%" lines, '#' comments. Reports bad lines with file:line. */
+bool diff_counters_load_thresholds(struct diff_counters *d, const char *path);
+
+/* Sorted: regressions, improvements, other significant changes, the rest
+ * (by name within each). Returns the count; *out is owned by d. */
+int diff_counters_compare(struct diff_counters *d, double alpha, const struct dc_result **out);
+
+/* The seeds' A/B reasoning as a short paragraph (into buf). */
+void diff_counters_explain(const struct diff_counters *d, const struct dc_result *r, int n, char *buf, size_t cap);
+
+#endif

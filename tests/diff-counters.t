@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# td-diff on perf stat outputs: real A/B pairs recorded here (gzip -1 vs -9,
+# software events) and from the shared captures; verdicts, exit codes and
+# the inputs that must not compare.
+. "$(dirname "$0")/lib.sh"
+D=$TD_ROOT/testdata/diff
+DIFF=$TD_BIN/td-diff
+G1=$D/local-kvm_gzip-1_stat
+G9=$D/local-kvm_gzip-9_stat
+
+run_tool "$T_TMP/out" "$T_TMP/err" "$DIFF" "$G1-r5.csv" "$G9-r5.csv"
+ok $(( RC != 1 )) "-r 5 CSV pair: gzip -9 is a regression (exit 1)"
+grep -q "Welch's t-test" "$T_TMP/out"; ok $? "-r 5: perf's variance column feeds Welch's test"
+grep -Eq '^task-clock +counter .* yes .* regression' "$T_TMP/out"; ok $? "-r 5: task-clock significant regression"
+
+run_tool "$T_TMP/out" "$T_TMP/err" "$DIFF" "$G1"-run{1,2,3}.txt -- "$G9"-run{1,2,3}.txt
+ok $(( RC != 1 )) "3 text runs per side: exit 1"
+grep -q '(3 runs)' "$T_TMP/out"; ok $? "3 runs per side counted"
+grep -Eq '^elapsed_s +metric .* yes .* regression' "$T_TMP/out"; ok $? "elapsed from the text footers: significant regression"
+
+run_tool "$T_TMP/out" "$T_TMP/err" "$DIFF" "$G1-run1.txt" "$G1-run2.txt"
+ok $RC "gzip -1 twice: no regression (exit 0)"
+grep -q 'no variance: single run' "$T_TMP/out"; ok $? "single runs: says there is no variance"
+run_tool "$T_TMP/out" "$T_TMP/err" "$DIFF" "$G1-run1.txt" "$G1-run1.txt"
+ok $(( RC != 0 || $(grep -Ec ' (regression|improvement|worse|better|changed|uncertain|noise) +[0-9]' "$T_TMP/out") != 0 )) "a file against itself: everything unchanged"
+
+run_tool "$T_TMP/out" "$T_TMP/err" "$DIFF" --threshold task-clock=+200% --threshold elapsed_s=+200% "$G1-run1.txt" "$G9-run1.txt"
+ok $RC "--threshold overrides: exit 0"
+printf '# CI thresholds\nelapsed_s = +300%%\ntask-clock=+300%%\n' >"$T_TMP/thr"
+run_tool "$T_TMP/out" "$T_TMP/err" "$DIFF" --thresholds "$T_TMP/thr" "$G1-run1.txt" "$G9-run1.txt"
+ok $RC "--thresholds FILE: exit 0"
+printf 'elapsed_s=+5%%\nipc five percent\n' >"$T_TMP/thr"
+run_tool "$T_TMP/out" "$T_TMP/err" "$DIFF" --thresholds "$T_TMP/thr" "$G1-run1.txt" "$G9-run1.txt"
+grep -q "^td-diff: $T_TMP/thr:2: not a threshold" "$T_TMP/err"; ok $(( RC != 2 || $? )) "bad threshold line: file:line, exit 2"
+run_tool "$T_TMP/out" "$T_TMP/err" "$DIFF" --threshold ipc=5 "$G1-run1.txt" "$G9-run1.txt"
+ok $(( RC != 2 )) "--threshold without a sign: usage error"
+
+run_tool "$T_TMP/out" "$T_TMP/err" "$DIFF" --json "$G1-r5.csv" "$G9-r5.csv"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["regressions"] >= 1 and d["rows"][0]["verdict"] == "regression" and d["test"] == "welch"' "$T_TMP/out"
+ok $? "--json: valid, regressions first"
+run_tool "$T_TMP/out" "$T_TMP/err" "$DIFF" --csv "$G1-r5.csv" "$G9-r5.csv"
+head -1 "$T_TMP/out" | grep -q '^name,kind,unit,base,cand,delta,delta_pct,better,p_value,significant,threshold_pct,verdict,confidence$'
+ok $? "--csv: header"
+run_tool "$T_TMP/out" "$T_TMP/err" "$DIFF" --markdown "$G1-run1.txt" "$G9-run1.txt"
+grep -q '^## td-diff: regression' "$T_TMP/out" && grep -q '^### Regressions' "$T_TMP/out" && grep -q '^<details>' "$T_TMP/out"
+ok $? "--markdown: regressions first, the rest collapsed"
+run_tool "$T_TMP/o2" "$T_TMP/err" "$DIFF" --markdown "$G1-run1.txt" "$G9-run1.txt"
+cmp -s "$T_TMP/out" "$T_TMP/o2"; ok $? "byte-stable output"
+
+# inputs that must not compare: never a silent "no regression"
+: >"$T_TMP/empty"
+run_tool "$T_TMP/out" "$T_TMP/err" "$DIFF" "$G1-run1.txt" "$T_TMP/empty"
+ok $(( RC != 2 )) "empty side: exit 2"
+grep -q "no perf stat counters" "$T_TMP/err"; ok $? "empty side: says so"
+run_tool "$T_TMP/out" "$T_TMP/err" "$DIFF" "$G1-run1.txt" "$D/local-kvm_gzip-9_cpu-clock-g.folded"
+ok $(( RC != 2 )) "counters against folded stacks: exit 2"
+grep -v page-faults "$G9-run1.txt" >"$T_TMP/fewer.txt"
+run_tool "$T_TMP/out" "$T_TMP/err" "$DIFF" "$G1-run1.txt" "$T_TMP/fewer.txt"
+grep -q "has no page-faults.*different events" "$T_TMP/err"; ok $(( RC != 2 || $? )) "an event on one side only: named, exit 2"
+sed 's/^ *[0-9]* *page-faults/   <not counted>      page-faults/' "$G9-run1.txt" >"$T_TMP/nc.txt"
+run_tool "$T_TMP/out" "$T_TMP/err" "$DIFF" "$G1-run1.txt" "$T_TMP/nc.txt"
+grep -q "page-faults is <not counted>" "$T_TMP/err"; ok $(( RC != 2 || $? )) "<not counted> on one side: named, exit 2"
+run_tool "$T_TMP/out" "$T_TMP/err" "$DIFF" "$G1-run1.txt" "$G9-run1.txt" "$G9-run2.txt"
+ok $(( RC != 2 )) "three files without --: usage error"
+
+# real pairs from the shared captures
+S=$TD_SHARED/testdata
+if have_shared; then
+	M=$S/stat_text/intel-hybrid-deDE-locale_tiled-matmul_main
+	run_tool "$T_TMP/out" "$T_TMP/err" "$DIFF" "$M.profile.txt" "$M.parallel6.profile.txt"
+	grep -Eq '^cpu_core/ipc .* regression' "$T_TMP/out" && grep -q 'parallelism changed' "$T_TMP/out"
+	ok $(( RC != 1 || $? )) "tiled-matmul serial vs parallel (hybrid, de_DE): P-core IPC regression, parallelism explained"
+	grep -Eq '^cpu_atom/llc-load-misses .* uncertain' "$T_TMP/out"; ok $? "0 -> 7 scaled E-core misses: uncertain, not a regression"
+	N=$S/stat/amd-zen4-5.5GHz_perf-stat-ddd_and_PipelineL2_gcc-vs-clang_structofvector-notes.txt
+	sed -n '1,21p' "$N" >"$T_TMP/gcc.txt"; sed -n '42,62p' "$N" >"$T_TMP/clang.txt"
+	run_tool "$T_TMP/out" "$T_TMP/err" "$DIFF" "$T_TMP/gcc.txt" "$T_TMP/clang.txt"
+	grep -Eq '^ipc .* regression' "$T_TMP/out" && grep -q 'multiplexed: lowest enabled 35.52%' "$T_TMP/out"
+	ok $(( RC != 1 || $? )) "Zen 4 gcc vs clang -ddd: IPC regression, multiplexing stated"
+else
+	skip "../shared absent: shared A/B pairs"; skip "../shared absent"; skip "../shared absent"
+fi
+done_testing
