@@ -72,6 +72,8 @@ void event_normalize(const char *raw, struct event_name *out)
 			const char *inner = slash + 1;
 			size_t in = (size_t)(close - inner);
 			lower_copy(out->pmu, sizeof out->pmu, s, (size_t)(slash - s));
+			if (strcmp(out->pmu, "cpu") == 0)
+				out->pmu[0] = '\0';    /* the one core PMU of a non-hybrid x86 */
 			if (!memchr(inner, '=', in) && !memchr(inner, ',', in)) {
 				s = inner;
 				n = in;

@@ -106,12 +106,28 @@ void counter_set_add(struct counter_set *s, const char *name, double value, doub
 		c->value = value;
 		c->enabled_pct = pct;
 		c->variance_pct = var;
+		c->copies = 1;
 		return;
 	}
 	c->value += value;                 /* NaN stays NaN: a part was not counted */
 	if (pct < c->enabled_pct)
 		c->enabled_pct = pct;
 	c->variance_pct = NAN;             /* a sum of repeats' errors is not printed by perf */
+}
+
+int counter_set_add_copy(struct counter_set *s, const char *name, double value, double pct, double var)
+{
+	struct counter *c = (struct counter *)counter_set_get(s, name);
+	if (!c) {
+		counter_set_add(s, name, value, pct, var);
+		return 1;
+	}
+	c->copies++;
+	c->value += (value - c->value) / c->copies;    /* running mean; NaN stays NaN */
+	if (pct < c->enabled_pct)
+		c->enabled_pct = pct;
+	c->variance_pct = NAN;
+	return c->copies;
 }
 
 static const char *ipc_band(double ipc)

@@ -13,6 +13,7 @@ struct counter {
 	double value;            /* NaN: not counted / not supported */
 	double enabled_pct;      /* lowest seen */
 	double variance_pct;     /* -r: relative error of the mean, NaN if none */
+	int copies;              /* times perf printed it in one set (metric groups) */
 };
 
 struct counter_set {
@@ -20,6 +21,7 @@ struct counter_set {
 	double interval;         /* < 0: whole run */
 	char scope[64];
 	char pmu[64];
+	unsigned key;            /* the model's lookup key (interval sets) */
 	int n, cap;
 	struct counter *c;
 };
@@ -31,6 +33,9 @@ void counter_set_free(struct counter_set *s);
 /* Adds (sums) a counter; a missing value makes the sum missing. */
 void counter_set_add(struct counter_set *s, const char *name, double value, double enabled_pct, double variance_pct);
 const struct counter *counter_set_get(const struct counter_set *s, const char *name);
+/* The same event printed again in one set (each metric group gets its own
+ * multiplexed copy): the copies are averaged. Returns the copies so far. */
+int counter_set_add_copy(struct counter_set *s, const char *name, double value, double enabled_pct, double variance_pct);
 
 struct metric_value {
 	const char *name;        /* "ipc", "branch_miss_rate", ... */

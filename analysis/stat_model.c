@@ -182,6 +182,7 @@ static int cmp_sets(const void *a, const void *b)
 }
 
 static double nominal_interval(const struct stat_model *m, int session);
+static void add_to_totals(struct stat_model *m);
 
 /* The open interval is complete: sort it, hand it out, reuse its storage. */
 static void close_interval(struct stat_model *m)
@@ -193,6 +194,7 @@ static void close_interval(struct stat_model *m)
 	if (isnan(m->period[m->cur_session]))
 		m->period[m->cur_session] = nominal_interval(m, m->cur_session);
 	m->intervals++;
+	add_to_totals(m);
 	if (m->on_interval)
 		m->on_interval(m->on_interval_ctx, m);
 	m->ncur = 0;
@@ -249,13 +251,30 @@ static void add_counter(struct stat_model *m, const struct stat_record *r)
 	m->not_supported += r->not_supported;
 	if (!r->not_supported && r->enabled_pct < m->min_enabled_pct)
 		m->min_enabled_pct = r->enabled_pct;
+	struct counter_set *s;
 	if (r->interval < 0) {
-		counter_set_add(summary_set(m, r->scope, en->pmu), en->name, v, r->enabled_pct, r->variance_pct);
-		return;
+		s = summary_set(m, r->scope, en->pmu);
+	} else {
+		uint32_t key = set_key(m, m->session, r->scope, en->pmu);
+		s = interval_set(m, key, r->scope, en->pmu);
+		s->key = key;
 	}
-	uint32_t key = set_key(m, m->session, r->scope, en->pmu);
-	counter_set_add(interval_set(m, key, r->scope, en->pmu), en->name, v, r->enabled_pct, r->variance_pct);
-	counter_set_add(total_set(m, key, r->scope, en->pmu), en->name, v, r->enabled_pct, NAN);
+	if (counter_set_add_copy(s, en->name, v, r->enabled_pct, r->variance_pct) == 2) {
+		m->repeated_events++;
+		if (!m->repeated_example[0])
+			snprintf(m->repeated_example, sizeof m->repeated_example, "%s", en->name);
+	}
+}
+
+/* Whole-run sums of interval input: each complete interval adds once. */
+static void add_to_totals(struct stat_model *m)
+{
+	for (int i = 0; i < m->ncur; i++) {
+		const struct counter_set *s = &m->cur[i];
+		struct counter_set *t = total_set(m, s->key, s->scope, s->pmu);
+		for (int k = 0; k < s->n; k++)
+			counter_set_add(t, s->c[k].name, s->c[k].value, s->c[k].enabled_pct, NAN);
+	}
 }
 
 void stat_model_add(void *model, const struct stat_record *r)

@@ -52,6 +52,8 @@ struct stat_model {
 	int runs;
 	bool has_intervals;
 	unsigned long records, counters, not_counted, not_supported, intervals;
+	unsigned long repeated_events;  /* an event printed twice in one set */
+	char repeated_example[96];
 	double min_enabled_pct;
 };
 

@@ -320,6 +320,10 @@ int main(int argc, char **argv)
 		if (perf_checked)
 			printf("\nperf's own metrics: %d of %d agree with td-derive at perf's precision\n", perf_agree, perf_checked);
 	}
+	if (m.repeated_events)
+		td_warn(NULL, 0, "%lu events printed more than once in one interval and scope (e.g. %s: one copy per "
+			"metric group, or one per PMU with the same name); their copies were averaged",
+			m.repeated_events, m.repeated_example);
 	if (m.records == 0)
 		td_bad_input(NULL, 0, "no perf stat output found in the input");
 	else if (m.counters == 0 && m.nperf == 0)
