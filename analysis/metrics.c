@@ -107,6 +107,7 @@ void counter_set_add(struct counter_set *s, const char *name, double value, doub
 		c->enabled_pct = pct;
 		c->variance_pct = var;
 		c->copies = 1;
+		c->group = 0;
 		return;
 	}
 	c->value += value;                 /* NaN stays NaN: a part was not counted */
@@ -115,12 +116,20 @@ void counter_set_add(struct counter_set *s, const char *name, double value, doub
 	c->variance_pct = NAN;             /* a sum of repeats' errors is not printed by perf */
 }
 
-int counter_set_add_copy(struct counter_set *s, const char *name, double value, double pct, double var)
+int counter_set_add_copy(struct counter_set *s, const char *name, double value, double pct, double var, unsigned group)
 {
 	struct counter *c = (struct counter *)counter_set_get(s, name);
 	if (!c) {
 		counter_set_add(s, name, value, pct, var);
+		c = &s->c[s->n - 1];
+		c->group = group;
+		c->copy_value[0] = value;
+		c->copy_group[0] = group;
 		return 1;
+	}
+	if (c->copies < 4) {
+		c->copy_value[c->copies] = value;
+		c->copy_group[c->copies] = group;
 	}
 	c->copies++;
 	c->value += (value - c->value) / c->copies;    /* running mean; NaN stays NaN */
@@ -128,6 +137,20 @@ int counter_set_add_copy(struct counter_set *s, const char *name, double value, 
 		c->enabled_pct = pct;
 	c->variance_pct = NAN;
 	return c->copies;
+}
+
+double counter_set_near(const struct counter_set *s, const char *name, const char *near)
+{
+	const struct counter *c = counter_set_get(s, name), *n = counter_set_get(s, near);
+	if (!c)
+		return NAN;
+	if (!n || c->copies < 2)
+		return c->value;
+	int best = 0, kept = c->copies < 4 ? c->copies : 4;
+	for (int i = 1; i < kept; i++)
+		if (labs((long)c->copy_group[i] - (long)n->group) < labs((long)c->copy_group[best] - (long)n->group))
+			best = i;
+	return c->copy_value[best];
 }
 
 static const char *ipc_band(double ipc)
@@ -239,7 +262,7 @@ static const struct {
 
 const char *metrics_for_perf_unit(const char *unit, double *factor)
 {
-	while (*unit == ' ')
+	while (*unit == ' ' || *unit == '%')
 		unit++;
 	for (size_t i = 0; i < sizeof perf_units / sizeof *perf_units; i++)
 		if (strcmp(unit, perf_units[i].unit) == 0) {

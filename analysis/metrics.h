@@ -14,6 +14,9 @@ struct counter {
 	double enabled_pct;      /* lowest seen */
 	double variance_pct;     /* -r: relative error of the mean, NaN if none */
 	int copies;              /* times perf printed it in one set (metric groups) */
+	unsigned group;          /* the printed group of the first copy */
+	double copy_value[4];    /* the first copies as printed, for group-local formulas */
+	unsigned copy_group[4];
 };
 
 struct counter_set {
@@ -35,7 +38,11 @@ void counter_set_add(struct counter_set *s, const char *name, double value, doub
 const struct counter *counter_set_get(const struct counter_set *s, const char *name);
 /* The same event printed again in one set (each metric group gets its own
  * multiplexed copy): the copies are averaged. Returns the copies so far. */
-int counter_set_add_copy(struct counter_set *s, const char *name, double value, double enabled_pct, double variance_pct);
+int counter_set_add_copy(struct counter_set *s, const char *name, double value, double enabled_pct, double variance_pct,
+			 unsigned group);
+/* The copy of name printed in the same group as the event near (else the
+ * nearest group): perf computes a group's metric from its own copy. */
+double counter_set_near(const struct counter_set *s, const char *name, const char *near);
 
 struct metric_value {
 	const char *name;        /* "ipc", "branch_miss_rate", ... */

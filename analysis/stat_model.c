@@ -199,6 +199,7 @@ static void close_interval(struct stat_model *m)
 		m->on_interval(m->on_interval_ctx, m);
 	m->ncur = 0;
 	m->nperf_cur = 0;
+	m->last_set = NULL;
 	m->lookup->gen++;
 	m->cur_interval = -1;
 }
@@ -259,11 +260,31 @@ static void add_counter(struct stat_model *m, const struct stat_record *r)
 		s = interval_set(m, key, r->scope, en->pmu);
 		s->key = key;
 	}
-	if (counter_set_add_copy(s, en->name, v, r->enabled_pct, r->variance_pct) == 2) {
+	int copies = counter_set_add_copy(s, en->name, v, r->enabled_pct, r->variance_pct, m->group);
+	if (copies == 2) {
 		m->repeated_events++;
 		if (!m->repeated_example[0])
 			snprintf(m->repeated_example, sizeof m->repeated_example, "%s", en->name);
 	}
+	m->last_set = s;
+	m->last_index = (int)(counter_set_get(s, en->name) - s->c);
+	m->last_copy = copies - 1;
+	m->last_line = r->line;
+}
+
+/* A metric on the counter's own row: perf prints it on a group's first
+ * event, so that row starts a new group. */
+static void start_group(struct stat_model *m, const struct stat_record *r)
+{
+	if (!m->last_set || r->line != m->last_line || m->last_index >= m->last_set->n)
+		return;
+	struct counter *c = &m->last_set->c[m->last_index];
+	m->group++;
+	if (m->last_copy < 4)
+		c->copy_group[m->last_copy] = m->group;
+	if (m->last_copy == 0)
+		c->group = m->group;
+	m->last_set = NULL;
 }
 
 /* Whole-run sums of interval input: each complete interval adds once. */
@@ -302,6 +323,7 @@ void stat_model_add(void *model, const struct stat_record *r)
 	case STAT_METRIC:
 		if (r->interval >= 0)
 			open_interval(m, r->interval);
+		start_group(m, r);
 		add_perf_metric(m, r);
 		return;
 	case STAT_COUNTER:

@@ -53,6 +53,10 @@ struct stat_model {
 	bool has_intervals;
 	unsigned long records, counters, not_counted, not_supported, intervals;
 	unsigned long repeated_events;  /* an event printed twice in one set */
+	unsigned group;                 /* perf's groups: a row carrying a metric starts one */
+	struct counter_set *last_set;   /* where the last counter row went */
+	int last_index, last_copy;
+	unsigned long last_line;
 	char repeated_example[96];
 	double min_enabled_pct;
 };

@@ -5,14 +5,18 @@
 #include <string.h>
 #include "analysis/metrics.h"
 #include "analysis/stat_model.h"
+#include "analysis/tma.h"
+#include "analysis/tma_explain.h"
 #include "common/diag.h"
 #include "common/opts.h"
 #include "reports/table.h"
+#include "reports/tma_tree.h"
 
 #define MAX_METRICS 32
 
 static bool opt_csv, opt_json, opt_markdown, opt_intervals, opt_counters;
-static const char *opt_format;
+static const char *opt_format, *opt_cpu;
+static long opt_level;
 
 static const struct td_option options[] = {
 	{ 0, "csv", TD_OPT_FLAG, &opt_csv, NULL, "CSV with a header row", NULL },
@@ -20,6 +24,8 @@ static const struct td_option options[] = {
 	{ 0, "markdown", TD_OPT_FLAG, &opt_markdown, NULL, "a markdown report", NULL },
 	{ 0, "intervals", TD_OPT_FLAG, &opt_intervals, NULL, "text: also every -I interval (CSV/JSON always have them)", NULL },
 	{ 0, "counters", TD_OPT_FLAG, &opt_counters, NULL, "the counters as read (normalized names, summed per scope) instead of metrics", NULL },
+	{ 0, "level", TD_OPT_INT, &opt_level, "N", "Top-down tree down to level N (default: as deep as the events allow)", NULL },
+	{ 0, "cpu", TD_OPT_STRING, &opt_cpu, "MODEL[:WIDTH]", "Top-down model instead of detecting it (see td-derive(1): intel-atom:6, arm-v2, amd-zen5 ...)", NULL },
 	{ 0, "format", TD_OPT_STRING, &opt_format, "csv|json|text", "input layout (default: detected)", NULL },
 	TD_OPTS_END
 };
@@ -30,14 +36,78 @@ static const struct td_cmd cmd = {
 	options,
 };
 
-enum col { C_INTERVAL, C_SCOPE, C_PMU, C_METRIC, C_VALUE, C_UNIT, C_VERDICT, C_BAND, C_CONF, C_LOWCONF, C_VAR, C_NEXT, NCOLS };
+enum col { C_INTERVAL, C_SCOPE, C_PMU, C_METRIC, C_VALUE, C_UNIT, C_VERDICT, C_BAND, C_CONF, C_LOWCONF, C_VAR, C_NEXT,
+	   C_LEVEL, C_NOTE, NCOLS };
 
 static const struct td_column columns[NCOLS] = {
 	{ "interval", TD_COL_NUM, 9 }, { "scope", TD_COL_STR, 0 }, { "pmu", TD_COL_STR, 0 },
 	{ "metric", TD_COL_STR, 0 }, { "value", TD_COL_NUM, 3 }, { "unit", TD_COL_STR, 0 },
 	{ "verdict", TD_COL_STR, 0 }, { "band", TD_COL_STR, 0 }, { "confidence", TD_COL_NUM, 2 },
 	{ "low_confidence", TD_COL_STR, 0 }, { "variance_pct", TD_COL_NUM, 2 }, { "next_step", TD_COL_STR, 0 },
+	{ "tma_level", TD_COL_INT, 0 }, { "note", TD_COL_STR, 0 },
 };
+
+#define MAX_PRINTED 64
+
+/* The metrics perf printed for this set (its interval's, or the summary's). */
+static int printed_for(const struct stat_model *m, const struct counter_set *s, struct tma_printed *out)
+{
+	const struct perf_metric *pm = s->interval >= 0 ? m->perf_cur : m->perf;
+	int npm = s->interval >= 0 ? m->nperf_cur : m->nperf, n = 0;
+	for (int i = 0; i < npm && n < MAX_PRINTED; i++)
+		if (pm[i].session == s->session && pm[i].interval == s->interval && !strcmp(pm[i].scope, s->scope) &&
+		    !strcmp(pm[i].pmu, s->pmu))
+			out[n++] = (struct tma_printed){ pm[i].unit, pm[i].value };
+	return n;
+}
+
+static bool build_tree(const struct stat_model *m, const struct counter_set *s, const char *cpu, struct tma_tree *t)
+{
+	struct tma_printed printed[MAX_PRINTED];
+	int np = printed_for(m, s, printed);
+	struct tma_options o = { cpu };
+	return tma_build(s, printed, np, &o, t);
+}
+
+static double lowest_enabled(const struct counter_set *s)
+{
+	double c = 100;
+	for (int i = 0; i < s->n; i++)
+		if (!isnan(s->c[i].value) && s->c[i].enabled_pct < c)
+			c = s->c[i].enabled_pct;
+	return c;
+}
+
+static void add_tree_rows(struct td_table *t, const struct counter_set *s, const struct tma_tree *tree, const char *scope)
+{
+	enum tma_vendor vendor = tma_vendor_of(tree->model->id);
+	for (int i = 0; i < tree->n; i++) {
+		const struct tma_node *n = &tree->node[i];
+		if (opt_level && n->level > opt_level)
+			continue;
+		td_table_row(t);
+		if (s->interval >= 0)
+			td_table_num(t, C_INTERVAL, s->interval);
+		td_table_str(t, C_SCOPE, scope);
+		td_table_str(t, C_PMU, s->pmu);
+		td_table_str(t, C_METRIC, n->def->name);
+		td_table_num(t, C_VALUE, 100 * n->value);
+		td_table_str(t, C_UNIT, "%");
+		td_table_str(t, C_VERDICT, tma_assessment(n));
+		td_table_str(t, C_BAND, n->on_path ? "bottleneck" : "");
+		double conf = n->from_perf ? NAN : lowest_enabled(s);
+		td_table_num(t, C_CONF, conf);
+		td_table_str(t, C_LOWCONF, conf < 50 ? "yes" : "no");
+		const struct tma_explanation *e = tma_explain(n->def->name);
+		td_table_str(t, C_NEXT, n->on_path && e ? e->next[vendor] : "");
+		td_table_int(t, C_LEVEL, n->level);
+		char note[160];
+		snprintf(note, sizeof note, "%s%s%s%s", n->from_perf ? "from perf" : tree->model->id,
+			 n->mismeasured ? "; mismeasured: " : "", n->mismeasured ? n->mismeasured : "",
+			 strcmp(n->def->domain, "cycles") ? "" : "; scaled from stall cycles");
+		td_table_str(t, C_NOTE, note);
+	}
+}
 
 enum counter_col { K_INTERVAL, K_SCOPE, K_PMU, K_EVENT, K_VALUE, K_ENABLED, K_VAR, NKCOLS };
 
@@ -79,11 +149,11 @@ static void add_rows(struct td_table *t, const struct stat_model *m, const struc
 	}
 	struct metric_value mv[MAX_METRICS];
 	int n = stat_model_metrics(m, s, mv, MAX_METRICS);
+	char scope[96];
 	for (int i = 0; i < n; i++) {
 		td_table_row(t);
 		if (s->interval >= 0)
 			td_table_num(t, C_INTERVAL, s->interval);
-		char scope[96];
 		td_table_str(t, C_SCOPE, scope_name(m, s, scope, sizeof scope));
 		td_table_str(t, C_PMU, s->pmu);
 		td_table_str(t, C_METRIC, mv[i].name);
@@ -96,42 +166,65 @@ static void add_rows(struct td_table *t, const struct stat_model *m, const struc
 		td_table_num(t, C_VAR, mv[i].variance_pct);
 		td_table_str(t, C_NEXT, mv[i].next_step);
 	}
+	struct tma_tree tree;
+	if (build_tree(m, s, opt_cpu, &tree))
+		add_tree_rows(t, s, &tree, scope_name(m, s, scope, sizeof scope));
 }
 
 static int perf_checked, perf_agree;
 
 /* Every metric perf printed must equal ours at perf's precision. */
+static void compare_with_perf(const struct perf_metric *p, const char *name, double ours, double rel)
+{
+	double tol = 0.5 * pow(10, -(p->decimals >= 0 ? p->decimals : 2)) + rel * fabs(ours);
+	perf_checked++;
+	if (fabs(ours - p->value) <= tol * 1.0001)
+		perf_agree++;
+	else
+		td_warn(p->file, p->line, "perf printed %s %.*f (%s), td-derive computes %.6g", name,
+			p->decimals >= 0 ? p->decimals : 2, p->value, p->unit, ours);
+}
+
+/* A TMA node perf printed, against the tree from the same raw counts
+ * (perf 5.9-6.2's shadow names against the uncorrected formulas). */
+static void check_tma_node(const struct stat_model *m, const struct counter_set *s, const struct perf_metric *p)
+{
+	bool uncorrected;
+	const char *node = tma_node_for_perf_unit(p->unit, &uncorrected);
+	struct tma_tree tree;
+	if (!node || !build_tree(m, s, opt_cpu, &tree) || tree.node[0].from_perf)
+		return;
+	if (uncorrected && tree.model == &tma_intel_perf_metrics && !build_tree(m, s, "intel-perf-metrics-shadow", &tree))
+		return;
+	double v = tma_value(&tree, node);
+	if (!isnan(v))
+		compare_with_perf(p, node, strchr(p->unit, '%') ? 100 * v : v, 1e-9);
+}
+
+/* Every metric perf printed must equal ours at perf's precision. */
 static void check_perf(const struct stat_model *m, const struct perf_metric *pm, int npm)
 {
-	int *checked = &perf_checked, *agree = &perf_agree;
 	for (int i = 0; i < npm; i++) {
 		const struct perf_metric *p = &pm[i];
-		double factor;
-		const char *name = metrics_for_perf_unit(p->unit, &factor);
-		if (!name || isnan(p->value))
+		if (isnan(p->value))
 			continue;
 		const struct counter_set *s = stat_model_find(m, false, p->session, p->interval, p->scope, p->pmu);
-		if (s) {
-			struct metric_value mv[MAX_METRICS];
-			int n = stat_model_metrics(m, s, mv, MAX_METRICS);
-			/* a summary's wall time is perf's own when the file prints none */
-			if (strcmp(name, "cpus_utilized") == 0 && s->interval < 0 && isnan(m->elapsed[s->session]))
-				continue;
-			for (int j = 0; j < n; j++) {
-				if (strcmp(mv[j].name, name))
-					continue;
-				double ours = mv[j].value * factor;
-				/* perf divides by its unrounded wall time: allow 0.05% there */
-				double rel = strcmp(name, "cpus_utilized") == 0 ? 5e-4 : 1e-9;
-				double tol = 0.5 * pow(10, -(p->decimals >= 0 ? p->decimals : 2)) + rel * fabs(ours);
-				(*checked)++;
-				if (fabs(ours - p->value) <= tol * 1.0001)
-					(*agree)++;
-				else
-					td_warn(p->file, p->line, "perf printed %s %.*f (%s), td-derive computes %.6g",
-						name, p->decimals >= 0 ? p->decimals : 2, p->value, p->unit, ours);
-			}
+		if (!s)
+			continue;
+		double factor;
+		const char *name = metrics_for_perf_unit(p->unit, &factor);
+		if (!name) {
+			check_tma_node(m, s, p);
+			continue;
 		}
+		/* a summary's wall time is perf's own when the file prints none */
+		if (strcmp(name, "cpus_utilized") == 0 && s->interval < 0 && isnan(m->elapsed[s->session]))
+			continue;
+		struct metric_value mv[MAX_METRICS];
+		int n = stat_model_metrics(m, s, mv, MAX_METRICS);
+		for (int j = 0; j < n; j++)
+			if (strcmp(mv[j].name, name) == 0)   /* perf divides by its unrounded wall time */
+				compare_with_perf(p, name, mv[j].value * factor, strcmp(name, "cpus_utilized") == 0 ? 5e-4 : 1e-9);
 	}
 }
 

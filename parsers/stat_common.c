@@ -122,6 +122,15 @@ static bool is_note(const char *s, size_t n)
 		i++;
 	if (i < n && s[i] == '<' && !(n - i >= 5 && memcmp(s + i, "<not ", 5) == 0))
 		return true;                    /* "<wait some time, then cancel>" in notes */
+	if (i < n && s[i] == '#' && i > 0) {
+		/* an indented "#  11.2 %  tma_bad_speculation" continues the metrics
+		 * of the row above (text output); other '#' lines are comments */
+		size_t k = i + 1;
+		while (k < n && s[k] == ' ')
+			k++;
+		if (k < n && ((s[k] >= '0' && s[k] <= '9') || s[k] == '-' || s[k] == 'n'))
+			return false;
+	}
 	return i == n || s[i] == '#' || (n - i >= 2 && s[i] == '$' && s[i + 1] == ' ');
 }
 

@@ -161,7 +161,8 @@ static bool metric_part(struct stat_text *t, const char *s, size_t n, size_t *at
 		return false;
 	double v;
 	struct tok num = tk[0];
-	if (num.n > 1 && num.p[num.n - 1] == '%')      /* "0.30% of all branches" */
+	bool percent = num.n > 1 && num.p[num.n - 1] == '%';
+	if (percent)                                    /* "0.30% of all branches" */
 		num.n--;
 	if (tok_is(num, "nan") || tok_is(num, "-nan"))
 		v = NAN;
@@ -170,7 +171,9 @@ static bool metric_part(struct stat_text *t, const char *s, size_t n, size_t *at
 	r->metric_value = v;
 	const char *dot = memchr(num.p, t->decimal, num.n);
 	r->metric_decimals = dot ? (int)(num.p + num.n - dot - 1) : 0;
-	const char *ustart = tk[1].p, *uend = tk[k - 1].p + tk[k - 1].n;
+	/* the unit keeps the percent sign: "% of all branches", like perf's
+	 * "%  tma_retiring" */
+	const char *ustart = percent ? num.p + num.n : tk[1].p, *uend = tk[k - 1].p + tk[k - 1].n;
 	r->metric_unit = save(t, at, ustart, (size_t)(uend - ustart));
 	return true;
 }

@@ -11,7 +11,7 @@ declare -A known=(
 	[intel-hybrid-adl-class_default-a-sleep1_TopdownL1-core-atom_json_lkml-2023-kanliang.snippet.jsonl]=2
 	[intel-hybrid-adl-class_default-a-sleep1_TopdownL1-core-atom_std_lkml-2023-kanliang.snippet.txt]=2
 	[intel-hybrid-adl-class_default-a-sleep1_TopdownL1-core-atom_x,_lkml-2023-kanliang.snippet.csv]=2
-	[intel-icx-icelakex_perf-stat-r3-ddd-like_topdown-L1-raw+metrics_variance_lkml-2023-aarora.snippet.txt]=21
+	[intel-icx-icelakex_perf-stat-r3-ddd-like_topdown-L1-raw+metrics_variance_lkml-2023-aarora.snippet.txt]=27
 )
 total_checked=0
 total_agree=0

@@ -1,0 +1,95 @@
+/* Top-down microarchitecture analysis: where the pipeline slots of one
+ * counter set went, as a tree, for every vendor and as deep as the events
+ * allow. Formulas live in one table per model (tma_intel.c, tma_amd.c,
+ * tma_arm.c); this file's engine picks the model from the event names,
+ * evaluates it, checks the result and marks the bottleneck path. */
+#ifndef TD_TMA_H
+#define TD_TMA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "analysis/metrics.h"
+
+#define TMA_MAX_NODES 48
+
+/* One node as a model defines it. */
+struct tma_def {
+	const char *name;          /* tdkit's vocabulary: "memory_bound" */
+	const char *vendor_name;   /* the source's name: "tma_memory_bound", "backend_bound_memory" */
+	const char *parent;        /* NULL at Level 1 */
+	double threshold;          /* high above this fraction (and parent high); NaN: none */
+	const char *domain;        /* "slots" or "cycles" (share of the parent's stall cycles) */
+};
+
+struct tma_ctx;
+typedef void (*tma_compute_fn)(const struct tma_ctx *c, double *values);
+
+struct tma_model {
+	const char *id;            /* "intel-perf-metrics", "amd-zen4", ... (--cpu accepts these) */
+	const char *description;
+	const char *const *required;   /* events that select this model (all present) */
+	int width;                 /* slots per cycle (0: not used by the formulas) */
+	const struct tma_def *defs;
+	int ndefs;
+	tma_compute_fn compute;    /* values in defs order, fractions; NaN: n/a */
+};
+
+/* What a formula reads. */
+struct tma_ctx {
+	const struct counter_set *set;
+	int width;
+};
+double tma_ev(const struct tma_ctx *c, const char *event);            /* NaN if absent */
+double tma_ev_near(const struct tma_ctx *c, const char *event, const char *near);
+bool tma_has(const struct tma_ctx *c, const char *event);
+
+struct tma_node {
+	const struct tma_def *def;
+	int level;
+	double value;              /* fraction; NaN: not available */
+	bool high;                 /* over its threshold, and its parent too */
+	bool on_path;              /* the bottleneck path: the largest child at each level */
+	bool from_perf;            /* perf printed it; the raw events were missing */
+	const char *mismeasured;   /* why the value cannot be right, or NULL */
+};
+
+struct tma_tree {
+	const struct tma_model *model;
+	int width;
+	struct tma_node node[TMA_MAX_NODES];
+	int n;
+	char warning[256];         /* Level 1 does not sum, ... ("" if none) */
+};
+
+/* A metric perf printed for the same set (unit as printed, value in %). */
+struct tma_printed {
+	const char *unit;
+	double value;
+};
+
+struct tma_options {
+	const char *cpu;           /* model id or width override ("amd-zen5", "arm-v2"); NULL: detect */
+};
+
+/* Builds the tree of one set: from raw events when a model's events are
+ * present, else from the TMA metrics perf printed. False when neither. */
+bool tma_build(const struct counter_set *s, const struct tma_printed *printed, int nprinted,
+	       const struct tma_options *o, struct tma_tree *t);
+
+/* The node perf's metric unit names ("%  tma_backend_bound", "Backend
+ * Bound", "backend_bound_memory"), or NULL. *uncorrected is set for the
+ * perf 5.9-6.2 shadow names, computed without the JSON corrections. */
+const char *tma_node_for_perf_unit(const char *unit, bool *uncorrected);
+
+/* Value of a node by tdkit name, NaN if absent. */
+double tma_value(const struct tma_tree *t, const char *name);
+
+/* The models, for --cpu and the man page. */
+const struct tma_model *const *tma_models(void);
+
+/* Per vendor (tma_intel.c, tma_amd.c, tma_arm.c). */
+extern const struct tma_model tma_intel_perf_metrics, tma_intel_perf_metrics_raw, tma_intel_pre_icl,
+	tma_intel_old_topdown, tma_intel_atom, tma_amd_zen4, tma_amd_zen5, tma_arm_n2, tma_arm_v2,
+	tma_arm_n3, tma_arm_v3;
+
+#endif

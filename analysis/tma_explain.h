@@ -1,0 +1,25 @@
+/* What each Top-down node means, why it grows, what to change and what to
+ * measure next, per vendor. td-explain and td-derive --explain print it;
+ * the next command also fills td-derive's next_step for bottleneck nodes. */
+#ifndef TD_TMA_EXPLAIN_H
+#define TD_TMA_EXPLAIN_H
+
+enum tma_vendor { TMA_INTEL, TMA_AMD, TMA_ARM, TMA_NVENDORS };
+
+struct tma_explanation {
+	const char *node;
+	const char *aliases;        /* each vendor's own names, comma-separated */
+	const char *measures;
+	const char *causes;
+	const char *change;
+	const char *next[TMA_NVENDORS];
+};
+
+/* By tdkit name or any alias (case-insensitive); NULL if unknown. */
+const struct tma_explanation *tma_explain(const char *node);
+/* All entries, NULL-terminated by node == NULL. */
+const struct tma_explanation *tma_explanations(void);
+/* The vendor a model id belongs to ("amd-zen4" -> TMA_AMD). */
+enum tma_vendor tma_vendor_of(const char *model_id);
+
+#endif

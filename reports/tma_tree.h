@@ -1,0 +1,18 @@
+/* A Top-down tree as indented text with proportional bars, and the seeds'
+ * assessment words shared by every output. */
+#ifndef TD_TMA_TREE_H
+#define TD_TMA_TREE_H
+
+#include <stdio.h>
+#include "analysis/tma.h"
+
+/* "good", "high", "mismeasured" or "" for a node. */
+const char *tma_assessment(const struct tma_node *n);
+
+/* The tree down to max_level (0: all). */
+void tma_tree_write_text(FILE *f, const struct tma_tree *t, const char *title, int max_level);
+
+/* A markdown table of the same. */
+void tma_tree_write_markdown(FILE *f, const struct tma_tree *t, const char *title, int max_level);
+
+#endif
