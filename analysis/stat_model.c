@@ -240,6 +240,11 @@ static void add_perf_metric(struct stat_model *m, const struct stat_record *r)
 	p->value = r->metric_value;
 	p->decimals = r->metric_decimals;
 	p->line = r->line;
+	/* --metric-only output has no counters: its metrics still need a set */
+	if (in_interval)
+		interval_set(m, set_key(m, m->session, r->scope, en->pmu), r->scope, en->pmu);
+	else
+		summary_set(m, r->scope, en->pmu);
 }
 
 static void add_counter(struct stat_model *m, const struct stat_record *r)

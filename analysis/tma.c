@@ -195,7 +195,8 @@ static void check_sanity(struct tma_tree *t)
 				nd->mismeasured = "larger than its parent";
 		}
 	}
-	if (l1 >= 4 && fabs(sum - 1) > 0.05) {
+	/* with a node missing the rest must still fit in 100% */
+	if ((l1 >= 4 && fabs(sum - 1) > 0.05) || (l1 == 3 && sum > 1.05)) {
 		snprintf(t->warning, sizeof t->warning, "Level 1 sums to %.1f%%, not 100%%: the counts are inconsistent "
 			 "(multiplexing, a failed group or a perf bug)", 100 * sum);
 		for (int i = 0; i < t->n; i++)

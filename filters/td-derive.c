@@ -14,7 +14,7 @@
 
 #define MAX_METRICS 32
 
-static bool opt_csv, opt_json, opt_markdown, opt_intervals, opt_counters;
+static bool opt_csv, opt_json, opt_markdown, opt_intervals, opt_counters, opt_explain;
 static const char *opt_format, *opt_cpu;
 static long opt_level;
 
@@ -24,6 +24,7 @@ static const struct td_option options[] = {
 	{ 0, "markdown", TD_OPT_FLAG, &opt_markdown, NULL, "a markdown report", NULL },
 	{ 0, "intervals", TD_OPT_FLAG, &opt_intervals, NULL, "text: also every -I interval (CSV/JSON always have them)", NULL },
 	{ 0, "counters", TD_OPT_FLAG, &opt_counters, NULL, "the counters as read (normalized names, summed per scope) instead of metrics", NULL },
+	{ 0, "explain", TD_OPT_FLAG, &opt_explain, NULL, "text: explain every node on the bottleneck path (see td-explain)", NULL },
 	{ 0, "level", TD_OPT_INT, &opt_level, "N", "Top-down tree down to level N (default: as deep as the events allow)", NULL },
 	{ 0, "cpu", TD_OPT_STRING, &opt_cpu, "MODEL[:WIDTH]", "Top-down model instead of detecting it (see td-derive(1): intel-atom:6, arm-v2, amd-zen5 ...)", NULL },
 	{ 0, "format", TD_OPT_STRING, &opt_format, "csv|json|text", "input layout (default: detected)", NULL },
@@ -228,6 +229,43 @@ static void check_perf(const struct stat_model *m, const struct perf_metric *pm,
 	}
 }
 
+/* The same next step for the same metric was printed for an earlier row. */
+static bool already_said(const struct td_table *t, int row)
+{
+	for (int r = 0; r < row; r++)
+		if (td_table_cell(t, r, C_NEXT) && !td_table_cell(t, r, C_INTERVAL) &&
+		    !strcmp(td_table_cell(t, r, C_NEXT), td_table_cell(t, row, C_NEXT)) &&
+		    !strcmp(td_table_cell(t, r, C_METRIC), td_table_cell(t, row, C_METRIC)))
+			return true;
+	return false;
+}
+
+/* The Top-down tree of every whole-run set that has one. */
+static void write_trees(const struct stat_model *m, FILE *f, bool markdown)
+{
+	int nsum;
+	const struct counter_set *sum = stat_model_summary(m, &nsum);
+	for (int i = 0; i < nsum; i++) {
+		struct tma_tree tree;
+		if (!build_tree(m, &sum[i], opt_cpu, &tree))
+			continue;
+		char scope[96], title[200];
+		snprintf(title, sizeof title, "%s%s%s", scope_name(m, &sum[i], scope, sizeof scope), sum[i].pmu[0] ? " " : "",
+			 sum[i].pmu);
+		if (markdown)
+			tma_tree_write_markdown(f, &tree, title, (int)opt_level);
+		else
+			tma_tree_write_text(f, &tree, title, (int)opt_level);
+		for (int k = 0; opt_explain && !markdown && k < tree.n; k++) {
+			const struct tma_explanation *e = tma_explain(tree.node[k].def->name);
+			if (tree.node[k].on_path && e) {
+				fputc('\n', f);
+				tma_explain_write(f, e, tma_vendor_of(tree.model->id));
+			}
+		}
+	}
+}
+
 static void write_text(const struct stat_model *m, struct td_table *t, const char *inputs)
 {
 	int nsum;
@@ -248,8 +286,8 @@ static void write_text(const struct stat_model *m, struct td_table *t, const cha
 	struct td_table *v = td_table_new(view, 7);
 	for (int r = 0; r < td_table_rows(t); r++) {
 		const char *iv = td_table_cell(t, r, C_INTERVAL);
-		if (iv && !opt_intervals)
-			continue;
+		if ((iv && !opt_intervals) || td_table_cell(t, r, C_LEVEL))
+			continue;       /* Top-down nodes are drawn as trees below */
 		td_table_row(v);
 		char scope[96];
 		snprintf(scope, sizeof scope, "%s%s%s", iv ? iv : "", iv ? " " : "", td_table_cell(t, r, C_SCOPE));
@@ -274,10 +312,11 @@ static void write_text(const struct stat_model *m, struct td_table *t, const cha
 	if (m->has_intervals && !opt_intervals)
 		printf("\n(whole-run sums shown; per-interval rows with --intervals, --csv or --json)\n");
 	td_table_free(v);
+	write_trees(m, stdout, false);
 	bool header = false;
 	for (int r = 0; r < td_table_rows(t); r++) {
 		const char *next = td_table_cell(t, r, C_NEXT);
-		if (!next || td_table_cell(t, r, C_INTERVAL))
+		if (!next || td_table_cell(t, r, C_INTERVAL) || already_said(t, r))
 			continue;
 		if (!header)
 			printf("\nnext steps:\n");
@@ -298,7 +337,7 @@ static void write_markdown(const struct stat_model *m, struct td_table *t, const
 	       m->counters, m->not_counted, m->not_supported, m->min_enabled_pct);
 	printf("## Summary\n\n| Scope | Metric | Value | Assessment |\n|---|---|---:|---|\n");
 	for (int r = 0; r < td_table_rows(t); r++) {
-		if (td_table_cell(t, r, C_INTERVAL))
+		if (td_table_cell(t, r, C_INTERVAL) || td_table_cell(t, r, C_LEVEL))
 			continue;
 		const char *vd = td_table_cell(t, r, C_VERDICT), *band = td_table_cell(t, r, C_BAND);
 		const char *unit = td_table_cell(t, r, C_UNIT);
@@ -307,6 +346,7 @@ static void write_markdown(const struct stat_model *m, struct td_table *t, const
 		       td_table_cell(t, r, C_METRIC), td_table_cell(t, r, C_VALUE), unit ? " " : "", unit ? unit : "",
 		       vd ? vd : "-", band ? " (" : "", band ? band : "", band ? ")" : "");
 	}
+	write_trees(m, stdout, true);
 	printf("\n## Diagnosis\n\n");
 	int issues = 0;
 	for (int r = 0; r < td_table_rows(t); r++)
@@ -320,7 +360,7 @@ static void write_markdown(const struct stat_model *m, struct td_table *t, const
 		printf("- No metric crosses its investigate threshold.\n");
 	printf("\n## Validation plan\n\n");
 	for (int r = 0; r < td_table_rows(t); r++)
-		if (!td_table_cell(t, r, C_INTERVAL) && td_table_cell(t, r, C_NEXT))
+		if (!td_table_cell(t, r, C_INTERVAL) && td_table_cell(t, r, C_NEXT) && !already_said(t, r))
 			printf("- %s: `%s`\n", td_table_cell(t, r, C_METRIC), td_table_cell(t, r, C_NEXT));
 	printf("- Re-run with repeats to judge noise: `perf stat -r 5 -x, ... | td-derive`\n");
 }

@@ -29,23 +29,46 @@ static void bar(FILE *f, double v)
 		fputc(i < n ? '#' : '.', f);
 }
 
+/* Nodes in display order: each parent followed by its children. */
+static int tree_order(const struct tma_tree *t, const char *parent, int *order, int k)
+{
+	for (int i = 0; i < t->n; i++) {
+		const char *p = t->node[i].def->parent;
+		if ((parent == NULL) != (p == NULL) || (p && strcmp(p, parent)))
+			continue;
+		order[k++] = i;
+		k = tree_order(t, t->node[i].def->name, order, k);
+	}
+	return k;
+}
+
+static void write_node(FILE *f, const struct tma_node *n)
+{
+	int indent = 2 * n->level;
+	fprintf(f, "%*s%-*s %6.1f%%  ", indent, "", 26 - indent, n->def->name, 100 * n->value);
+	bar(f, n->value);
+	const char *a = tma_assessment(n);
+	char tail[160];
+	snprintf(tail, sizeof tail, "%s%s%s%s%s", n->on_path ? "  <- bottleneck" : "", n->mismeasured ? " (" : "",
+		 n->mismeasured ? n->mismeasured : "", n->mismeasured ? ")" : "", n->from_perf ? "" : "");
+	if (tail[0])
+		fprintf(f, "  %-11s%s", a, tail);
+	else if (*a)
+		fprintf(f, "  %s", a);
+	fputc('\n', f);
+}
+
 void tma_tree_write_text(FILE *f, const struct tma_tree *t, const char *title, int max_level)
 {
 	fprintf(f, "\nTop-down %s: %s", title, t->model->description);
-	if (t->width && strcmp(t->model->id, "perf"))
-		fprintf(f, " [%d slots/cycle]", t->width);
+	if (t->width && t->width != t->model->width)
+		fprintf(f, " [%d slots per cycle]", t->width);
 	fputc('\n', f);
-	for (int i = 0; i < t->n; i++) {
-		const struct tma_node *n = &t->node[i];
-		if (max_level && n->level > max_level)
-			continue;
-		int indent = 2 * n->level;
-		fprintf(f, "%*s%-*s %6.1f%%  ", indent, "", 26 - indent, n->def->name, 100 * n->value);
-		bar(f, n->value);
-		const char *a = tma_assessment(n);
-		fprintf(f, "  %-11s%s%s%s%s\n", a, n->on_path ? " <- bottleneck" : "",
-			n->mismeasured ? " (" : "", n->mismeasured ? n->mismeasured : "", n->mismeasured ? ")" : "");
-	}
+	int order[TMA_MAX_NODES];
+	int k = tree_order(t, NULL, order, 0);
+	for (int i = 0; i < k; i++)
+		if (!max_level || t->node[order[i]].level <= max_level)
+			write_node(f, &t->node[order[i]]);
 	if (t->warning[0])
 		fprintf(f, "  warning: %s\n", t->warning);
 	if (t->n && t->node[0].from_perf)
@@ -63,8 +86,10 @@ void tma_tree_write_markdown(FILE *f, const struct tma_tree *t, const char *titl
 {
 	fprintf(f, "\n### Top-down %s\n\n%s%s\n\n| Node | Level | Value | Assessment |\n|---|---:|---:|---|\n", title,
 		t->model->description, t->n && t->node[0].from_perf ? "" : "");
-	for (int i = 0; i < t->n; i++) {
-		const struct tma_node *n = &t->node[i];
+	int order[TMA_MAX_NODES];
+	int k = tree_order(t, NULL, order, 0);
+	for (int i = 0; i < k; i++) {
+		const struct tma_node *n = &t->node[order[i]];
 		if (max_level && n->level > max_level)
 			continue;
 		fprintf(f, "| %s%s%s | %d | %.1f%% | %s%s |\n", n->on_path ? "**" : "", n->def->name, n->on_path ? "**" : "",
@@ -72,4 +97,12 @@ void tma_tree_write_markdown(FILE *f, const struct tma_tree *t, const char *titl
 	}
 	if (t->warning[0])
 		fprintf(f, "\nWarning: %s\n", t->warning);
+}
+
+void tma_explain_write(FILE *f, const struct tma_explanation *e, enum tma_vendor vendor)
+{
+	static const char *const vendors[TMA_NVENDORS] = { "Intel", "AMD", "Arm" };
+	fprintf(f, "%s (also: %s)\n", e->node, e->aliases);
+	fprintf(f, "  measures: %s\n  causes:   %s\n  change:   %s\n  next (%s): %s\n", e->measures, e->causes, e->change,
+		vendors[vendor], e->next[vendor]);
 }

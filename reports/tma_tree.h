@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include "analysis/tma.h"
+#include "analysis/tma_explain.h"
 
 /* "good", "high", "mismeasured" or "" for a node. */
 const char *tma_assessment(const struct tma_node *n);
@@ -14,5 +15,8 @@ void tma_tree_write_text(FILE *f, const struct tma_tree *t, const char *title, i
 
 /* A markdown table of the same. */
 void tma_tree_write_markdown(FILE *f, const struct tma_tree *t, const char *title, int max_level);
+
+/* One node's explanation, with the next command for the vendor. */
+void tma_explain_write(FILE *f, const struct tma_explanation *e, enum tma_vendor vendor);
 
 #endif
