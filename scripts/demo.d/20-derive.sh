@@ -1,11 +1,18 @@
 #!/bin/sh
-# td-derive on perf stat captures recorded here, then on a real Zen 4 capture.
+# td-derive on perf stat captures recorded here, then on real hardware
+# captures from ../shared (the Top-down trees need hardware counters).
 echo "== td-derive: perf stat -a -A -I 250 (software events, recorded here)"
 "$BIN/td-derive" testdata/stat/local-kvm_swevents_csv_-a-A-I250.csv
+skl=$SHARED/testdata/stat_text/intel-skylake-client_pre-ICL-TMA_TopdownL1-L2-L3_hashmap-benchmark_readme.snippet.txt
 zen=$SHARED/testdata/stat_text/amd-zen4-5.47GHz_PipelineL2_and_ddd_kinematics-demo.snippet.txt
+if [ -f "$skl" ]; then
+	echo
+	echo "== td-derive on ../shared: Skylake, perf stat -M TopdownL2 (Top-down tree, bottleneck path)"
+	"$BIN/td-derive" -q "$skl" | sed -n '/^Top-down run3/,$p'
+fi
 if [ -f "$zen" ]; then
 	echo
-	echo "== td-derive on ../shared: AMD Zen 4, perf stat -ddd (text output, multiplexed)"
-	"$BIN/td-derive" -q "$zen" | head -20
+	echo "== td-derive on ../shared: AMD Zen 4, perf stat -M PipelineL2, Top-down only"
+	"$BIN/td-derive" -q "$zen" | sed -n '/^Top-down run2/,/^$/p'
 fi
 exit 0
