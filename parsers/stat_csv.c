@@ -433,5 +433,8 @@ void stat_csv_line(struct stat_csv *c, const char *line, size_t len, const char 
 		return;
 	if (metric_header(c, f, nf))
 		return;
-	td_bad_input(file, lineno, "not a perf stat -x row (separator '%c'); skipped", c->sep);
+	if (!memchr(line, c->sep, len))
+		td_bad_input(file, lineno, "not perf stat output; skipped");
+	else
+		td_bad_input(file, lineno, "not a perf stat -x row (separator '%c'); skipped", c->sep);
 }

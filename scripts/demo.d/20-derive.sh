@@ -8,11 +8,11 @@ zen=$SHARED/testdata/stat_text/amd-zen4-5.47GHz_PipelineL2_and_ddd_kinematics-de
 if [ -f "$skl" ]; then
 	echo
 	echo "== td-derive on ../shared: Skylake, perf stat -M TopdownL2 (Top-down tree, bottleneck path)"
-	"$BIN/td-derive" -q "$skl" | sed -n '/^Top-down run3/,$p'
+	"$BIN/td-derive" -q "$skl" 2>/dev/null | sed -n '/^Top-down run3/,$p'
 fi
 if [ -f "$zen" ]; then
 	echo
 	echo "== td-derive on ../shared: AMD Zen 4, perf stat -M PipelineL2, Top-down only"
-	"$BIN/td-derive" -q "$zen" | sed -n '/^Top-down run2/,/^$/p'
+	"$BIN/td-derive" -q "$zen" 2>/dev/null | sed -n '/^Top-down run2/,/^$/p'
 fi
 exit 0
