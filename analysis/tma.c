@@ -257,9 +257,24 @@ static void fill(struct tma_tree *t, const struct tma_model *m, const double *v,
 	mark_high_and_path(t);
 }
 
+/* One pass over the names before trying every model: most sets (software
+ * events, cache counters) have no Top-down event at all. */
+static bool has_topdown_events(const struct counter_set *s)
+{
+	static const char *const marks[] = { "topdown", "slot", "uops_", "de_no_dispatch", NULL };
+	for (int i = 0; i < s->n; i++)
+		for (const char *const *k = marks; *k; k++)
+			if (strstr(s->c[i].name, *k))
+				return true;
+	return false;
+}
+
 bool tma_build(const struct counter_set *s, const struct tma_printed *printed, int nprinted,
 	       const struct tma_options *o, struct tma_tree *t)
 {
+	t->n = 0;
+	if (nprinted == 0 && !has_topdown_events(s))
+		return false;
 	memset(t, 0, sizeof(*t));
 	struct tma_ctx c = { s, 0 };
 	const struct tma_model *m = NULL;

@@ -1,6 +1,7 @@
 /* td-derive: perf stat output in, derived metrics with verdicts and the
  * next command out. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "analysis/metrics.h"
@@ -49,15 +50,39 @@ static const struct td_column columns[NCOLS] = {
 };
 
 #define MAX_PRINTED 64
+#define UNIT_CACHE 512
+
+/* The TMA node a perf unit names, remembered per unit: units are interned
+ * by the model, so the pointer is the key (one lookup per distinct unit). */
+static const char *tma_node_of_unit(const char *unit, bool *uncorrected)
+{
+	static const char *keys[UNIT_CACHE], *nodes[UNIT_CACHE];
+	static bool shadow[UNIT_CACHE];
+	size_t h = ((uintptr_t)unit >> 3) % UNIT_CACHE;
+	for (size_t i = 0; i < UNIT_CACHE; i++, h = (h + 1) % UNIT_CACHE) {
+		if (keys[h] == unit) {
+			*uncorrected = shadow[h];
+			return nodes[h];
+		}
+		if (!keys[h]) {
+			keys[h] = unit;
+			nodes[h] = tma_node_for_perf_unit(unit, &shadow[h]);
+			*uncorrected = shadow[h];
+			return nodes[h];
+		}
+	}
+	return tma_node_for_perf_unit(unit, uncorrected);
+}
 
 /* The metrics perf printed for this set (its interval's, or the summary's). */
 static int printed_for(const struct stat_model *m, const struct counter_set *s, struct tma_printed *out)
 {
 	const struct perf_metric *pm = s->interval >= 0 ? m->perf_cur : m->perf;
 	int npm = s->interval >= 0 ? m->nperf_cur : m->nperf, n = 0;
+	bool shadow;
 	for (int i = 0; i < npm && n < MAX_PRINTED; i++)
 		if (pm[i].session == s->session && pm[i].interval == s->interval && !strcmp(pm[i].scope, s->scope) &&
-		    !strcmp(pm[i].pmu, s->pmu))
+		    !strcmp(pm[i].pmu, s->pmu) && tma_node_of_unit(pm[i].unit, &shadow))
 			out[n++] = (struct tma_printed){ pm[i].unit, pm[i].value };
 	return n;
 }
@@ -191,7 +216,7 @@ static void compare_with_perf(const struct perf_metric *p, const char *name, dou
 static void check_tma_node(const struct stat_model *m, const struct counter_set *s, const struct perf_metric *p)
 {
 	bool uncorrected;
-	const char *node = tma_node_for_perf_unit(p->unit, &uncorrected);
+	const char *node = tma_node_of_unit(p->unit, &uncorrected);
 	struct tma_tree tree;
 	if (!node || !build_tree(m, s, opt_cpu, &tree) || tree.node[0].from_perf)
 		return;
@@ -209,11 +234,14 @@ static void check_perf(const struct stat_model *m, const struct perf_metric *pm,
 		const struct perf_metric *p = &pm[i];
 		if (isnan(p->value))
 			continue;
+		double factor;
+		bool shadow;
+		const char *name = metrics_for_perf_unit(p->unit, &factor);
+		if (!name && !tma_node_of_unit(p->unit, &shadow))
+			continue;              /* K/sec and other rates perf prints: nothing to check */
 		const struct counter_set *s = stat_model_find(m, false, p->session, p->interval, p->scope, p->pmu);
 		if (!s)
 			continue;
-		double factor;
-		const char *name = metrics_for_perf_unit(p->unit, &factor);
 		if (!name) {
 			check_tma_node(m, s, p);
 			continue;
