@@ -1,0 +1,43 @@
+/* Ranking branch sites: every branch-stack entry counted (as perf report -b
+ * does) per (from, to) pair, with misprediction, type and cycles; grouped
+ * per source site or function at output. Also the ARM SPE inputs: samples
+ * of its synthesized branch-miss event and raw packet dumps. */
+#ifndef TD_BRANCHES_H
+#define TD_BRANCHES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "parsers/brstack.h"
+
+enum br_group { BR_BY_PAIR, BR_BY_SITE, BR_BY_FUNC };
+enum br_sort { BR_SORT_MISPREDICTED, BR_SORT_RATE, BR_SORT_COUNT };
+
+struct br_totals {
+	unsigned long samples, entries, mispredicted, no_info, empty, spe_records, spe_bad_packets;
+	unsigned long skipped_events;     /* SPE samples of other events (l1d-access ...) */
+};
+
+/* One row of the ranking. */
+struct br_row {
+	const char *from, *to;            /* to is "" when grouped by site or function */
+	unsigned long count, mispredicted, no_info, not_taken;
+	double rate;                      /* mispredicted / (count - no_info), NaN if none judged */
+	const char *type;                 /* "" when unknown */
+	double cycles_mean, cycles_median;   /* NaN where the hardware gave none */
+	const char *cause;
+};
+
+struct branches;
+
+struct branches *branches_new(void);
+void branches_free(struct branches *b);
+/* One line of perf script (brstack, brstacksym, SPE samples) or perf report -D. */
+void branches_line(struct branches *b, const char *line, size_t len, const char *file, unsigned long lineno);
+void branches_end_input(struct branches *b);
+const struct br_totals *branches_totals(const struct branches *b);
+
+/* The ranking; rows are owned by b until the next call. */
+int branches_rank(struct branches *b, enum br_group group, enum br_sort sort, unsigned long min_count,
+		  const struct br_row **rows);
+
+#endif

@@ -1,0 +1,133 @@
+#include <string.h>
+#include "brstack.h"
+
+#define MAX_PARTS 16
+
+static bool is_hex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+
+/* Split on '/' outside parentheses: "(/usr/lib/libc.so.6)" stays whole. */
+static int split_slashes(const char *p, size_t n, struct td_span *part)
+{
+	if (!memchr(p, '(', n)) {           /* the common case: memchr from slash to slash */
+		int k = 0;
+		const char *at = p, *end = p + n;
+		while (k < MAX_PARTS) {
+			const char *slash = memchr(at, '/', (size_t)(end - at));
+			const char *stop = slash ? slash : end;
+			part[k++] = (struct td_span){ at, (size_t)(stop - at) };
+			if (!slash)
+				break;
+			at = slash + 1;
+		}
+		return k;
+	}
+	int k = 0, depth = 0;
+	size_t start = 0;
+	for (size_t i = 0; i <= n && k < MAX_PARTS; i++) {
+		if (i < n && p[i] == '(')
+			depth++;
+		else if (i < n && p[i] == ')' && depth)
+			depth--;
+		else if (i == n || (p[i] == '/' && depth == 0)) {
+			part[k++] = (struct td_span){ p + start, i - start };
+			start = i + 1;
+		}
+	}
+	return k;
+}
+
+static bool span_is(struct td_span s, const char *lit)
+{
+	return s.n == strlen(lit) && memcmp(s.p, lit, s.n) == 0;
+}
+
+/* "0x..." with at most 16 hex digits; an address too long overflows. */
+static int address_digits(struct td_span s)
+{
+	if (s.n < 3 || s.p[0] != '0' || s.p[1] != 'x')
+		return -1;
+	size_t i = 2;
+	while (i < s.n && is_hex(s.p[i]))
+		i++;
+	return (int)(i - 2);
+}
+
+static bool looks_like_entry(const struct td_span *part, int k)
+{
+	if (k < 4)
+		return false;
+	if ((part[0].n > 2 && part[0].p[0] == '0' && part[0].p[1] == 'x') || (part[0].n && part[0].p[0] == '['))
+		return true;
+	/* symbolic: the PRED field gives it away */
+	return span_is(part[2], "P") || span_is(part[2], "M") || span_is(part[2], "-") || span_is(part[2], "PN") ||
+	       span_is(part[2], "MN");
+}
+
+enum br_parse brstack_parse_entry(const char *p, size_t n, struct br_entry *e, const char **why)
+{
+	if (n < 9 || !memchr(p, '/', n))
+		return BR_NOT_ENTRY;
+	struct td_span part[MAX_PARTS];
+	int k = split_slashes(p, n, part);
+	if (!looks_like_entry(part, k))
+		return BR_NOT_ENTRY;
+	memset(e, 0, sizeof(*e));
+	if (k < 6) {
+		*why = "truncated branch entry (want FROM/TO/PRED/INTX/ABORT/CYCLES)";
+		return BR_BAD;
+	}
+	for (int i = 0; i < 2; i++)
+		if (part[i].n > 18 && address_digits(part[i]) > 16) {
+			*why = "branch address longer than 64 bits";
+			return BR_BAD;
+		}
+	e->from = part[0];
+	e->to = part[1];
+	struct td_span pred = part[2];
+	if (span_is(pred, "P") || span_is(pred, "PN"))
+		e->pred = BR_PREDICTED;
+	else if (span_is(pred, "M") || span_is(pred, "MN"))
+		e->pred = BR_MISPREDICTED;
+	else if (span_is(pred, "-"))
+		e->pred = BR_NO_INFO;
+	else {
+		*why = "prediction flag is not P, M, -, PN or MN";
+		return BR_BAD;
+	}
+	e->not_taken = pred.n == 2;
+	e->in_tx = span_is(part[3], "X");
+	e->abort = span_is(part[4], "A");
+	if ((!e->in_tx && !span_is(part[3], "-")) || (!e->abort && !span_is(part[4], "-"))) {
+		*why = "INTX/ABORT flags are not X, A or -";
+		return BR_BAD;
+	}
+	unsigned long cycles = 0;
+	if (part[5].n == 0 || part[5].n > 9) {
+		*why = "cycles field is not a small decimal number";
+		return BR_BAD;
+	}
+	for (size_t i = 0; i < part[5].n; i++) {
+		if (part[5].p[i] < '0' || part[5].p[i] > '9') {
+			*why = "cycles field is not a decimal number";
+			return BR_BAD;
+		}
+		cycles = cycles * 10 + (unsigned)(part[5].p[i] - '0');
+	}
+	e->cycles = cycles;
+	if (k > 6 && !span_is(part[6], "-"))
+		e->type = part[6];
+	if (k > 7 && !span_is(part[7], "-"))
+		e->spec = part[7];
+	e->empty = span_is(e->from, "0x0") && span_is(e->to, "0x0");
+	return BR_OK;
+}
+
+size_t brstack_glued_ip(const char *p, size_t n)
+{
+	size_t i = 0;
+	while (i < n && is_hex(p[i]))
+		i++;
+	if (i >= 12 && i < n && (p[i] == '[' || p[i] == '_' || (p[i] >= 'g' && p[i] <= 'z') || (p[i] >= 'G' && p[i] <= 'Z')))
+		return i;
+	return 0;
+}

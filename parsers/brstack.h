@@ -1,0 +1,38 @@
+/* Branch-stack entries as perf script prints them (-F brstack, brstacksym,
+ * brstackoff, and SPE's --itrace=bl), every era:
+ *
+ *   FROM/TO/PRED/INTX/ABORT/CYCLES[/TYPE[/SPEC[/future...]]]
+ *
+ * FROM and TO are 0x addresses, sym+0xoff or [unknown], optionally with a
+ * "(dso)" suffix (whose path may hold '/'). PRED is P, M, - (no
+ * prediction information), PN or MN (SPE: not taken). */
+#ifndef TD_BRSTACK_H
+#define TD_BRSTACK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "parsers/perf_script.h"
+
+enum br_prediction { BR_PREDICTED, BR_MISPREDICTED, BR_NO_INFO };
+
+struct br_entry {
+	struct td_span from, to;       /* as printed, dso suffix included */
+	enum br_prediction pred;
+	bool not_taken;                /* PN / MN */
+	bool in_tx, abort;
+	unsigned long cycles;          /* 0: the hardware gave none */
+	struct td_span type;           /* "COND", "IND_CALL" ... (n == 0: unknown) */
+	struct td_span spec;           /* "NON_SPEC_CORRECT_PATH" ... */
+	bool empty;                    /* 0x0/0x0: an unused LBR slot */
+};
+
+enum br_parse { BR_NOT_ENTRY, BR_OK, BR_BAD };
+
+/* One whitespace-free token. BR_BAD sets *why to a static message. */
+enum br_parse brstack_parse_entry(const char *p, size_t n, struct br_entry *e, const char **why);
+
+/* perf script glues brstacksym's first entry to the ip ("ffffb42071f2[unknown]/..."):
+ * the length of such a hex prefix, or 0. */
+size_t brstack_glued_ip(const char *p, size_t n);
+
+#endif
