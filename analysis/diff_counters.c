@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analysis/stat_model.h"
+#include "analysis/tma.h"
 #include "common/diag.h"
 #include "common/input.h"
 #include "common/stats.h"
@@ -91,6 +92,30 @@ static void quantity_name(char *buf, size_t cap, const struct counter_set *s, bo
 		 s->pmu, s->pmu[0] ? "/" : "", name);
 }
 
+/* Top-down nodes (from raw events) as metrics in %, level recorded: more
+ * retiring is better, more of any stall category worse. */
+static void add_tree(struct diff_counters *d, int side, const struct stat_model *m, const struct counter_set *s)
+{
+	struct tma_tree t;
+	if (!tma_build(s, NULL, 0, NULL, &t))
+		return;
+	double enabled = 100;
+	for (int i = 0; i < s->n; i++)
+		if (!isnan(s->c[i].value) && s->c[i].enabled_pct < enabled)
+			enabled = s->c[i].enabled_pct;
+	char name[256];
+	for (int i = 0; i < t.n; i++) {
+		const struct tma_node *nd = &t.node[i];
+		quantity_name(name, sizeof name, s, d->per_scope, nd->def->name);
+		struct dc_quantity *q = quantity(d, name, true);
+		q->unit = "%";
+		q->tma_level = nd->level;
+		q->has_direction = true;
+		q->higher_is_better = !strcmp(nd->def->name, "retiring") || !strcmp(nd->def->name, "light_operations");
+		add_value(q, side, 100 * nd->value, NAN, m->runs, enabled);
+	}
+}
+
 static void add_set(struct diff_counters *d, int side, const struct stat_model *m, const struct counter_set *s)
 {
 	char name[256];
@@ -110,6 +135,7 @@ static void add_set(struct diff_counters *d, int side, const struct stat_model *
 		q->higher_is_better = mv[i].higher_is_better;
 		add_value(q, side, mv[i].value, mv[i].variance_pct, m->runs, mv[i].confidence);
 	}
+	add_tree(d, side, m, s);
 }
 
 /* The whole-run sets of one run, scopes summed per PMU unless per_scope. */
@@ -371,6 +397,22 @@ static bool moved(const struct dc_result *r)
 	return r && strcmp(r->verdict, "noise") && strcmp(r->verdict, "unchanged") && fabs(r->rel_pct) >= 1;
 }
 
+/* The stall node (not retiring) whose share grew most, at the deepest
+ * level both sides have. */
+static const struct dc_result *tma_grew_most(const struct dc_result *r, int n)
+{
+	const struct dc_result *best = NULL;
+	for (int i = 0; i < n; i++) {
+		const struct dc_quantity *q = r[i].q;
+		if (!q->tma_level || q->higher_is_better || r[i].delta <= 0)
+			continue;
+		if (!best || q->tma_level > best->q->tma_level ||
+		    (q->tma_level == best->q->tma_level && r[i].delta > best->delta))
+			best = &r[i];
+	}
+	return best;
+}
+
 void diff_counters_explain(const struct diff_counters *d, const struct dc_result *r, int n, char *buf, size_t cap)
 {
 	(void)d;
@@ -399,14 +441,23 @@ void diff_counters_explain(const struct diff_counters *d, const struct dc_result
 		if (moved(ins) && ins->rel_pct > 0)
 			SAY(" Instructions %+.1f%%: more work is being done%s.", ins->rel_pct,
 			    bd && moved(bd) ? " and branch density moved too" : "");
-		if (moved(ipc) && ipc->rel_pct < 0)
+		if (moved(ipc) && ipc->rel_pct < 0) {
 			SAY(" IPC %+.1f%%: each instruction costs more cycles%s%s.", ipc->rel_pct,
 			    cmr && moved(cmr) && cmr->rel_pct > 0 ? "; the cache miss rate grew" : "",
 			    bmr && moved(bmr) && bmr->rel_pct > 0 ? "; the branch miss rate grew" : "");
+			const struct dc_result *grew = tma_grew_most(r, n);
+			if (grew)
+				SAY(" Top-down: %s grew most (%.1f%% -> %.1f%% of slots, %+.1f points).", grew->q->name,
+				    grew->base, grew->cand, grew->delta);
+		}
 		if (!moved(ins) && !moved(ipc))
 			SAY(" Neither instructions nor IPC moved significantly: check frequency (ghz) and CPU time.");
 	} else {
 		SAY(" Without cycles and instructions on both sides the cause cannot be split into work and efficiency.");
+		const struct dc_result *grew = tma_grew_most(r, n);
+		if (grew)
+			SAY(" Top-down: %s grew most (%.1f%% -> %.1f%% of slots, %+.1f points).", grew->q->name, grew->base,
+			    grew->cand, grew->delta);
 	}
 	if (moved(time) && time->rel_pct > 0)
 		SAY(" Next: perf stat -M TopdownL1 (or -M PipelineL1 on AMD, TopDownL1 on ARM) on both builds and td-diff the "

@@ -13,6 +13,7 @@
 struct dc_quantity {
 	char name[256];           /* "ipc", "cycles", "cpu_core/cycles", "CPU0 ipc" */
 	bool is_metric;
+	int tma_level;            /* a Top-down node's level; 0 for other quantities */
 	const char *unit;
 	bool has_direction, higher_is_better;
 	int n[2];                 /* runs with a value */

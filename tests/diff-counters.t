@@ -76,7 +76,11 @@ if have_shared; then
 	run_tool "$T_TMP/out" "$T_TMP/err" "$DIFF" "$T_TMP/gcc.txt" "$T_TMP/clang.txt"
 	grep -Eq '^ipc .* regression' "$T_TMP/out" && grep -q 'multiplexed: lowest enabled 35.52%' "$T_TMP/out"
 	ok $(( RC != 1 || $? )) "Zen 4 gcc vs clang -ddd: IPC regression, multiplexing stated"
+	sed -n '22,40p' "$N" >"$T_TMP/gccL2.txt"; sed -n '63,81p' "$N" >"$T_TMP/clangL2.txt"
+	run_tool "$T_TMP/out" "$T_TMP/err" "$DIFF" "$T_TMP/gccL2.txt" "$T_TMP/clangL2.txt"
+	grep -Eq '^core_bound +metric +% +48.16' "$T_TMP/out" && grep -q 'Top-down: core_bound grew most (48.2% -> 53.0%' "$T_TMP/out"
+	ok $? "Zen 4 PipelineL2 gcc vs clang: Top-down nodes compared, the node that grew named"
 else
-	skip "../shared absent: shared A/B pairs"; skip "../shared absent"; skip "../shared absent"
+	for i in 1 2 3 4; do skip "../shared absent: shared A/B pairs"; done
 fi
 done_testing
