@@ -80,7 +80,12 @@ if have_shared; then
 	run_tool "$T_TMP/out" "$T_TMP/err" "$DIFF" "$T_TMP/gccL2.txt" "$T_TMP/clangL2.txt"
 	grep -Eq '^core_bound +metric +% +48.16' "$T_TMP/out" && grep -q 'Top-down: core_bound grew most (48.2% -> 53.0%' "$T_TMP/out"
 	ok $? "Zen 4 PipelineL2 gcc vs clang: Top-down nodes compared, the node that grew named"
+	P=$S/stat/amd-zen4-7700X-class_PipelineL2_baseline-vs-solution_perf-ninja-vectorization1-notes.txt
+	sed -n '17,41p' "$P" >"$T_TMP/baseline.txt"; sed -n '59,$p' "$P" >"$T_TMP/solution.txt"
+	run_tool "$T_TMP/out" "$T_TMP/err" "$DIFF" "$T_TMP/baseline.txt" "$T_TMP/solution.txt"
+	grep -q 'Top-down: memory_bound grew most (0.9% -> 65.8%' "$T_TMP/out" && grep -q 'multiplexed: lowest enabled 24.9' "$T_TMP/out"
+	ok $? "PipelineL2 baseline vs solution (perf-ninja): memory_bound +64.9 points named, multiplexing stated"
 else
-	for i in 1 2 3 4; do skip "../shared absent: shared A/B pairs"; done
+	for i in 1 2 3 4 5; do skip "../shared absent: shared A/B pairs"; done
 fi
 done_testing
