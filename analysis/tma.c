@@ -73,6 +73,8 @@ static const struct {
 	{ "frontend_core_bound", "frontend_core_bound" }, { "frontend_mem_bound", "frontend_mem_bound" },
 	{ "backend_core_bound", "core_bound" }, { "backend_mem_bound", "memory_bound" },
 	{ "bad_spec", "bad_speculation" }, { "frontend", "frontend_bound" }, { "backend", "backend_bound" },
+	{ "l1_bound", "l1_bound" }, { "l2_bound", "l2_bound" }, { "l3_bound", "l3_bound" }, { "dram_bound", "dram_bound" },
+	{ "store_bound", "store_bound" }, { "ports_utilization", "ports_utilization" }, { "divider", "divider" },
 };
 
 /* "%  tma_backend_bound" -> "backend_bound"; tma says whether "tma_" was there. */
@@ -125,6 +127,13 @@ static const struct tma_def printed_defs[] = {
 	{ "frontend_mem_bound", "frontend_mem_bound", "frontend_bound", NAN, "slots" },
 	{ "memory_bound", "memory_bound", "backend_bound", NAN, "slots" },
 	{ "core_bound", "core_bound", "backend_bound", NAN, "slots" },
+	{ "l1_bound", "l1_bound", "memory_bound", NAN, "cycles" },
+	{ "l2_bound", "l2_bound", "memory_bound", NAN, "cycles" },
+	{ "l3_bound", "l3_bound", "memory_bound", NAN, "cycles" },
+	{ "dram_bound", "dram_bound", "memory_bound", NAN, "cycles" },
+	{ "store_bound", "store_bound", "memory_bound", NAN, "cycles" },
+	{ "ports_utilization", "ports_utilization", "core_bound", NAN, "cycles" },
+	{ "divider", "divider", "core_bound", NAN, "cycles" },
 };
 #define NPRINTED ((int)(sizeof printed_defs / sizeof *printed_defs))
 
@@ -170,6 +179,19 @@ static int find_node(const struct tma_tree *t, const char *name)
 		if (strcmp(t->node[i].def->name, name) == 0)
 			return i;
 	return -1;
+}
+
+const char *tma_shown_parent(const struct tma_tree *t, const struct tma_node *n)
+{
+	const char *p = n->def->parent;
+	while (p && find_node(t, p) < 0) {
+		const char *up = NULL;
+		for (int k = 0; k < t->model->ndefs; k++)
+			if (!strcmp(t->model->defs[k].name, p))
+				up = t->model->defs[k].parent;
+		p = up;
+	}
+	return p;
 }
 
 double tma_value(const struct tma_tree *t, const char *name)
@@ -246,11 +268,13 @@ static void fill(struct tma_tree *t, const struct tma_model *m, const double *v,
 		nd->def = &m->defs[i];
 		nd->value = v[i];
 		nd->from_perf = from_perf;
-		nd->level = 1;
-		for (const char *p = m->defs[i].parent; p;) {
-			int k = find_node(t, p);
-			nd->level++;
-			p = k >= 0 ? t->node[k].def->parent : NULL;
+		nd->level = 1;              /* from the model: a node keeps its level when a parent is n/a */
+		for (const char *p = m->defs[i].parent; p; nd->level++) {
+			const char *up = NULL;
+			for (int k = 0; k < m->ndefs; k++)
+				if (!strcmp(m->defs[k].name, p))
+					up = m->defs[k].parent;
+			p = up;
 		}
 	}
 	check_sanity(t);

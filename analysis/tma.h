@@ -81,6 +81,9 @@ bool tma_build(const struct counter_set *s, const struct tma_printed *printed, i
  * perf 5.9-6.2 shadow names, computed without the JSON corrections. */
 const char *tma_node_for_perf_unit(const char *unit, bool *uncorrected);
 
+/* The nearest ancestor present in the tree (a parent may be n/a). */
+const char *tma_shown_parent(const struct tma_tree *t, const struct tma_node *n);
+
 /* Value of a node by tdkit name, NaN if absent. */
 double tma_value(const struct tma_tree *t, const char *name);
 

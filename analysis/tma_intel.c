@@ -12,7 +12,8 @@ static double max0(double v) { return v > 0 ? v : (isnan(v) ? NAN : 0); }
 
 /* ---- perf-metrics cores (Ice Lake and later, hybrid P-cores) -------- */
 
-enum { PM_RET, PM_FE, PM_BE, PM_BAD, PM_HEAVY, PM_LIGHT, PM_BR, PM_MC, PM_LAT, PM_BW, PM_MEM, PM_CORE, PM_N };
+enum { PM_RET, PM_FE, PM_BE, PM_BAD, PM_HEAVY, PM_LIGHT, PM_BR, PM_MC, PM_LAT, PM_BW, PM_MEM, PM_CORE,
+       PM_L1, PM_L2, PM_L3, PM_DRAM, PM_STORE, PM_PORTS, PM_DIV, PM_N };
 
 static const struct tma_def perf_metrics_defs[PM_N] = {
 	[PM_RET] = { "retiring", "tma_retiring", NULL, 0.7, "slots" },
@@ -27,7 +28,53 @@ static const struct tma_def perf_metrics_defs[PM_N] = {
 	[PM_BW] = { "fetch_bandwidth", "tma_fetch_bandwidth", "frontend_bound", 0.1, "slots" },
 	[PM_MEM] = { "memory_bound", "tma_memory_bound", "backend_bound", 0.2, "slots" },
 	[PM_CORE] = { "core_bound", "tma_core_bound", "backend_bound", 0.1, "slots" },
+	[PM_L1] = { "l1_bound", "tma_l1_bound", "memory_bound", 0.1, "cycles" },
+	[PM_L2] = { "l2_bound", "tma_l2_bound", "memory_bound", 0.05, "cycles" },
+	[PM_L3] = { "l3_bound", "tma_l3_bound", "memory_bound", 0.05, "cycles" },
+	[PM_DRAM] = { "dram_bound", "tma_dram_bound", "memory_bound", 0.1, "cycles" },
+	[PM_STORE] = { "store_bound", "tma_store_bound", "memory_bound", 0.2, "cycles" },
+	[PM_PORTS] = { "ports_utilization", "tma_ports_utilization", "core_bound", 0.15, "cycles" },
+	[PM_DIV] = { "divider", "tma_divider", "core_bound", 0.2, "cycles" },
 };
+
+/* Level 3 (cycles domain: fractions of CLKS, not of slots). Ice Lake and
+ * Skylake count memory stalls with CYCLE_ACTIVITY, Sapphire Rapids with
+ * MEMORY_ACTIVITY and EXE_ACTIVITY.BOUND_ON_LOADS. */
+static void level3(const struct tma_ctx *c, double *v)
+{
+	double clks = EV("cycles");
+	bool spr = HAS("memory_activity.stalls_l1d_miss");
+	double mem_any = spr ? EV("exe_activity.bound_on_loads") : EV("cycle_activity.stalls_mem_any");
+	double l1d_miss = spr ? EV("memory_activity.stalls_l1d_miss") : EV("cycle_activity.stalls_l1d_miss");
+	double l2_miss = spr ? EV("memory_activity.stalls_l2_miss") : EV("cycle_activity.stalls_l2_miss");
+	double l3_miss = spr ? EV("memory_activity.stalls_l3_miss") : EV("cycle_activity.stalls_l3_miss");
+	v[PM_L1] = max0((mem_any - l1d_miss) / clks);
+	if (spr) {
+		v[PM_L2] = (l1d_miss - l2_miss) / clks;
+		v[PM_DRAM] = l3_miss / clks;
+	} else {
+		double l2_hit = EV("mem_load_retired.l2_hit") * (1 + EV("mem_load_retired.fb_hit") / EV("mem_load_retired.l1_miss"));
+		double fb_full = HAS("l1d_pend_miss.fb_full_periods") ? EV("l1d_pend_miss.fb_full_periods")
+								       : EV("cpu/l1d_pend_miss.fb_full,cmask=1/");
+		v[PM_L2] = l2_hit / (l2_hit + fb_full) * (l1d_miss - l2_miss) / clks;
+		v[PM_DRAM] = l3_miss / clks + (l1d_miss - l2_miss) / clks - v[PM_L2];
+	}
+	v[PM_L3] = (l2_miss - l3_miss) / clks;
+	v[PM_STORE] = EV("exe_activity.bound_on_stores") / clks;
+	double divider = HAS("arith.div_active") ? EV("arith.div_active") : EV("arith.divider_active");
+	v[PM_DIV] = divider / clks;
+	/* Ports_Utilization; the serializing term only where its event was counted */
+	double few_ports = EV("exe_activity.1_ports_util") + v[PM_RET] * EV("exe_activity.2_ports_util");
+	double core_stalls = EV("cycle_activity.stalls_total") - mem_any;
+	if (divider < core_stalls) {
+		double zero = HAS("cpu/exe_activity.3_ports_util,umask=0x80/") ? EV("cpu/exe_activity.3_ports_util,umask=0x80/")
+										: EV("cpu/exe_activity.2_ports_util,umask=0xc/");
+		double serializing = HAS("resource_stalls.scoreboard") ? EV("resource_stalls.scoreboard") / clks * core_stalls : 0;
+		v[PM_PORTS] = (zero + serializing + few_ports) / clks;
+	} else {
+		v[PM_PORTS] = few_ports / clks;
+	}
+}
 
 /* Memory_Bound from the stall events when PERF_METRICS gives no byte 7. */
 static double memory_bound_from_stalls(const struct tma_ctx *c, double retiring, double backend)
@@ -72,6 +119,7 @@ static void perf_metrics(const struct tma_ctx *c, double *v, bool with_correctio
 	v[PM_MEM] = HAS("topdown-mem-bound") ? EV("topdown-mem-bound") / S
 					     : memory_bound_from_stalls(c, v[PM_RET], v[PM_BE]);
 	v[PM_CORE] = max0(v[PM_BE] - v[PM_MEM]);
+	level3(c, v);
 }
 
 static void perf_metrics_json(const struct tma_ctx *c, double *v) { perf_metrics(c, v, true); }
@@ -120,6 +168,7 @@ static void pre_icl(const struct tma_ctx *c, double *v)
 	v[PM_CORE] = v[PM_BE] - v[PM_MEM];
 	v[PM_HEAVY] = (retired + EV("uops_retired.macro_fused") - EV("instructions")) / slots;
 	v[PM_LIGHT] = v[PM_RET] - v[PM_HEAVY];
+	level3(c, v);
 }
 
 static const char *const pre_icl_events[] = { "uops_issued.any", "uops_retired.retire_slots",

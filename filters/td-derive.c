@@ -130,7 +130,8 @@ static void add_tree_rows(struct td_table *t, const struct counter_set *s, const
 		char note[160];
 		snprintf(note, sizeof note, "%s%s%s%s", n->from_perf ? "from perf" : tree->model->id,
 			 n->mismeasured ? "; mismeasured: " : "", n->mismeasured ? n->mismeasured : "",
-			 strcmp(n->def->domain, "cycles") ? "" : "; scaled from stall cycles");
+			 strcmp(n->def->domain, "cycles") ? "" : strncmp(tree->model->id, "arm", 3) ? "; share of cycles"
+								  : "; scaled from stall cycles");
 		td_table_str(t, C_NOTE, note);
 	}
 }

@@ -29,11 +29,18 @@ static void bar(FILE *f, double v)
 		fputc(i < n ? '#' : '.', f);
 }
 
+const char *tma_cycles_note(const struct tma_tree *t)
+{
+	if (!strncmp(t->model->id, "arm", 3))
+		return "(Level 2 nodes are shares of their parent's stall cycles, scaled into its share of slots)";
+	return "(Level 3 nodes are shares of cycles, not of slots: they need not sum to their parent)";
+}
+
 /* Nodes in display order: each parent followed by its children. */
 static int tree_order(const struct tma_tree *t, const char *parent, int *order, int k)
 {
 	for (int i = 0; i < t->n; i++) {
-		const char *p = t->node[i].def->parent;
+		const char *p = tma_shown_parent(t, &t->node[i]);
 		if ((parent == NULL) != (p == NULL) || (p && strcmp(p, parent)))
 			continue;
 		order[k++] = i;
@@ -73,13 +80,11 @@ void tma_tree_write_text(FILE *f, const struct tma_tree *t, const char *title, i
 		fprintf(f, "  warning: %s\n", t->warning);
 	if (t->n && t->node[0].from_perf)
 		fprintf(f, "  (values as perf printed them)\n");
-	if (t->n && strcmp(t->node[0].def->domain, "slots") == 0) {
-		for (int i = 0; i < t->n; i++)
-			if (!strcmp(t->node[i].def->domain, "cycles")) {
-				fprintf(f, "  (cycle-domain nodes are scaled into their parent's share of slots)\n");
-				break;
-			}
-	}
+	for (int i = 0; i < t->n; i++)
+		if (!strcmp(t->node[i].def->domain, "cycles") && (!max_level || t->node[i].level <= max_level)) {
+			fprintf(f, "  %s\n", tma_cycles_note(t));
+			break;
+		}
 }
 
 void tma_tree_write_markdown(FILE *f, const struct tma_tree *t, const char *title, int max_level)

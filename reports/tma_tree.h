@@ -10,6 +10,9 @@
 /* "good", "high", "mismeasured" or "" for a node. */
 const char *tma_assessment(const struct tma_node *n);
 
+/* How the model's cycle-domain nodes relate to the slot tree. */
+const char *tma_cycles_note(const struct tma_tree *t);
+
 /* The tree down to max_level (0: all). */
 void tma_tree_write_text(FILE *f, const struct tma_tree *t, const char *title, int max_level);
 

@@ -16,6 +16,8 @@ T=$S/stat_text/intel-tgl-ish_perf6.1_TopdownL1-drilldown_perfwiki.snippet.txt
 node "$T" '^,run1 all,,backend_bound,44\.300,%,high,bottleneck,.*,1,intel-perf-metrics$' "TGL perf-metrics: Backend Bound 44.3% (perf: 44.3), the bottleneck"
 node "$T" '^,run1 all,,retiring,25\.49' "TGL: Retiring 25.5%"
 node "$T" '^,run3 all,,memory_bound,17\.45' "TGL backend group: Memory Bound 17.5% from the stall events"
+node "$T" '^,run4 all,,ports_utilization,31\.19[0-9]*,%,high,.*,3,intel-perf-metrics; share of cycles$' "TGL core group: Ports_Utilization 31.2% (perf: 31.2), Level 3, without the serializing term"
+node "$T" '^,run4 all,,divider,0\.06' "TGL core group: Divider 0.1%"
 node "$T" '^,run2 all,,backend_bound,45\.800,.*,from perf$' "TGL default output (no raw events): tree from perf's printed TopdownL1"
 K=$S/stat_text/intel-skylake-client_pre-ICL-TMA_TopdownL1-L2-L3_hashmap-benchmark_readme.snippet.txt
 node "$K" '^,run3 all,,memory_bound,48\.8[0-9]*,%,high,bottleneck,' "Skylake SMT per-thread: Memory Bound 48.8% (perf: 48.8)"
