@@ -162,8 +162,7 @@ static void add_session(struct diff_counters *d, int side, const struct stat_mod
 			counter_set_init(&merged[nmerged], -1, "", s->pmu);
 			merged[nmerged++].session = session;
 		}
-		for (int c = 0; c < s->n; c++)
-			counter_set_add(&merged[k], s->c[c].name, s->c[c].value, s->c[c].enabled_pct, NAN);
+		counter_set_merge(&merged[k], s);
 	}
 	for (int k = 0; k < nmerged; k++) {
 		add_set(d, side, m, &merged[k]);

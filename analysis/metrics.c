@@ -74,6 +74,12 @@ void counter_set_reset(struct counter_set *s, double interval, const char *scope
 	s->cap = cap;
 }
 
+void counter_set_merge(struct counter_set *into, const struct counter_set *from)
+{
+	for (int i = 0; i < from->n; i++)
+		counter_set_add(into, from->c[i].name, from->c[i].value, from->c[i].enabled_pct, NAN);
+}
+
 void counter_set_free(struct counter_set *s)
 {
 	free(s->c);

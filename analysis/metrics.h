@@ -33,6 +33,8 @@ void counter_set_init(struct counter_set *s, double interval, const char *scope,
 /* Empties the set for reuse, keeping its storage. */
 void counter_set_reset(struct counter_set *s, double interval, const char *scope, const char *pmu);
 void counter_set_free(struct counter_set *s);
+/* Adds every counter of from into into (sums; variance dropped). */
+void counter_set_merge(struct counter_set *into, const struct counter_set *from);
 /* Adds (sums) a counter; a missing value makes the sum missing. */
 void counter_set_add(struct counter_set *s, const char *name, double value, double enabled_pct, double variance_pct);
 const struct counter *counter_set_get(const struct counter_set *s, const char *name);

@@ -297,9 +297,7 @@ static void add_to_totals(struct stat_model *m)
 {
 	for (int i = 0; i < m->ncur; i++) {
 		const struct counter_set *s = &m->cur[i];
-		struct counter_set *t = total_set(m, s->key, s->scope, s->pmu);
-		for (int k = 0; k < s->n; k++)
-			counter_set_add(t, s->c[k].name, s->c[k].value, s->c[k].enabled_pct, NAN);
+		counter_set_merge(total_set(m, s->key, s->scope, s->pmu), s);
 	}
 }
 

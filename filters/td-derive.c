@@ -1,5 +1,6 @@
 /* td-derive: perf stat output in, derived metrics with verdicts and the
  * next command out. */
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -11,12 +12,14 @@
 #include "common/diag.h"
 #include "common/opts.h"
 #include "reports/table.h"
+#include "reports/tma_svg.h"
 #include "reports/tma_tree.h"
 
 #define MAX_METRICS 32
 
 static bool opt_csv, opt_json, opt_markdown, opt_intervals, opt_counters, opt_explain;
-static const char *opt_format, *opt_cpu;
+static const char *opt_format, *opt_cpu, *opt_svg;
+static struct tma_chart *chart;
 static long opt_level;
 
 static const struct td_option options[] = {
@@ -26,6 +29,7 @@ static const struct td_option options[] = {
 	{ 0, "intervals", TD_OPT_FLAG, &opt_intervals, NULL, "text: also every -I interval (CSV/JSON always have them)", NULL },
 	{ 0, "counters", TD_OPT_FLAG, &opt_counters, NULL, "the counters as read (normalized names, summed per scope) instead of metrics", NULL },
 	{ 0, "explain", TD_OPT_FLAG, &opt_explain, NULL, "text: explain every node on the bottleneck path (see td-explain)", NULL },
+	{ 0, "svg", TD_OPT_STRING, &opt_svg, "FILE", "-I input: a stacked-area chart of Top-down Level 1 (--level 2: Level 2) over time", NULL },
 	{ 0, "level", TD_OPT_INT, &opt_level, "N", "Top-down tree down to level N (default: as deep as the events allow)", NULL },
 	{ 0, "cpu", TD_OPT_STRING, &opt_cpu, "MODEL[:WIDTH]", "Top-down model instead of detecting it (see td-derive(1): intel-atom:6, arm-v2, amd-zen5 ...)", NULL },
 	{ 0, "format", TD_OPT_STRING, &opt_format, "csv|json|text", "input layout (default: detected)", NULL },
@@ -93,6 +97,27 @@ static bool build_tree(const struct stat_model *m, const struct counter_set *s, 
 	int np = printed_for(m, s, printed);
 	struct tma_options o = { cpu };
 	return tma_build(s, printed, np, &o, t);
+}
+
+#define MAX_PMUS 8
+
+/* Sets summed over their scopes (CPUs, cores ...), one per PMU. */
+static int merge_by_pmu(const struct counter_set *sets, int n, struct counter_set *out)
+{
+	int k = 0;
+	for (int i = 0; i < n; i++) {
+		int j = 0;
+		while (j < k && (strcmp(out[j].pmu, sets[i].pmu) || out[j].session != sets[i].session))
+			j++;
+		if (j == k) {
+			if (k == MAX_PMUS)
+				continue;
+			counter_set_init(&out[k], sets[i].interval, "", sets[i].pmu);
+			out[k++].session = sets[i].session;
+		}
+		counter_set_merge(&out[j], &sets[i]);
+	}
+	return k;
 }
 
 static double lowest_enabled(const struct counter_set *s)
@@ -269,11 +294,84 @@ static bool already_said(const struct td_table *t, int row)
 	return false;
 }
 
+struct scope_row {
+	const char *scope, *pmu, *dominant;
+	double l1[4], dominant_value;
+};
+
+static const char *const level1[4] = { "retiring", "bad_speculation", "frontend_bound", "backend_bound" };
+
+static int cmp_scope_rows(const void *a, const void *b)
+{
+	const struct scope_row *x = a, *y = b;
+	int c = strcmp(x->dominant, y->dominant);
+	if (c)
+		return c;
+	if (x->dominant_value != y->dominant_value)
+		return x->dominant_value > y->dominant_value ? -1 : 1;
+	return strverscmp(x->scope, y->scope);
+}
+
+/* Many scopes (-A, --per-core ...): Level 1 per scope in one table, sorted
+ * by the category that dominates each, instead of a tree each. */
+static void write_scope_table(const struct stat_model *m, const struct counter_set *sum, int nsum, FILE *f)
+{
+	struct scope_row *rows = td_calloc((size_t)nsum, sizeof(*rows));
+	int n = 0;
+	for (int i = 0; i < nsum; i++) {
+		struct tma_tree tree;
+		if (!build_tree(m, &sum[i], opt_cpu, &tree))
+			continue;
+		struct scope_row *r = &rows[n++];
+		r->scope = sum[i].scope[0] ? sum[i].scope : "all";
+		r->pmu = sum[i].pmu;
+		r->dominant = "";
+		r->dominant_value = -1;
+		for (int k = 0; k < 4; k++) {
+			r->l1[k] = tma_value(&tree, level1[k]);
+			if (k && r->l1[k] > r->dominant_value) {
+				r->dominant_value = r->l1[k];
+				r->dominant = level1[k];
+			}
+		}
+	}
+	qsort(rows, (size_t)n, sizeof(*rows), cmp_scope_rows);
+	static const struct td_column cols[] = {
+		{ "scope", TD_COL_STR, 0 }, { "pmu", TD_COL_STR, 0 }, { "retiring", TD_COL_NUM, 1 },
+		{ "bad_speculation", TD_COL_NUM, 1 }, { "frontend_bound", TD_COL_NUM, 1 }, { "backend_bound", TD_COL_NUM, 1 },
+		{ "dominant", TD_COL_STR, 0 },
+	};
+	struct td_table *t = td_table_new(cols, 7);
+	for (int i = 0; i < n; i++) {
+		td_table_row(t);
+		td_table_str(t, 0, rows[i].scope);
+		td_table_str(t, 1, rows[i].pmu);
+		for (int k = 0; k < 4; k++)
+			td_table_num(t, 2 + k, 100 * rows[i].l1[k]);
+		td_table_str(t, 6, rows[i].dominant);
+	}
+	fprintf(f, "\nTop-down Level 1 per scope (%% of slots), grouped by the dominant stall category:\n");
+	td_table_write(t, f, TD_FMT_TEXT);
+	td_table_free(t);
+	free(rows);
+}
+
 /* The Top-down tree of every whole-run set that has one. */
 static void write_trees(const struct stat_model *m, FILE *f, bool markdown)
 {
 	int nsum;
 	const struct counter_set *sum = stat_model_summary(m, &nsum);
+	struct counter_set merged[MAX_PMUS];
+	int with_scope = 0;
+	for (int i = 0; i < nsum; i++)
+		with_scope += sum[i].scope[0] != '\0';
+	if (!markdown && with_scope > 4) {
+		write_scope_table(m, sum, nsum, f);
+		nsum = merge_by_pmu(sum, nsum, merged);
+		sum = merged;
+	} else {
+		with_scope = 0;
+	}
 	for (int i = 0; i < nsum; i++) {
 		struct tma_tree tree;
 		if (!build_tree(m, &sum[i], opt_cpu, &tree))
@@ -293,6 +391,8 @@ static void write_trees(const struct stat_model *m, FILE *f, bool markdown)
 			}
 		}
 	}
+	for (int i = 0; with_scope && i < nsum; i++)
+		counter_set_free(&merged[i]);
 }
 
 static void write_text(const struct stat_model *m, struct td_table *t, const char *inputs)
@@ -400,9 +500,23 @@ struct interval_sink {
 	struct td_table *table;     /* NULL: rows not wanted */
 };
 
+static void chart_interval(const struct stat_model *m)
+{
+	struct counter_set merged[MAX_PMUS];
+	int n = merge_by_pmu(m->cur, m->ncur, merged);
+	for (int i = 0; i < n; i++) {
+		struct tma_tree tree;
+		if (build_tree(m, &merged[i], opt_cpu, &tree))
+			tma_chart_add(chart, merged[i].pmu, merged[i].interval, &tree);
+		counter_set_free(&merged[i]);
+	}
+}
+
 static void on_interval(void *ctx, const struct stat_model *m)
 {
 	struct interval_sink *sink = ctx;
+	if (chart)
+		chart_interval(m);
 	if (sink->table)
 		for (int i = 0; i < m->ncur; i++)
 			add_rows(sink->table, m, &m->cur[i]);
@@ -449,6 +563,8 @@ int main(int argc, char **argv)
 	if (streaming)
 		td_table_stream(t, stdout, out);
 	struct interval_sink sink = { streaming || (out == TD_FMT_TEXT && (opt_intervals || opt_counters)) ? t : NULL };
+	if (opt_svg)
+		chart = tma_chart_new((int)opt_level);
 	struct stat_model m;
 	stat_model_init(&m);
 	m.on_interval = on_interval;
@@ -481,6 +597,16 @@ int main(int argc, char **argv)
 		write_text(&m, t, inputs);
 		if (perf_checked)
 			printf("\nperf's own metrics: %d of %d agree with td-derive at perf's precision\n", perf_agree, perf_checked);
+	}
+	if (chart) {
+		FILE *svg = fopen(opt_svg, "w");
+		if (!svg)
+			td_error("%s: cannot write: %s", opt_svg, strerror(errno));
+		else if (!tma_chart_write(chart, svg, inputs))
+			td_warn(NULL, 0, "--svg: no interval had a Top-down tree (needs -I input with Top-down events or tma_* metrics)");
+		if (svg && fclose(svg))
+			td_error("%s: cannot write: %s", opt_svg, strerror(errno));
+		tma_chart_free(chart);
 	}
 	if (m.repeated_events)
 		td_warn(NULL, 0, "%lu events printed more than once in one interval and scope (e.g. %s: one copy per "

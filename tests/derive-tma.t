@@ -52,6 +52,39 @@ ok $? "--markdown: a Top-down table per run"
 run_tool "$T_TMP/out" "$T_TMP/err" "$DERIVE" --json "$H"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert any(r["tma_level"] == 1 and r["pmu"] == "cpu_atom" for r in d["metrics"])' "$T_TMP/out"
 ok $? "--json: tree rows with tma_level, per PMU"
+J=$S/stat/intel-x86-16cpu_perf-stat-a-j-I1000_metric-threshold_lkml-2024-irogers.snippet.jsonl
+run_tool "$T_TMP/out" "$T_TMP/err" "$DERIVE" -q --svg "$T_TMP/j.svg" "$J"
+python3 -c 'import sys, xml.dom.minidom as x; d = x.parse(sys.argv[1]); assert len(d.getElementsByTagName("polygon")) == 4' "$T_TMP/j.svg"
+ok $? "--svg on a real -j -I capture (tree from perf's tma_*): valid SVG, 4 Level 1 layers"
+# No real capture has several intervals of Top-down events or -A with them:
+# these two inputs are synthetic, built here from the layout of real rows.
+for t in 1 2 3; do
+	r=$((100000 * t)); b=$((600000 - 100000 * t))
+	printf '     %d.000000000,1000000,,slots,1000000,100.00,,
+     %d.000000000,%d,,topdown-retiring,1000000,100.00,,
+' "$t" "$t" "$r"
+	printf '     %d.000000000,200000,,topdown-fe-bound,1000000,100.00,,
+     %d.000000000,%d,,topdown-be-bound,1000000,100.00,,
+' "$t" "$t" "$b"
+	printf '     %d.000000000,200000,,topdown-bad-spec,1000000,100.00,,
+' "$t"
+done >"$T_TMP/synthetic-topdown-intervals.csv"
+run_tool "$T_TMP/out" "$T_TMP/err" "$DERIVE" -q --level 1 --svg "$T_TMP/s.svg" "$T_TMP/synthetic-topdown-intervals.csv"
+grep -q 'worst: 1.000 s, retiring 10.0%' "$T_TMP/s.svg"; ok $? "--svg (synthetic 3 intervals): the worst interval marked"
+for c in 0 1 2 3 4 5; do
+	r=$((100000 + 50000 * c))
+	printf 'CPU%d,1000000,,slots,1000000,100.00,,
+CPU%d,%d,,topdown-retiring,1000000,100.00,,
+' "$c" "$c" "$r"
+	printf 'CPU%d,%d,,topdown-fe-bound,1000000,100.00,,
+CPU%d,400000,,topdown-be-bound,1000000,100.00,,
+' "$c" $((400000 - 50000 * c)) "$c"
+	printf 'CPU%d,100000,,topdown-bad-spec,1000000,100.00,,
+' "$c"
+done >"$T_TMP/synthetic-topdown-A.csv"
+run_tool "$T_TMP/out" "$T_TMP/err" "$DERIVE" -q "$T_TMP/synthetic-topdown-A.csv"
+grep -q '^Top-down Level 1 per scope' "$T_TMP/out" && grep -Eq '^CPU0 .* frontend_bound$' "$T_TMP/out" && grep -Eq '^CPU5 .* backend_bound$' "$T_TMP/out" && grep -q '^Top-down all:' "$T_TMP/out"
+ok $? "-A (synthetic, 6 CPUs): Level 1 per scope grouped by dominant category, then the summed tree"
 run_tool "$T_TMP/out" "$T_TMP/err" "$TD_BIN/td-explain" --vendor arm bad_speculation
 grep -q 'next (Arm): .*td-branches' "$T_TMP/out"; ok $? "td-explain: Arm's next command for bad speculation"
 run_tool "$T_TMP/out" "$T_TMP/err" "$TD_BIN/td-explain" no_such_node
