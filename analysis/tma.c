@@ -6,7 +6,7 @@
 #include "tma.h"
 
 static const struct tma_model *const models[] = {
-	&tma_intel_perf_metrics, &tma_intel_old_topdown, &tma_intel_pre_icl, &tma_intel_atom,
+	&tma_intel_perf_metrics, &tma_intel_old_topdown, &tma_intel_pre_icl, &tma_intel_atom, &tma_intel_atom_p,
 	&tma_amd_zen5, &tma_amd_zen4, &tma_arm_n3, &tma_arm_v3, &tma_arm_n2, &tma_arm_v2,
 	&tma_intel_perf_metrics_raw, NULL,
 };
@@ -245,14 +245,17 @@ static void mark_high_and_path(struct tma_tree *t)
 	while (at) {
 		int i = find_node(t, at);
 		t->node[i].on_path = true;
-		const char *next = NULL;
-		best = -1;
+		int next = -1;
 		for (int k = 0; k < t->n; k++)
-			if (t->node[k].def->parent && strcmp(t->node[k].def->parent, at) == 0 && t->node[k].value > best) {
-				best = t->node[k].value;
-				next = t->node[k].def->name;
-			}
-		at = next;
+			if (t->node[k].def->parent && strcmp(t->node[k].def->parent, at) == 0 &&
+			    (next < 0 || t->node[k].value > t->node[next].value))
+				next = k;
+		/* go deeper only where the largest child is itself a problem: a
+		 * child with a threshold must cross it (1% of cycles on stores is
+		 * not where 48% of memory-bound slots went) */
+		if (next >= 0 && !isnan(t->node[next].def->threshold) && !t->node[next].high)
+			next = -1;
+		at = next >= 0 ? t->node[next].def->name : NULL;
 	}
 }
 
@@ -285,7 +288,7 @@ static void fill(struct tma_tree *t, const struct tma_model *m, const double *v,
  * events, cache counters) have no Top-down event at all. */
 static bool has_topdown_events(const struct counter_set *s)
 {
-	static const char *const marks[] = { "topdown", "slot", "uops_", "de_no_dispatch", NULL };
+	static const char *const marks[] = { "topdown", "slot", "uops_", "de_no_dispatch", "cycle_activity", NULL };
 	for (int i = 0; i < s->n; i++)
 		for (const char *const *k = marks; *k; k++)
 			if (strstr(s->c[i].name, *k))

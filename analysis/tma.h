@@ -92,7 +92,7 @@ const struct tma_model *const *tma_models(void);
 
 /* Per vendor (tma_intel.c, tma_amd.c, tma_arm.c). */
 extern const struct tma_model tma_intel_perf_metrics, tma_intel_perf_metrics_raw, tma_intel_pre_icl,
-	tma_intel_old_topdown, tma_intel_atom, tma_amd_zen4, tma_amd_zen5, tma_arm_n2, tma_arm_v2,
+	tma_intel_old_topdown, tma_intel_atom, tma_intel_atom_p, tma_amd_zen4, tma_amd_zen5, tma_arm_n2, tma_arm_v2,
 	tma_arm_n3, tma_arm_v3;
 
 #endif

@@ -242,3 +242,11 @@ const struct tma_model tma_intel_atom = {
 	"intel-atom", "Intel E-core (cpu_atom: Gracemont 5 slots per cycle; --cpu intel-atom:6 or :8 for Crestmont, Skymont)",
 	atom_events, 5, atom_defs, AT_N, atom,
 };
+
+static const char *const atom_p_events[] = { "topdown_retiring.all_p", "topdown_fe_bound.all_p",
+					      "topdown_be_bound.all_p", "cycles", NULL };
+
+const struct tma_model tma_intel_atom_p = {
+	"intel-atom-p", "Intel E-core counting TOPDOWN_*.ALL_P (Crestmont 6 slots per cycle; --cpu intel-atom-p:8 for Skymont)",
+	atom_p_events, 6, atom_defs, AT_N, atom,
+};

@@ -454,6 +454,34 @@ static void write_text(const struct stat_model *m, struct td_table *t, const cha
 	}
 }
 
+/* Markdown: the bottleneck path of each whole-run tree, in words. */
+static void write_tree_diagnosis(const struct stat_model *m)
+{
+	int nsum;
+	const struct counter_set *sum = stat_model_summary(m, &nsum);
+	for (int i = 0; i < nsum; i++) {
+		struct tma_tree tree;
+		if (!build_tree(m, &sum[i], opt_cpu, &tree))
+			continue;
+		char scope[96];
+		printf("- Top-down %s%s%s: bottleneck path", scope_name(m, &sum[i], scope, sizeof scope),
+		       sum[i].pmu[0] ? " " : "", sum[i].pmu);
+		const struct tma_node *leaf = NULL;
+		for (int k = 0; k < tree.n; k++)
+			if (tree.node[k].on_path) {
+				printf("%s`%s` %.1f%%", leaf ? " -> " : " ", tree.node[k].def->name, 100 * tree.node[k].value);
+				leaf = &tree.node[k];
+			}
+		const struct tma_explanation *e = leaf ? tma_explain(leaf->def->name) : NULL;
+		if (e)
+			printf(". %s Typical causes: %s Remediation: %s Next: `%s`", e->measures, e->causes, e->change,
+			       e->next[tma_vendor_of(tree.model->id)]);
+		printf("%s\n", tree.warning[0] ? " **Mismeasured:** " : "");
+		if (tree.warning[0])
+			printf("  %s\n", tree.warning);
+	}
+}
+
 static void write_markdown(const struct stat_model *m, struct td_table *t, const char *inputs)
 {
 	printf("# Performance counter report\n\n## Environment\n\n");
@@ -487,6 +515,7 @@ static void write_markdown(const struct stat_model *m, struct td_table *t, const
 		}
 	if (!issues)
 		printf("- No metric crosses its investigate threshold.\n");
+	write_tree_diagnosis(m);
 	printf("\n## Validation plan\n\n");
 	for (int r = 0; r < td_table_rows(t); r++)
 		if (!td_table_cell(t, r, C_INTERVAL) && td_table_cell(t, r, C_NEXT) && !already_said(t, r))
