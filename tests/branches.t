@@ -55,16 +55,16 @@ else
 	skip "../shared absent: the branch captures are all there"
 fi
 
-# the bad-input matrix, on lines derived at test time from a real entry
-E='0xffffffffb4208e16/0xffffffffb42071e3/P/-/-/4/'
+# the bad-input matrix, on a synthetic entry written for this test
+E='0x4005e4/0x4005c0/P/-/-/4/'
 {
-	echo " ffffffffb42071f2 $E  $E"
-	echo " ffffffffb42071f2 $E  0xffffffffb4208e16/0xffffffffb42071e3/P/-/-"
-	echo " ffffffffb42071f2 $E  0x1ffffffffb4208e160/0xffffffffb42071e3/P/-/-/4/"
-	echo " ffffffffb42071f2 $E  0xffffffffb4208e16/0xffffffffb42071e3/Q/-/-/4/"
-	echo " ffffffffb42071f2 $E  0xffffffffb4208e16/0xffffffffb42071e3/P/-/-/x4/"
+	echo " 4005d0 $E  $E"
+	echo " 4005d0 $E  0x4005e4/0x4005c0/P/-/-"
+	echo " 4005d0 $E  0x14005e40000000000/0x4005c0/P/-/-/4/"
+	echo " 4005d0 $E  0x4005e4/0x4005c0/Q/-/-/4/"
+	echo " 4005d0 $E  0x4005e4/0x4005c0/P/-/-/x4/"
 	echo "this is not perf script output"
-	printf ' ffffffffb42071f2 %s' "$E"
+	printf ' 4005d0 %s' "$E"
 } >"$T_TMP/bad.txt"
 run_tool "$T_TMP/out" "$T_TMP/err" "$BR" --json "$T_TMP/bad.txt"
 ok $(( RC != 2 )) "bad entries: exit 2"
@@ -80,7 +80,7 @@ grep -q 'no branch entries' "$T_TMP/out"; ok $(( RC || $? )) "empty input: says 
 sed 's/$/\r/' "$T_TMP/bad.txt" | head -1 >"$T_TMP/crlf.txt"
 run_tool "$T_TMP/out" "$T_TMP/err" "$BR" --json "$T_TMP/crlf.txt"
 grep -q '"entries": 2' "$T_TMP/out"; ok $(( RC || $? )) "CRLF line: read"
-{ printf ' ffffffffb42071f2 '; for i in $(seq 20000); do printf '%s  ' "$E"; done; echo; } >"$T_TMP/huge.txt"
+{ printf ' 4005d0 '; for i in $(seq 20000); do printf '%s  ' "$E"; done; echo; } >"$T_TMP/huge.txt"
 run_tool "$T_TMP/out" "$T_TMP/err" "$BR" --json "$T_TMP/huge.txt"
 grep -q '"entries": 20000' "$T_TMP/out"; ok $(( RC || $? )) "a 1 MB line of 20000 entries"
 printf 'ab\0cd\n' >"$T_TMP/bin.txt"
