@@ -28,7 +28,7 @@ if have_shared; then
 	ok $? "Skylake-X: cycles mean and median from the CYCLES field"
 	"$BR" --csv --by func --top 0 "$S/brstack/x86-arm64-amd_brstack-format-evolution_type-spec_lkml.snippet.txt" | grep -q '^[0-9]*,check_match,,2,0,'
 	ok $? "brstacksym: --by func groups sym+0xoff by function; TYPE and SPEC fields read"
-	"$BR" --csv "$S/spe/arm64-spe_perf-script-F-pid,brstack--itrace=bl_branch-flags_llvm-bolt-pr129231.snippet.txt" 2>/dev/null | grep -q ',RET,11.0,11.0,return mispredicted'
+	"$BR" --csv "$S/spe/arm64-spe_perf-script-F-pid,brstack--itrace=bl_branch-flags_llvm-bolt-pr129231.snippet.txt" 2>/dev/null | grep -q ',RET,11.0,11.0,return stack overflow'
 	ok $? "SPE --itrace=bl: MN/PN flags, a mispredicted RET explained"
 	"$BR" --json "$S/spe/arm64-spe_perf-script-synthesized-events_lkml-snippets.txt" 2>/dev/null >"$T_TMP/s.json"
 	grep -q '"mispredicted": 1' "$T_TMP/s.json" && "$BR" "$S/spe/arm64-spe_perf-script-synthesized-events_lkml-snippets.txt" 2>/dev/null | grep -q 'SPE samples of other events skipped'
