@@ -319,7 +319,7 @@ static const char *likely_cause(const char *type, double rate, const struct pair
 	if (isnan(rate) || rate < 0.01)
 		return "well predicted";
 	if (!strncmp(type, "IND", 3))
-		return "indirect target varies: devirtualise, or sort the objects by type";
+		return "indirect target varies: devirtualise or sort the objects by type";
 	if (type_is(type, "RET", "COND_RET"))
 		return "return stack overflow: deep recursion or unbalanced call/return";
 	if (type_is(type, "CALL", "UNCOND"))
@@ -345,6 +345,18 @@ static struct td_span function_of(const char *from)
 	return (struct td_span){ from, n };
 }
 
+/* Names in address order when both are 0x addresses (perf prints no
+ * leading zeros: the shorter is the smaller), else byte order. */
+static int cmp_names(const char *a, const char *c)
+{
+	if (a[0] == '0' && a[1] == 'x' && c[0] == '0' && c[1] == 'x') {
+		size_t la = strspn(a + 2, "0123456789abcdefABCDEF"), lc = strspn(c + 2, "0123456789abcdefABCDEF");
+		if (la != lc)
+			return la < lc ? -1 : 1;
+	}
+	return strcmp(a, c);
+}
+
 static int cmp_rows(const void *x, const void *y, void *arg)
 {
 	const struct br_row *a = x, *c = y;
@@ -358,8 +370,8 @@ static int cmp_rows(const void *x, const void *y, void *arg)
 		return a->mispredicted > c->mispredicted ? -1 : 1;
 	if (a->count != c->count)
 		return a->count > c->count ? -1 : 1;
-	int k = strcmp(a->from, c->from);
-	return k ? k : strcmp(a->to, c->to);
+	int k = cmp_names(a->from, c->from);
+	return k ? k : cmp_names(a->to, c->to);
 }
 
 struct cycles_count {
