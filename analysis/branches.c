@@ -9,6 +9,7 @@
 #include "parsers/spe.h"
 
 #define NONE UINT32_MAX
+#define SMALL 64           /* CYCLES values counted in place; larger ones in the cycles table */
 
 struct pair_stat {
 	uint32_t from, to, type;
@@ -16,10 +17,11 @@ struct pair_stat {
 	unsigned long spe_miss;            /* SPE branch-miss samples: misses without their hits */
 	unsigned long cycles_n;
 	double cycles_sum;
+	uint32_t small[SMALL];             /* how often each CYCLES value below SMALL was seen */
 };
 
-/* Exact cycle distributions: how often each (pair, cycles) was seen, in an
- * open-addressing table (key pair << 32 | cycles; cycles > 0, so 0 is free). */
+/* Exact cycle distributions for values of SMALL and more: how often each
+ * (pair, cycles) was seen, in an open-addressing table (key pair << 32 | cycles; cycles > 0, so 0 is free). */
 struct cycles_table {
 	uint64_t *key;
 	unsigned long *n;
@@ -159,7 +161,10 @@ static void count_entry(struct branches *b, const struct br_entry *e, bool spe_m
 	if (e->cycles) {
 		s->cycles_n++;
 		s->cycles_sum += (double)e->cycles;
-		cycles_add(&b->cyc, id, e->cycles);
+		if (e->cycles < SMALL && s->small[e->cycles] < UINT32_MAX)
+			s->small[e->cycles]++;
+		else
+			cycles_add(&b->cyc, id, e->cycles);
 	}
 }
 
@@ -392,8 +397,15 @@ static int cmp_cycles(const void *x, const void *y)
 static void medians(const struct branches *b, const uint32_t *row_of_pair, const struct pair_stat *acc, double *med)
 {
 	const struct cycles_table *c = &b->cyc;
-	struct cycles_count *v = td_calloc(c->used + 1, sizeof(*v));
-	size_t n = 0;
+	size_t n = 0, cap = c->used + 1;
+	for (size_t p = 0; p < b->nstat; p++)
+		for (int k = 1; k < SMALL; k++)
+			cap += b->stat[p].small[k] != 0;
+	struct cycles_count *v = td_calloc(cap, sizeof(*v));
+	for (size_t p = 0; p < b->nstat; p++)
+		for (int k = 1; k < SMALL; k++)
+			if (b->stat[p].small[k])
+				v[n++] = (struct cycles_count){ row_of_pair[p], (uint32_t)k, b->stat[p].small[k] };
 	for (size_t i = 0; i < c->cap; i++)
 		if (c->key[i])
 			v[n++] = (struct cycles_count){ row_of_pair[c->key[i] >> 32], (uint32_t)c->key[i], c->n[i] };
