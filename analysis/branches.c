@@ -6,22 +6,26 @@
 #include "common/diag.h"
 #include "common/intern.h"
 #include "parsers/perf_script.h"
+#include "parsers/spe.h"
 
 #define NONE UINT32_MAX
-#define HIST 64            /* cycles: exact below 32, then one bucket per power of two */
+#define SMALL 64           /* CYCLES values counted in place; larger ones in the cycles table */
 
 struct pair_stat {
 	uint32_t from, to, type;
 	unsigned long count, mispredicted, no_info, not_taken;
+	unsigned long spe_miss;            /* SPE branch-miss samples: misses without their hits */
 	unsigned long cycles_n;
 	double cycles_sum;
-	uint32_t hist[HIST];
+	uint32_t small[SMALL];             /* how often each CYCLES value below SMALL was seen */
 };
 
-/* An ARM SPE record of a perf report -D dump being read. */
-struct spe_record {
-	bool branch, mispred, not_taken;
-	char pc[24], tgt[24], type[8];
+/* Exact cycle distributions for values of SMALL and more: how often each
+ * (pair, cycles) was seen, in an open-addressing table (key pair << 32 | cycles; cycles > 0, so 0 is free). */
+struct cycles_table {
+	uint64_t *key;
+	unsigned long *n;
+	size_t cap, used;
 };
 
 struct branches {
@@ -29,8 +33,9 @@ struct branches {
 	struct pair_stat *stat;
 	size_t nstat, cap;
 	struct br_totals totals;
+	struct cycles_table cyc;
 	bool header_open;          /* a sample header whose entries may follow on later lines */
-	struct spe_record spe;
+	struct spe_dump spe;
 	struct br_row *rows;
 	char *row_text;
 	size_t row_text_len, row_text_cap;
@@ -51,6 +56,8 @@ void branches_free(struct branches *b)
 	td_intern_free(b->strings);
 	td_intern_free(b->pairs);
 	free(b->stat);
+	free(b->cyc.key);
+	free(b->cyc.n);
 	free(b->rows);
 	free(b->row_text);
 	free(b);
@@ -70,21 +77,42 @@ static size_t count_in(const char *p, size_t n, const char *set)
 static uint32_t intern_span(struct branches *b, struct td_span s) { return td_intern(b->strings, s.p, s.n); }
 static const char *str(const struct branches *b, uint32_t id) { return id == NONE ? "" : td_intern_str(b->strings, id, NULL); }
 
-static int cycles_bucket(unsigned long v)
+static size_t cycles_slot(const struct cycles_table *c, uint64_t key)
 {
-	if (v < 32)
-		return (int)v;
-	int b = 32;
-	for (unsigned long x = v >> 6; x && b < HIST - 1; x >>= 1)
-		b++;
-	return b;
+	size_t i = (size_t)((key * 0x9E3779B97F4A7C15ULL) >> 20) & (c->cap - 1);
+	while (c->key[i] && c->key[i] != key)
+		i = (i + 1) & (c->cap - 1);
+	return i;
 }
 
-static double bucket_value(int b) { return b < 32 ? b : 1.5 * (double)(1UL << (b - 27)); }
+static void cycles_add(struct cycles_table *c, uint32_t pair, unsigned long cycles)
+{
+	if (2 * (c->used + 1) > c->cap) {
+		struct cycles_table old = *c;
+		c->cap = old.cap ? old.cap * 2 : 4096;
+		c->key = td_calloc(c->cap, sizeof(*c->key));
+		c->n = td_calloc(c->cap, sizeof(*c->n));
+		for (size_t i = 0; i < old.cap; i++)
+			if (old.key[i]) {
+				size_t j = cycles_slot(c, old.key[i]);
+				c->key[j] = old.key[i];
+				c->n[j] = old.n[i];
+			}
+		free(old.key);
+		free(old.n);
+	}
+	uint64_t key = (uint64_t)pair << 32 | (uint32_t)cycles;
+	size_t i = cycles_slot(c, key);
+	if (!c->key[i]) {
+		c->key[i] = key;
+		c->used++;
+	}
+	c->n[i]++;
+}
 
 /* The pair's statistics, keyed by the "from/to" text as printed: one hash
  * per entry; from and to are interned on a pair's first sighting. */
-static struct pair_stat *pair(struct branches *b, struct td_span from, struct td_span to)
+static struct pair_stat *pair(struct branches *b, struct td_span from, struct td_span to, uint32_t *idp)
 {
 	char buf[512];
 	const char *key = from.p;
@@ -108,17 +136,20 @@ static struct pair_stat *pair(struct branches *b, struct td_span from, struct td
 		b->stat[id].type = NONE;
 		b->nstat = id + 1;
 	}
+	*idp = id;
 	return &b->stat[id];
 }
 
-static void count_entry(struct branches *b, const struct br_entry *e)
+static void count_entry(struct branches *b, const struct br_entry *e, bool spe_miss)
 {
 	b->totals.entries++;
 	if (e->empty) {
 		b->totals.empty++;
 		return;
 	}
-	struct pair_stat *s = pair(b, e->from, e->to);
+	uint32_t id;
+	struct pair_stat *s = pair(b, e->from, e->to, &id);
+	s->spe_miss += spe_miss;
 	s->count++;
 	s->mispredicted += e->pred == BR_MISPREDICTED;
 	s->no_info += e->pred == BR_NO_INFO;
@@ -130,82 +161,56 @@ static void count_entry(struct branches *b, const struct br_entry *e)
 	if (e->cycles) {
 		s->cycles_n++;
 		s->cycles_sum += (double)e->cycles;
-		s->hist[cycles_bucket(e->cycles)]++;
+		if (e->cycles < SMALL && s->small[e->cycles] < UINT32_MAX)
+			s->small[e->cycles]++;
+		else
+			cycles_add(&b->cyc, id, e->cycles);
 	}
 }
 
-/* ---- perf report -D: ARM SPE packets --------------------------------- */
+/* ---- perf report -D: ARM SPE records (parsers/spe.h) ------------------ */
 
-static bool has_word(const char *s, size_t n, const char *w)
+/* A record with a branch operation and its PC is one branch; the total
+ * latency (LAT n TOT) stands in for the cycles. */
+static void spe_record(struct branches *b, const struct spe_record *r)
 {
-	size_t k = strlen(w);
-	for (const char *p = s; (p = memmem(p, (size_t)(s + n - p), w, k)); p += k)
-		if ((p == s || p[-1] == ' ') && (p + k == s + n || p[k] == ' '))
-			return true;
-	return false;
-}
-
-static void copy_word(char *dst, size_t cap, const char *p, const char *end)
-{
-	size_t n = 0;
-	while (p < end && *p != ' ' && n + 1 < cap)
-		dst[n++] = *p++;
-	dst[n] = '\0';
-}
-
-static void spe_end_record(struct branches *b)
-{
-	struct spe_record *r = &b->spe;
 	b->totals.spe_records++;
-	if (r->branch && r->pc[0]) {
-		struct br_entry e;
-		memset(&e, 0, sizeof e);
-		e.from = (struct td_span){ r->pc, strlen(r->pc) };
-		e.to = r->tgt[0] ? (struct td_span){ r->tgt, strlen(r->tgt) } : (struct td_span){ "[unknown]", 9 };
-		e.pred = r->mispred ? BR_MISPREDICTED : BR_PREDICTED;
-		e.not_taken = r->not_taken;
-		e.type = (struct td_span){ r->type, strlen(r->type) };
-		count_entry(b, &e);
-		b->totals.samples++;
-	}
-	memset(r, 0, sizeof(*r));
+	if (!r->branch || !r->pc[0])
+		return;
+	struct br_entry e;
+	memset(&e, 0, sizeof e);
+	e.from = (struct td_span){ r->pc, strlen(r->pc) };
+	e.to = r->tgt[0] ? (struct td_span){ r->tgt, strlen(r->tgt) } : (struct td_span){ "[unknown]", 9 };
+	e.pred = r->mispred ? BR_MISPREDICTED : BR_PREDICTED;
+	e.not_taken = r->not_taken;
+	e.type = (struct td_span){ r->type, strlen(r->type) };
+	e.cycles = r->lat_total;
+	count_entry(b, &e, false);
+	b->totals.samples++;
 }
 
-/* ".  00000019:  b0 00 c4 15 08 00 00 ff ff   PC 0xff00000815c400 el3 ns=1" */
 static bool spe_packet(struct branches *b, const char *line, size_t len)
 {
-	if (len < 14 || line[0] != '.' || line[1] != ' ' || line[2] != ' ' || line[11] != ':')
+	struct spe_record done;
+	switch (spe_dump_line(&b->spe, line, len, &done)) {
+	case SPE_NOT_DUMP:
 		return false;
-	/* the description follows the byte dump: after the last run of 2+ blanks */
-	const char *end = line + len, *d = end;
-	for (const char *p = line + 12; p + 1 < end; p++)
-		if (p[0] == ' ' && p[1] == ' ')
-			d = p;
-	while (d < end && *d == ' ')
-		d++;
-	size_t n = (size_t)(end - d);
-	struct spe_record *r = &b->spe;
-	if (has_word(d, n, "Bad") && memmem(d, n, "packet!", 7))
+	case SPE_BAD_PACKET:
 		b->totals.spe_bad_packets++;
-	else if (n > 3 && memcmp(d, "PC ", 3) == 0)
-		copy_word(r->pc, sizeof r->pc, d + 3, end);
-	else if (n > 4 && memcmp(d, "TGT ", 4) == 0)
-		copy_word(r->tgt, sizeof r->tgt, d + 4, end);
-	else if (n >= 2 && d[0] == 'B' && (n == 1 || d[1] == ' ')) {
-		r->branch = true;
-		copy_word(r->type, sizeof r->type, d + 2, end);
-	} else if (n > 3 && memcmp(d, "EV ", 3) == 0) {
-		r->mispred = has_word(d, n, "MISPRED");
-		r->not_taken = has_word(d, n, "NOT-TAKEN");
-	} else if ((n > 3 && memcmp(d, "TS ", 3) == 0) || (n >= 3 && memcmp(d, "END", 3) == 0)) {
-		spe_end_record(b);
+		break;
+	case SPE_RECORD_END:
+		spe_record(b, &done);
+		break;
+	case SPE_PACKET:
+		break;
 	}
 	return true;
 }
 
 /* ---- perf script lines -------------------------------------------------- */
 
-/* Entries on a line; returns how many, reporting malformed ones. */
+/* Entries on a line, counted; malformed ones reported and skipped. Returns
+ * how many tokens were entries (good or bad). */
 static int line_entries(struct branches *b, const char *line, size_t len, const char *file, unsigned long lineno,
 			bool *first_is_entry)
 {
@@ -226,43 +231,17 @@ static int line_entries(struct branches *b, const char *line, size_t len, const 
 			tok += glued, n -= glued;
 		struct br_entry e;
 		const char *why = NULL;
-		switch (brstack_parse_entry(tok, n, &e, &why)) {
-		case BR_OK:
-			*first_is_entry |= token == 0 && !glued;
-			count_entry(b, &e);
-			found++;
-			break;
-		case BR_BAD:
+		enum br_parse r = brstack_parse_entry(tok, n, &e, &why);
+		if (r == BR_NOT_ENTRY)
+			continue;
+		*first_is_entry |= token == 0 && !glued;
+		found++;
+		if (r == BR_OK)
+			count_entry(b, &e, false);
+		else
 			td_bad_input(file, lineno, "'%.*s': %s; entry skipped", (int)(n > 80 ? 80 : n), tok, why);
-			break;
-		case BR_NOT_ENTRY:
-			break;
-		}
 	}
 	return found;
-}
-
-/* The SPE event a synthesized sample names ("branch-miss:", "l1d-access:"),
- * found as a token wherever -F put it; NULL when the line has none. */
-static const char *spe_event(const char *line, size_t len, size_t *after)
-{
-	static const char *const events[] = { "branch-miss", "l1d-access", "l1d-miss", "llc-access", "llc-miss",
-					      "tlb-access", "tlb-miss", "remote-access", "memory", NULL };
-	for (size_t i = 0; i < len;) {
-		while (i < len && line[i] == ' ')
-			i++;
-		size_t start = i;
-		while (i < len && line[i] != ' ')
-			i++;
-		if (i - start < 2 || line[i - 1] != ':')
-			continue;
-		for (const char *const *ev = events; *ev; ev++)
-			if (i - start - 1 == strlen(*ev) && memcmp(line + start, *ev, i - start - 1) == 0) {
-				*after = i;
-				return *ev;
-			}
-	}
-	return NULL;
 }
 
 /* SPE's synthesized samples: a branch-miss counts as a mispredicted branch
@@ -270,36 +249,21 @@ static const char *spe_event(const char *line, size_t len, size_t *after)
 static bool spe_sample(struct branches *b, const char *line, size_t len)
 {
 	size_t after;
-	const char *ev = spe_event(line, len, &after);
+	const char *ev = spe_sample_event(line, len, &after);
 	if (!ev)
 		return false;
 	if (strcmp(ev, "branch-miss")) {
 		b->totals.skipped_events++;
 		return true;
 	}
-	struct script_header h;
-	struct script_frame f;
 	struct br_entry e;
 	memset(&e, 0, sizeof e);
-	if (script_parse_one_line(line, len, false, &h, &f)) {
-		bool unknown = f.sym.n == 0 || (f.sym.n == 9 && !memcmp(f.sym.p, "[unknown]", 9));
-		e.from = unknown ? f.pc : f.sym;
-	} else {                           /* -F event,ip,...: the first long hex token */
-		for (size_t i = after; i < len && !e.from.n;) {
-			while (i < len && line[i] == ' ')
-				i++;
-			size_t start = i;
-			while (i < len && line[i] != ' ')
-				i++;
-			if (i - start >= 8 && count_in(line + start, i - start, "0123456789abcdef") == i - start)
-				e.from = (struct td_span){ line + start, i - start };
-		}
-		if (!e.from.n)
-			e.from = (struct td_span){ "[unknown]", 9 };
-	}
+	e.from = spe_sample_pc(line, len, after);
+	if (!e.from.n)
+		e.from = (struct td_span){ "[unknown]", 9 };
 	e.to = (struct td_span){ "[unknown]", 9 };
 	e.pred = BR_MISPREDICTED;
-	count_entry(b, &e);
+	count_entry(b, &e, true);
 	b->totals.samples++;
 	return true;
 }
@@ -339,23 +303,32 @@ void branches_line(struct branches *b, const char *line, size_t len, const char 
 
 void branches_end_input(struct branches *b)
 {
-	if (b->spe.pc[0] || b->spe.branch)
-		spe_end_record(b);
+	struct spe_record done;
+	if (spe_dump_flush(&b->spe, &done))
+		spe_record(b, &done);
 	b->header_open = false;
 }
 
 /* ---- ranking ------------------------------------------------------------- */
 
-static const char *likely_cause(const char *type, double rate, unsigned long no_info, unsigned long count)
+static bool type_is(const char *type, const char *a, const char *b) { return !strcmp(type, a) || (b && !strcmp(type, b)); }
+
+/* A heuristic from the branch type and the rate, in the order a reader
+ * would check them. */
+static const char *likely_cause(const char *type, double rate, const struct pair_stat *a)
 {
-	if (no_info == count)
+	if (a->spe_miss == a->count)
+		return "SPE branch-miss samples: a hot misprediction site (no rate without the hits)";
+	if (a->no_info == a->count)
 		return "no prediction information (trace-based stack)";
 	if (isnan(rate) || rate < 0.01)
 		return "well predicted";
-	if (!strcmp(type, "IND") || !strcmp(type, "IND_CALL"))
-		return "indirect target varies: devirtualise or group calls by target";
-	if (!strcmp(type, "RET") || !strcmp(type, "COND_RET"))
-		return "return mispredicted: deep recursion or unbalanced call/return";
+	if (!strncmp(type, "IND", 3))
+		return "indirect target varies: devirtualise or sort the objects by type";
+	if (type_is(type, "RET", "COND_RET"))
+		return "return stack overflow: deep recursion or unbalanced call/return";
+	if (type_is(type, "CALL", "UNCOND"))
+		return "direct branch mispredicted: BTB misses from a large or cold code footprint";
 	if (rate >= 0.3 && rate <= 0.7)
 		return "data-dependent condition (close to random): make it branch-free";
 	if (rate > 0.7)
@@ -377,6 +350,18 @@ static struct td_span function_of(const char *from)
 	return (struct td_span){ from, n };
 }
 
+/* Names in address order when both are 0x addresses (perf prints no
+ * leading zeros: the shorter is the smaller), else byte order. */
+static int cmp_names(const char *a, const char *c)
+{
+	if (a[0] == '0' && a[1] == 'x' && c[0] == '0' && c[1] == 'x') {
+		size_t la = strspn(a + 2, "0123456789abcdefABCDEF"), lc = strspn(c + 2, "0123456789abcdefABCDEF");
+		if (la != lc)
+			return la < lc ? -1 : 1;
+	}
+	return strcmp(a, c);
+}
+
 static int cmp_rows(const void *x, const void *y, void *arg)
 {
 	const struct br_row *a = x, *c = y;
@@ -390,21 +375,56 @@ static int cmp_rows(const void *x, const void *y, void *arg)
 		return a->mispredicted > c->mispredicted ? -1 : 1;
 	if (a->count != c->count)
 		return a->count > c->count ? -1 : 1;
-	int k = strcmp(a->from, c->from);
-	return k ? k : strcmp(a->to, c->to);
+	int k = cmp_names(a->from, c->from);
+	return k ? k : cmp_names(a->to, c->to);
 }
 
-static double median(const uint32_t *hist, unsigned long n)
+struct cycles_count {
+	uint32_t row, cycles;
+	unsigned long n;
+};
+
+static int cmp_cycles(const void *x, const void *y)
 {
-	if (!n)
-		return NAN;
-	unsigned long seen = 0;
-	for (int i = 0; i < HIST; i++) {
-		seen += hist[i];
-		if (2 * seen >= n)
-			return bucket_value(i);
+	const struct cycles_count *a = x, *c = y;
+	if (a->row != c->row)
+		return a->row < c->row ? -1 : 1;
+	return a->cycles < c->cycles ? -1 : a->cycles > c->cycles;
+}
+
+/* Exact medians of the CYCLES values of every row: the (pair, cycles)
+ * counts gathered per row, sorted, and walked to the middle. */
+static void medians(const struct branches *b, const uint32_t *row_of_pair, const struct pair_stat *acc, double *med)
+{
+	const struct cycles_table *c = &b->cyc;
+	size_t n = 0, cap = c->used + 1;
+	for (size_t p = 0; p < b->nstat; p++)
+		for (int k = 1; k < SMALL; k++)
+			cap += b->stat[p].small[k] != 0;
+	struct cycles_count *v = td_calloc(cap, sizeof(*v));
+	for (size_t p = 0; p < b->nstat; p++)
+		for (int k = 1; k < SMALL; k++)
+			if (b->stat[p].small[k])
+				v[n++] = (struct cycles_count){ row_of_pair[p], (uint32_t)k, b->stat[p].small[k] };
+	for (size_t i = 0; i < c->cap; i++)
+		if (c->key[i])
+			v[n++] = (struct cycles_count){ row_of_pair[c->key[i] >> 32], (uint32_t)c->key[i], c->n[i] };
+	qsort(v, n, sizeof(*v), cmp_cycles);
+	for (size_t i = 0; i < n;) {
+		uint32_t row = v[i].row;
+		unsigned long total = acc[row].cycles_n, lo = (total + 1) / 2, hi = total / 2 + 1, seen = 0;
+		double at_lo = NAN, at_hi = NAN;
+		for (; i < n && v[i].row == row; i++) {
+			unsigned long before = seen;
+			seen += v[i].n;
+			if (before < lo && lo <= seen)
+				at_lo = v[i].cycles;
+			if (before < hi && hi <= seen)
+				at_hi = v[i].cycles;
+		}
+		med[row] = total % 2 ? at_lo : (at_lo + at_hi) / 2;
 	}
-	return NAN;
+	free(v);
 }
 
 int branches_rank(struct branches *b, enum br_group group, enum br_sort sort, unsigned long min_count,
@@ -412,6 +432,8 @@ int branches_rank(struct branches *b, enum br_group group, enum br_sort sort, un
 {
 	struct td_intern *keys = td_intern_new();
 	struct pair_stat *acc = td_calloc(b->nstat + 1, sizeof(*acc));
+	uint32_t *row_of_pair = td_calloc(b->nstat + 1, sizeof(*row_of_pair));
+	uint32_t mixed = td_intern(b->strings, "mixed", 5);
 	size_t nacc = 0;
 	for (size_t i = 0; i < b->nstat; i++) {
 		const struct pair_stat *s = &b->stat[i];
@@ -422,6 +444,7 @@ int branches_rank(struct branches *b, enum br_group group, enum br_sort sort, un
 		}
 		uint32_t key[2] = { from, to };
 		uint32_t id = td_intern(keys, (const char *)key, sizeof key);
+		row_of_pair[i] = id;
 		struct pair_stat *a = &acc[id];
 		if (id == nacc) {
 			nacc++;
@@ -433,13 +456,16 @@ int branches_rank(struct branches *b, enum br_group group, enum br_sort sort, un
 		a->mispredicted += s->mispredicted;
 		a->no_info += s->no_info;
 		a->not_taken += s->not_taken;
+		a->spe_miss += s->spe_miss;
 		a->cycles_n += s->cycles_n;
 		a->cycles_sum += s->cycles_sum;
-		for (int h = 0; h < HIST; h++)
-			a->hist[h] += s->hist[h];
-		if (a->type != s->type)
-			a->type = a->type == NONE ? s->type : a->type;
+		if (s->type != NONE && a->type != s->type)
+			a->type = a->type == NONE ? s->type : mixed;
 	}
+	double *med = td_calloc(nacc + 1, sizeof(*med));
+	for (size_t i = 0; i < nacc; i++)
+		med[i] = NAN;
+	medians(b, row_of_pair, acc, med);
 	free(b->rows);
 	b->rows = td_calloc(nacc + 1, sizeof(*b->rows));
 	int n = 0;
@@ -454,14 +480,17 @@ int branches_rank(struct branches *b, enum br_group group, enum br_sort sort, un
 		r->mispredicted = a->mispredicted;
 		r->no_info = a->no_info;
 		r->not_taken = a->not_taken;
-		unsigned long judged = a->count - a->no_info;
-		r->rate = judged ? (double)a->mispredicted / (double)judged : NAN;
+		/* judged: entries with a P or M flag; SPE miss samples have no hits beside them */
+		unsigned long judged = a->count - a->no_info - a->spe_miss;
+		r->rate = judged ? (double)(a->mispredicted - a->spe_miss) / (double)judged : NAN;
 		r->type = str(b, a->type);
 		r->cycles_mean = a->cycles_n ? a->cycles_sum / (double)a->cycles_n : NAN;
-		r->cycles_median = median(a->hist, a->cycles_n);
-		r->cause = likely_cause(r->type, r->rate, a->no_info, a->count);
+		r->cycles_median = med[i];
+		r->cause = likely_cause(r->type, r->rate, a);
 	}
 	qsort_r(b->rows, (size_t)n, sizeof(*b->rows), cmp_rows, &sort);
+	free(med);
+	free(row_of_pair);
 	free(acc);
 	td_intern_free(keys);
 	*rows = b->rows;

@@ -144,6 +144,8 @@ int main(int argc, char **argv)
 		write_totals_note(tot);
 		if (shown)
 			td_table_write(t, stdout, fmt);
+		else if (tot->spe_records)
+			printf("no branch in these SPE records (no B operation packet with a PC)\n");
 		else
 			printf("no branch entries in the input (record with perf record -b, or -e arm_spe//)\n");
 		if (shown < nrows)
