@@ -5,6 +5,7 @@
 #include "branches.h"
 #include "common/diag.h"
 #include "common/intern.h"
+#include "parsers/elf_symbols.h"
 #include "parsers/perf_script.h"
 #include "parsers/spe.h"
 
@@ -28,7 +29,26 @@ struct cycles_table {
 	size_t cap, used;
 };
 
+#define MAX_BINARIES 8
+#define MAX_MAPS 64
+
+struct binary {
+	const char *path;
+	struct elf_symbols *elf;
+	unsigned long long base;
+	bool has_base;
+};
+
+struct mapping {
+	unsigned long long start, end, pgoff;
+	int binary;
+};
+
 struct branches {
+	struct binary bin[MAX_BINARIES];
+	int nbin;
+	struct mapping map[MAX_MAPS];
+	int nmap;
 	struct td_intern *strings, *pairs;
 	struct pair_stat *stat;
 	size_t nstat, cap;
@@ -65,6 +85,75 @@ void branches_free(struct branches *b)
 
 const struct br_totals *branches_totals(const struct branches *b) { return &b->totals; }
 
+static uint32_t intern_span(struct branches *b, struct td_span s) { return td_intern(b->strings, s.p, s.n); }
+static const char *str(const struct branches *b, uint32_t id) { return id == NONE ? "" : td_intern_str(b->strings, id, NULL); }
+
+void branches_add_binary(struct branches *b, const char *path, struct elf_symbols *e, unsigned long long base,
+			 bool has_base)
+{
+	if (b->nbin < MAX_BINARIES)
+		b->bin[b->nbin++] = (struct binary){ path, e, base, has_base };
+}
+
+static const char *base_name(const char *p)
+{
+	const char *slash = strrchr(p, '/');
+	return slash ? slash + 1 : p;
+}
+
+/* "PERF_RECORD_MMAP2 pid/tid: [0xstart(0xlen) @ pgoff ...]: r-xp path" (MMAP: "@ pgoff]: x path") */
+static void note_mapping(struct branches *b, const char *line, size_t len)
+{
+	char buf[1024];
+	if (!b->nbin || len >= sizeof buf)
+		return;
+	memcpy(buf, line, len);
+	buf[len] = '\0';
+	const char *open = strchr(buf, '[');
+	unsigned long long start, size, pgoff;
+	if (!open || sscanf(open, "[%llx(%llx) @ %llx", &start, &size, &pgoff) != 3)
+		return;
+	const char *path = strrchr(buf, ' ');
+	if (!path)
+		return;
+	path++;
+	for (int i = 0; i < b->nbin && b->nmap < MAX_MAPS; i++)
+		if (!strcmp(path, b->bin[i].path) || !strcmp(base_name(path), base_name(b->bin[i].path))) {
+			b->map[b->nmap++] = (struct mapping){ start, start + size, pgoff, i };
+			return;
+		}
+}
+
+/* "0x55b978933dc0" -> "main+0x1c" when a given binary covers it. */
+static uint32_t symbolize(struct branches *b, uint32_t id)
+{
+	const char *text = str(b, id);
+	if (text[0] != '0' || text[1] != 'x' || !b->nbin)
+		return id;
+	char *end;
+	unsigned long long addr = strtoull(text, &end, 16);
+	if (*end)
+		return id;
+	char name[512];
+	for (int i = b->nmap; i-- > 0;)        /* the latest mapping of the address */
+		if (addr >= b->map[i].start && addr < b->map[i].end) {
+			const struct binary *bin = &b->bin[b->map[i].binary];
+			uint64_t vaddr = elf_symbols_vaddr(bin->elf, addr, b->map[i].start, b->map[i].pgoff);
+			if (elf_symbols_lookup(bin->elf, vaddr, name, sizeof name))
+				return td_intern(b->strings, name, strlen(name));
+			return id;
+		}
+	for (int i = 0; i < b->nbin; i++) {
+		const struct binary *bin = &b->bin[i];
+		if (elf_symbols_is_pie(bin->elf) && !bin->has_base)
+			continue;
+		uint64_t vaddr = bin->has_base ? elf_symbols_vaddr(bin->elf, addr, bin->base, 0) : addr;
+		if (addr >= bin->base && elf_symbols_lookup(bin->elf, vaddr, name, sizeof name))
+			return td_intern(b->strings, name, strlen(name));
+	}
+	return id;
+}
+
 /* strspn for text that is not NUL-terminated. */
 static size_t count_in(const char *p, size_t n, const char *set)
 {
@@ -74,8 +163,6 @@ static size_t count_in(const char *p, size_t n, const char *set)
 	return i;
 }
 
-static uint32_t intern_span(struct branches *b, struct td_span s) { return td_intern(b->strings, s.p, s.n); }
-static const char *str(const struct branches *b, uint32_t id) { return id == NONE ? "" : td_intern_str(b->strings, id, NULL); }
 
 static size_t cycles_slot(const struct cycles_table *c, uint64_t key)
 {
@@ -273,9 +360,13 @@ void branches_line(struct branches *b, const char *line, size_t len, const char 
 	size_t lead = count_in(line, len, " ");
 	if (spe_packet(b, line, len))
 		return;
+	if (memmem(line, len, "PERF_RECORD_MMAP", 16)) {
+		note_mapping(b, line, len);    /* --show-mmap-events: where binaries were loaded */
+		return;
+	}
 	if (lead >= len || line[0] == '#' || (line[0] == '.' && (len == 1 || line[1] == ' ')) ||
 	    (len > 12 && line[0] == 'P' && !memcmp(line, "PERF_RECORD_", 12)))
-		return;                        /* blank, comment, mmap events, perf report -D framing */
+		return;                        /* blank, comment, other records, perf report -D framing */
 	if (line[0] == '\t')
 		return;                        /* a callchain frame: the entries come after */
 	bool first_is_entry;
@@ -437,9 +528,9 @@ int branches_rank(struct branches *b, enum br_group group, enum br_sort sort, un
 	size_t nacc = 0;
 	for (size_t i = 0; i < b->nstat; i++) {
 		const struct pair_stat *s = &b->stat[i];
-		uint32_t from = s->from, to = group == BR_BY_PAIR ? s->to : NONE;
+		uint32_t from = symbolize(b, s->from), to = group == BR_BY_PAIR ? symbolize(b, s->to) : NONE;
 		if (group == BR_BY_FUNC) {
-			struct td_span f = function_of(str(b, s->from));
+			struct td_span f = function_of(str(b, from));
 			from = td_intern(b->strings, f.p, f.n);
 		}
 		uint32_t key[2] = { from, to };

@@ -36,6 +36,13 @@ void branches_line(struct branches *b, const char *line, size_t len, const char 
 void branches_end_input(struct branches *b);
 const struct br_totals *branches_totals(const struct branches *b);
 
+/* Resolve addresses in this ELF file (ownership stays with the caller):
+ * through the MMAP/MMAP2 lines of perf script --show-mmap-events naming it,
+ * else at base (when has_base), else as they are for a non-PIE file. */
+struct elf_symbols;
+void branches_add_binary(struct branches *b, const char *path, struct elf_symbols *e, unsigned long long base,
+			 bool has_base);
+
 /* The ranking; rows are owned by b until the next call. */
 int branches_rank(struct branches *b, enum br_group group, enum br_sort sort, unsigned long min_count,
 		  const struct br_row **rows);

@@ -7,15 +7,29 @@
 #include "common/diag.h"
 #include "common/input.h"
 #include "common/opts.h"
+#include "parsers/elf_symbols.h"
 #include "reports/table.h"
 
 static bool opt_csv, opt_json, opt_markdown;
 static const char *opt_by = "pair", *opt_sort = "mispredicted";
 static long opt_top = 20, opt_min_count;
+static const char *binaries[8], *opt_base;
+static int nbinaries;
+
+static int add_binary(const char *arg, void *data)
+{
+	(void)data;
+	if (nbinaries == 8)
+		return -1;
+	binaries[nbinaries++] = arg;
+	return 0;
+}
 
 static const struct td_option options[] = {
 	{ 0, "by", TD_OPT_STRING, &opt_by, "pair|site|func", "group by (from, to) pair (default), source site, or function", NULL },
 	{ 0, "sort", TD_OPT_STRING, &opt_sort, "mispredicted|rate|count", "order (default: mispredicted count)", NULL },
+	{ 0, "binary", TD_OPT_CALLBACK, NULL, "PATH", "resolve addresses in this ELF file (repeatable; placed by --show-mmap-events lines or --base)", add_binary },
+	{ 0, "base", TD_OPT_STRING, &opt_base, "ADDR", "where a position-independent --binary was loaded (hex), when the input has no mmap events", NULL },
 	{ 0, "min-count", TD_OPT_INT, &opt_min_count, "N", "leave out rows with fewer than N branches (use with --sort rate)", NULL },
 	{ 0, "top", TD_OPT_INT, &opt_top, "N", "rows to print (default 20; 0: all)", NULL },
 	{ 0, "csv", TD_OPT_FLAG, &opt_csv, NULL, "CSV with a header row", NULL },
@@ -105,6 +119,17 @@ int main(int argc, char **argv)
 	if (opt_top < 0 || opt_min_count < 0)
 		td_usage_error(&cmd, "--top and --min-count take a count >= 0");
 	struct branches *b = branches_new();
+	unsigned long long base = 0;
+	if (opt_base) {
+		char *end;
+		base = strtoull(opt_base, &end, 16);
+		if (*end || end == opt_base)
+			td_usage_error(&cmd, "--base wants a hex address, not '%s'", opt_base);
+	}
+	struct elf_symbols *elf[8] = { NULL };
+	for (int i = 0; i < nbinaries; i++)
+		if ((elf[i] = elf_symbols_open(binaries[i])))
+			branches_add_binary(b, binaries[i], elf[i], base, opt_base != NULL);
 	const char *stdin_only[] = { "-" };
 	const char **files = n ? (const char **)argv : stdin_only;
 	for (int i = 0; i < (n ? n : 1); i++) {
@@ -155,5 +180,7 @@ int main(int argc, char **argv)
 		td_warn(NULL, 0, "%lu SPE packets perf could not decode (\"Bad packet!\") were skipped", tot->spe_bad_packets);
 	td_table_free(t);
 	branches_free(b);
+	for (int i = 0; i < nbinaries; i++)
+		elf_symbols_close(elf[i]);
 	return td_exit_code(TD_EXIT_OK);
 }

@@ -189,4 +189,27 @@ run_tool "$T_TMP/out" "$T_TMP/err" "$BR" --by nothing "$T_TMP/huge.txt"
 ok $(( RC != 2 )) "--by nothing: usage error"
 run_tool "$T_TMP/out" "$T_TMP/err" "$BR" --markdown "$T_TMP/huge.txt"
 grep -q '^| Rank | From → To | Mispredict Rate | Type | Likely Cause |' "$T_TMP/out"; ok $? "--markdown: the Branch Trace Hotspots table"
+# --binary: no LBR recording can be made on this VM, so the entries are
+# synthetic, built from the libc mapping and two frames perf printed for the
+# recording in testdata/fold (and checked only where this machine's libc is
+# that recording's build).
+L=/usr/lib/x86_64-linux-gnu/libc.so.6
+IDS=$TD_ROOT/testdata/fold/local-kvm_cpu-clock-g_gzip-perl_perf6.1.buildids.txt
+id=$(readelf -n "$L" 2>/dev/null | awk '/Build ID/ {print $3}')
+if [ -n "$id" ] && grep -q "^$id " "$IDS"; then
+	m=0x7f7551850000
+	a=$(printf '0x%x' $((m - 0x26000 + 0x16a65e))); c=$(printf '0x%x' $((m - 0x26000 + 0xd4353)))
+	{ printf 'gzip PERF_RECORD_MMAP2 6841/6841: [0x7f7551850000(0x156000) @ 0x26000 fe:00 332835 0]: r-xp %s\n' "$L"
+	  printf ' %s %s/%s/M/-/-/0/  %s/%s/P/-/-/0/\n' "${a#0x}" "$a" "$c" "$c" "$a"; } >"$T_TMP/synthetic-libc.txt"
+	run_tool "$T_TMP/out" "$T_TMP/err" "$BR" --csv --binary "$L" "$T_TMP/synthetic-libc.txt"
+	grep -q '^1,__strrchr_evex+0x1e,_Fork+0x23,1,1,' "$T_TMP/out"; ok $? "--binary with an MMAP2 line: libc addresses named as perf named them"
+	printf ' %s %s/%s/M/-/-/0/\n' "${a#0x}" "$a" "$c" >"$T_TMP/synthetic-libc-base.txt"
+	run_tool "$T_TMP/out" "$T_TMP/err" "$BR" --csv --by func --binary "$L" --base "$(printf '%x' $((m - 0x26000)))" "$T_TMP/synthetic-libc-base.txt"
+	grep -q '^1,__strrchr_evex,,1,1,' "$T_TMP/out"; ok $? "--binary --base (no mmap events), --by func"
+else
+	skip "this machine's libc is not the build recorded in testdata/fold"
+	skip "this machine's libc is not the build recorded in testdata/fold"
+fi
+run_tool "$T_TMP/out" "$T_TMP/err" "$BR" --binary /nonexistent "$T_TMP/huge.txt"
+grep -q '^td-branches: /nonexistent: cannot open' "$T_TMP/err"; ok $(( RC != 2 || $? )) "--binary of a missing file: named, exit 2"
 done_testing

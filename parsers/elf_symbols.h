@@ -1,0 +1,29 @@
+/* Function symbols of an ELF file (.symtab, else .dynsym) through libelf,
+ * for turning branch addresses into "sym+0xoff" the way perf prints them. */
+#ifndef TD_ELF_SYMBOLS_H
+#define TD_ELF_SYMBOLS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct elf_symbols;
+
+/* NULL after "tool: PATH: why" (counted as bad input). */
+struct elf_symbols *elf_symbols_open(const char *path);
+void elf_symbols_close(struct elf_symbols *e);
+
+/* The file's virtual address of a runtime address: for a position-
+ * independent file, from where it was mapped (map_start, file offset
+ * pgoff of that mapping); for ET_EXEC the address itself. */
+uint64_t elf_symbols_vaddr(const struct elf_symbols *e, uint64_t addr, uint64_t map_start, uint64_t pgoff);
+bool elf_symbols_is_pie(const struct elf_symbols *e);
+
+/* "sym+0xoff" for a file virtual address; false when no symbol covers it. */
+bool elf_symbols_lookup(const struct elf_symbols *e, uint64_t vaddr, char *buf, size_t cap);
+size_t elf_symbols_count(const struct elf_symbols *e);
+/* The GNU build id in hex ("" if none). Symbols come from the file's
+ * .symtab, else from /usr/lib/debug/.build-id/xx/rest.debug, else .dynsym. */
+const char *elf_symbols_build_id(const struct elf_symbols *e);
+
+#endif
