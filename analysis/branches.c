@@ -355,6 +355,13 @@ static bool spe_sample(struct branches *b, const char *line, size_t len)
 	return true;
 }
 
+void branches_add_sample(struct branches *b, const struct br_entry *entries, size_t n)
+{
+	b->totals.samples++;
+	for (size_t i = 0; i < n; i++)
+		count_entry(b, &entries[i], false);
+}
+
 void branches_line(struct branches *b, const char *line, size_t len, const char *file, unsigned long lineno)
 {
 	size_t lead = count_in(line, len, " ");

@@ -34,6 +34,8 @@ void branches_free(struct branches *b);
 /* One line of perf script (brstack, brstacksym, SPE samples) or perf report -D. */
 void branches_line(struct branches *b, const char *line, size_t len, const char *file, unsigned long lineno);
 void branches_end_input(struct branches *b);
+/* A sample decoded elsewhere (perf.data): its branch entries, possibly none. */
+void branches_add_sample(struct branches *b, const struct br_entry *entries, size_t n);
 const struct br_totals *branches_totals(const struct branches *b);
 
 /* Resolve addresses in this ELF file (ownership stays with the caller):

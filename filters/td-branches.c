@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analysis/branches.h"
+#include "analysis/branches_perf_data.h"
 #include "common/diag.h"
 #include "common/input.h"
 #include "common/opts.h"
@@ -136,9 +137,12 @@ int main(int argc, char **argv)
 		struct td_input *in = td_input_open(files[i]);
 		if (!in)
 			continue;
-		if (td_input_is_perf_data(in)) {
-			td_bad_input(td_input_name(in), 0, "this is perf.data: pipe it through perf script -F ip,brstack");
+		if (td_input_is_perf_data(in)) {       /* read it directly: same entries as perf script */
 			td_input_close(in);
+			if (!strcmp(files[i], "-"))
+				td_bad_input("<stdin>", 0, "perf.data on stdin: give it as a file (it needs random access)");
+			else
+				branches_read_perf_data(b, files[i]);
 			continue;
 		}
 		const char *line;

@@ -47,6 +47,9 @@ if have_shared; then
 			"$BR" --json "$T_TMP/p.txt" >"$T_TMP/p.json"
 			read -r _ entries misp _ < <(totals "$T_TMP/p.json")
 			ok $(( entries != n + y || misp != y )) "$b: entries $entries, mispredicted $misp = perf report -b ($((n + y)), $y)"
+			"$BR" --json --top 0 "$g" >"$T_TMP/direct.json" 2>/dev/null
+			"$BR" --json --top 0 "$T_TMP/p.txt" | cmp -s - "$T_TMP/direct.json"
+			ok $? "$b: td-branches FILE equals perf script -F ip,brstack | td-branches (every row)"
 			# and the same totals counted straight from the perf script text
 			read -r te tm < <(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^0x[0-9a-f]+\/0x[0-9a-f]+\/(P|M|-|PN|MN)\//) {
 				e++; split($i, f, "/"); if (f[3] ~ /^M/) m++ } } END { print e + 0, m + 0 }' "$T_TMP/p.txt")

@@ -38,8 +38,10 @@ skx=$SHARED/testdata/brstack/intel-skx-8173M_lbr_cycles.brstack.txt
 if command -v perf >/dev/null && [ -f "$data" ]; then
 	t sh -c "perf script -i '$data' -F ip,brstack 2>/dev/null | '$BIN/td-branches'"; pipe_s=$s
 	t sh -c "perf report -i '$data' -b --stdio --sort symbol_from,symbol_to,mispredict 2>/dev/null"; rep_s=$s
-	awk -v p="$pipe_s" -v r="$rep_s" 'BEGIN {
+	t "$BIN/td-branches" "$data"; direct_s=$s
+	awk -v p="$pipe_s" -v r="$rep_s" -v d="$direct_s" 'BEGIN {
 		printf "perf script -F ip,brstack | td-branches   %6.2f s\n", p
-		printf "perf report -b --sort symbol_from,...      %6.2f s   ratio %.2f\n", r, (p > 0 ? r / p : 0) }'
+		printf "perf report -b --sort symbol_from,...      %6.2f s   ratio %.2f\n", r, (p > 0 ? r / p : 0)
+		printf "td-branches perf.data (no perf script)     %6.2f s   %.1fx the perf script pipe\n", d, (d > 0 ? p / d : 0) }'
 fi
 exit 0
