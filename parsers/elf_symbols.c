@@ -68,6 +68,9 @@ static bool read_table(struct elf_symbols *e, Elf *elf, Elf_Scn *scn, const GElf
 	if (!data || sh->sh_entsize == 0)
 		return false;
 	size_t count = sh->sh_size / sh->sh_entsize, names_len = 0;
+	free(e->sym);                /* a table tried before held no functions */
+	free(e->names);
+	e->n = 0;
 	for (size_t i = 0; i < count; i++) {
 		GElf_Sym s;
 		const char *name;

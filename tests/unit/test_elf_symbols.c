@@ -73,6 +73,7 @@ int main(int argc, char **argv)
 		const char *id = elf_symbols_build_id(dso[k]);
 		if (!id[0] || !strstr(ids, id)) {
 			printf("ok %d # skip %s: build id %s is not the recording's\n", ++n, dso_path[k], id[0] ? id : "none");
+			elf_symbols_close(dso[k]);
 			continue;
 		}
 		bool ok = agree[k] == resolved[k] && resolved[k] > 0;
@@ -82,5 +83,7 @@ int main(int argc, char **argv)
 		elf_symbols_close(dso[k]);
 	}
 	printf("1..%d\n", n);
+	for (int k = 0; k < ndso; k++)
+		free((char *)dso_path[k]);
 	return failed != 0;
 }
