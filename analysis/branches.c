@@ -313,7 +313,8 @@ static int line_entries(struct branches *b, const char *line, size_t len, const 
 			break;
 		const char *tok = line + start;
 		size_t n = i - start;
-		size_t glued = brstack_glued_ip(tok, n);
+		/* an entry starts "0x"; only a glued "ip[sym]/..." token needs a look */
+		size_t glued = tok[0] == '0' && n > 1 && tok[1] == 'x' ? 0 : brstack_glued_ip(tok, n);
 		if (glued && memchr(tok, '/', n))
 			tok += glued, n -= glued;
 		struct br_entry e;
@@ -367,13 +368,8 @@ void branches_line(struct branches *b, const char *line, size_t len, const char 
 	size_t lead = count_in(line, len, " ");
 	if (spe_packet(b, line, len))
 		return;
-	if (memmem(line, len, "PERF_RECORD_MMAP", 16)) {
-		note_mapping(b, line, len);    /* --show-mmap-events: where binaries were loaded */
-		return;
-	}
-	if (lead >= len || line[0] == '#' || (line[0] == '.' && (len == 1 || line[1] == ' ')) ||
-	    (len > 12 && line[0] == 'P' && !memcmp(line, "PERF_RECORD_", 12)))
-		return;                        /* blank, comment, other records, perf report -D framing */
+	if (lead >= len || line[0] == '#' || (line[0] == '.' && (len == 1 || line[1] == ' ')))
+		return;                        /* blank, comment, perf report -D framing */
 	if (line[0] == '\t')
 		return;                        /* a callchain frame: the entries come after */
 	bool first_is_entry;
@@ -385,8 +381,12 @@ void branches_line(struct branches *b, const char *line, size_t len, const char 
 		b->header_open = false;
 		return;
 	}
+	if (memmem(line, len, "PERF_RECORD_MMAP", 16)) {
+		note_mapping(b, line, len);    /* --show-mmap-events: where binaries were loaded */
+		return;
+	}
 	if (spe_sample(b, line, len) || memmem(line, len, "PERF_RECORD_", 12))
-		return;                        /* perf report -D record headers too */
+		return;                        /* other records; perf report -D record headers */
 	struct script_header h;
 	struct script_frame f;
 	if (script_parse_header(line, len, &h) || script_parse_one_line(line, len, false, &h, &f) ||

@@ -8,38 +8,27 @@ static bool is_hex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 
 /* Split on '/' outside parentheses: "(/usr/lib/libc.so.6)" stays whole. */
 static int split_slashes(const char *p, size_t n, struct td_span *part)
 {
-	if (!memchr(p, '(', n)) {           /* the common case: memchr from slash to slash */
-		int k = 0;
-		const char *at = p, *end = p + n;
-		while (k < MAX_PARTS) {
-			const char *slash = memchr(at, '/', (size_t)(end - at));
-			const char *stop = slash ? slash : end;
-			part[k++] = (struct td_span){ at, (size_t)(stop - at) };
-			if (!slash)
-				break;
-			at = slash + 1;
-		}
-		return k;
-	}
+	/* one pass; entries are short, so a byte loop beats memchr per field */
 	int k = 0, depth = 0;
 	size_t start = 0;
-	for (size_t i = 0; i <= n && k < MAX_PARTS; i++) {
-		if (i < n && p[i] == '(')
-			depth++;
-		else if (i < n && p[i] == ')' && depth)
-			depth--;
-		else if (i == n || (p[i] == '/' && depth == 0)) {
+	for (size_t i = 0; i < n && k < MAX_PARTS; i++) {
+		char c = p[i];
+		if (c == '/' && depth == 0) {
 			part[k++] = (struct td_span){ p + start, i - start };
 			start = i + 1;
+		} else if (c == '(') {
+			depth++;
+		} else if (c == ')' && depth) {
+			depth--;
 		}
 	}
+	if (k < MAX_PARTS)
+		part[k++] = (struct td_span){ p + start, n - start };
 	return k;
 }
 
-static bool span_is(struct td_span s, const char *lit)
-{
-	return s.n == strlen(lit) && memcmp(s.p, lit, s.n) == 0;
-}
+/* A field equal to a literal (length known at compile time). */
+#define span_is(s, lit) ((s).n == sizeof(lit) - 1 && memcmp((s).p, lit, sizeof(lit) - 1) == 0)
 
 /* "0x..." with at most 16 hex digits; an address too long overflows. */
 static int address_digits(struct td_span s)
@@ -65,7 +54,7 @@ static bool looks_like_entry(const struct td_span *part, int k)
 
 enum br_parse brstack_parse_entry(const char *p, size_t n, struct br_entry *e, const char **why)
 {
-	if (n < 9 || !memchr(p, '/', n))
+	if (n < 9)
 		return BR_NOT_ENTRY;
 	struct td_span part[MAX_PARTS];
 	int k = split_slashes(p, n, part);
