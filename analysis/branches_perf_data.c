@@ -18,13 +18,12 @@ struct reader {
 	char text[MAX_ENTRIES][48];
 };
 
-static void on_record(void *ctx, const struct perf_data *d, uint32_t type, uint16_t misc, const unsigned char *rec,
-		      size_t size, const struct pd_sample *s)
+static void on_record(void *ctx, const struct perf_data *d, const struct pd_record *rec)
 {
 	struct reader *r = ctx;
-	(void)misc, (void)rec, (void)size;
-	if (type != PERF_RECORD_SAMPLE || !s)
+	if (rec->type != PERF_RECORD_SAMPLE || !rec->decoded)
 		return;
+	const struct pd_sample *s = &rec->u.sample;
 	const struct perf_event_attr *a = &d->attrs[s->attr].attr;
 	if (!(a->sample_type & PERF_SAMPLE_BRANCH_STACK))
 		return;
@@ -32,8 +31,7 @@ static void on_record(void *ctx, const struct perf_data *d, uint32_t type, uint1
 	struct br_entry e[MAX_ENTRIES];
 	size_t n = s->nr_branches < MAX_ENTRIES ? (size_t)s->nr_branches : MAX_ENTRIES;
 	for (size_t i = 0; i < n; i++) {
-		struct perf_branch_entry be;
-		pd_branch(s, i, &be);
+		const struct pd_branch be = s->branches[i];
 		int k = snprintf(r->text[i], sizeof r->text[i], "0x%llx/0x%llx", (unsigned long long)be.from,
 				 (unsigned long long)be.to);
 		const char *slash = memchr(r->text[i], '/', (size_t)k);

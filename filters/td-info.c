@@ -1,6 +1,7 @@
 /* td-info: what a perf.data file holds: perf version, host, CPU, command
  * line, events with their attributes and sample counts, records by type,
  * lost samples, time span, features present. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,52 +10,145 @@
 #include "parsers/perf_data.h"
 #include "reports/table.h"
 
-static bool opt_json;
+static bool opt_json, opt_dump;
 
 static const struct td_option options[] = {
 	{ 0, "json", TD_OPT_FLAG, &opt_json, NULL, "one JSON document per file", NULL },
+	{ 0, "dump", TD_OPT_FLAG, &opt_dump, NULL, "one line per record, decoded (before the summary)", NULL },
 	TD_OPTS_END
 };
 
 static const struct td_cmd cmd = {
-	"td-info", "[--json] FILE...",
-	"Describe perf.data files (file or pipe mode): header, features, events, records, lost samples.",
+	"td-info", "[--json] [--dump] FILE...",
+	"Describe perf.data files (file or pipe mode, either byte order, -z): header, features, events, records, lost samples.",
 	options,
 };
 
+#define NTYPES 256
+
 struct stats {
-	unsigned long records[128], other_records, samples[PD_MAX_ATTRS], unmatched_samples;
+	unsigned long records[NTYPES], other_records, compressed_inner;
+	unsigned long *samples, *callchains, *branch_samples;
+	unsigned long long *periods, *branch_entries;
 	unsigned long long lost, lost_samples;
 	uint64_t first_time, last_time;
 	bool has_time;
+	int nattrs;
 };
 
-static void count(void *ctx, const struct perf_data *d, uint32_t type, uint16_t misc, const unsigned char *rec,
-		  size_t size, const struct pd_sample *s)
+static void grow(struct stats *st, int nattrs)
+{
+	if (nattrs <= st->nattrs)
+		return;
+	int n = nattrs + 16;
+	st->samples = td_realloc(st->samples, (size_t)n * sizeof *st->samples);
+	st->callchains = td_realloc(st->callchains, (size_t)n * sizeof *st->callchains);
+	st->branch_samples = td_realloc(st->branch_samples, (size_t)n * sizeof *st->branch_samples);
+	st->periods = td_realloc(st->periods, (size_t)n * sizeof *st->periods);
+	st->branch_entries = td_realloc(st->branch_entries, (size_t)n * sizeof *st->branch_entries);
+	for (int i = st->nattrs; i < n; i++) {
+		st->samples[i] = st->callchains[i] = st->branch_samples[i] = 0;
+		st->periods[i] = st->branch_entries[i] = 0;
+	}
+	st->nattrs = n;
+}
+
+static void dump(const struct perf_data *d, const struct pd_record *r)
+{
+	printf("%" PRIu64 "%s %s misc %#x size %u", r->offset, r->in_compressed ? "z" : "", perf_data_record_name(r->type),
+	       r->misc, r->size);
+	if (r->type == PERF_RECORD_SAMPLE && r->decoded) {
+		const struct pd_sample *s = &r->u.sample;
+		char ev[160];
+		perf_data_event_name(d, s->attr, ev, sizeof ev);
+		printf(": %s pid %u tid %u cpu %u time %" PRIu64 " ip %#" PRIx64 " addr %#" PRIx64 " id %" PRIu64
+		       " period %" PRIu64,
+		       ev, s->pid, s->tid, s->cpu, s->time, s->ip, s->addr, s->id, s->period);
+		if (s->sample_type & PERF_SAMPLE_WEIGHT_STRUCT)
+			printf(" weight %" PRIu64 "/%u/%u", s->weight, s->ins_lat, s->weight3);
+		else if (s->sample_type & PERF_SAMPLE_WEIGHT)
+			printf(" weight %" PRIu64, s->weight);
+		if (s->sample_type & PERF_SAMPLE_DATA_SRC)
+			printf(" data_src %#" PRIx64, s->data_src);
+		if (s->sample_type & PERF_SAMPLE_READ) {
+			printf(" read");
+			for (uint64_t i = 0; i < s->nr_read; i++)
+				printf(" %" PRIu64 "/%" PRIu64, s->read[i].value, s->read[i].id);
+		}
+		if (s->sample_type & PERF_SAMPLE_RAW)
+			printf(" raw %u", s->raw_size);
+		if (s->sample_type & PERF_SAMPLE_STACK_USER)
+			printf(" stack %" PRIu64 "/%" PRIu64, s->stack_user_size, s->stack_user_dyn_size);
+		if (s->nr_callchain) {
+			printf(" callchain");
+			for (uint64_t i = 0; i < s->nr_callchain; i++)
+				printf(" %#" PRIx64, s->callchain[i]);
+		}
+		if (s->sample_type & PERF_SAMPLE_BRANCH_STACK) {
+			printf(" branches %" PRIu64, s->nr_branches);
+			if (s->has_hw_idx)
+				printf(" hw_idx %" PRId64, (int64_t)s->hw_idx);
+			for (uint64_t i = 0; i < s->nr_branches; i++) {
+				const struct pd_branch *b = &s->branches[i];
+				printf(" %#" PRIx64 "/%#" PRIx64 "/%c/%c/%c/%u/%u", b->from, b->to,
+				       b->mispred ? 'M' : b->predicted ? 'P' : '-', b->in_tx ? 'X' : '-',
+				       b->abort ? 'A' : '-', b->cycles, b->type);
+			}
+		}
+	} else if (r->decoded) {
+		switch (r->type) {
+		case PERF_RECORD_MMAP:
+		case PERF_RECORD_MMAP2:
+			printf(": %u/%u [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64 "] %s", r->u.mmap.pid, r->u.mmap.tid,
+			       r->u.mmap.start, r->u.mmap.len, r->u.mmap.pgoff, r->u.mmap.filename);
+			break;
+		case PERF_RECORD_COMM:
+			printf(": %u/%u %s%s", r->u.comm.pid, r->u.comm.tid, r->u.comm.comm, r->u.comm.exec ? " (exec)" : "");
+			break;
+		case PERF_RECORD_FORK:
+		case PERF_RECORD_EXIT:
+			printf(": %u(%u):(%u:%u) time %" PRIu64, r->u.task.pid, r->u.task.tid, r->u.task.ppid, r->u.task.ptid,
+			       r->u.task.time);
+			break;
+		case PERF_RECORD_LOST:
+			printf(": id %" PRIu64 " lost %" PRIu64, r->u.lost.id, r->u.lost.lost);
+			break;
+		case PERF_RECORD_LOST_SAMPLES:
+			printf(": lost %" PRIu64, r->u.lost_samples.lost);
+			break;
+		default:
+			break;
+		}
+	}
+	if (r->sid.valid)
+		printf(" [sample_id pid %u tid %u time %" PRIu64 " cpu %u]", r->sid.pid, r->sid.tid, r->sid.time, r->sid.cpu);
+	putchar('\n');
+}
+
+static void count(void *ctx, const struct perf_data *d, const struct pd_record *r)
 {
 	struct stats *st = ctx;
-	(void)misc;
-	if (type < 128)
-		st->records[type]++;
+	if (opt_dump)
+		dump(d, r);
+	if (r->type < NTYPES)
+		st->records[r->type]++;
 	else
 		st->other_records++;
-	if (type == PERF_RECORD_LOST && size >= 24) {
-		uint64_t lost;
-		memcpy(&lost, rec + 16, 8);
-		st->lost += lost;
-	} else if (type == PERF_RECORD_LOST_SAMPLES && size >= 16) {
-		uint64_t lost;
-		memcpy(&lost, rec + 8, 8);
-		st->lost_samples += lost;
-	}
-	if (type != PERF_RECORD_SAMPLE)
+	st->compressed_inner += r->in_compressed;
+	if (r->type == PERF_RECORD_LOST && r->decoded)
+		st->lost += r->u.lost.lost;
+	else if (r->type == PERF_RECORD_LOST_SAMPLES && r->decoded)
+		st->lost_samples += r->u.lost_samples.lost;
+	if (r->type != PERF_RECORD_SAMPLE || !r->decoded)
 		return;
-	if (!s) {
-		st->unmatched_samples++;
-		return;
-	}
+	const struct pd_sample *s = &r->u.sample;
+	grow(st, d->nattrs);
 	st->samples[s->attr]++;
-	if (d->attrs[s->attr].attr.sample_type & PERF_SAMPLE_TIME) {
+	st->periods[s->attr] += s->period;
+	st->callchains[s->attr] += s->nr_callchain > 0;
+	st->branch_samples[s->attr] += (s->sample_type & PERF_SAMPLE_BRANCH_STACK) != 0;
+	st->branch_entries[s->attr] += s->nr_branches;
+	if (s->sample_type & PERF_SAMPLE_TIME) {
 		if (!st->has_time || s->time < st->first_time)
 			st->first_time = s->time;
 		if (!st->has_time || s->time > st->last_time)
@@ -63,81 +157,58 @@ static void count(void *ctx, const struct perf_data *d, uint32_t type, uint16_t 
 	}
 }
 
-static const char *const hw_names[] = { "cycles", "instructions", "cache-references", "cache-misses",
-					"branch-instructions", "branch-misses", "bus-cycles", "stalled-cycles-frontend",
-					"stalled-cycles-backend", "ref-cycles" };
-static const char *const sw_names[] = { "cpu-clock", "task-clock", "page-faults", "context-switches",
-					"cpu-migrations", "minor-faults", "major-faults", "alignment-faults",
-					"emulation-faults", "dummy", "bpf-output", "cgroup-switches" };
-
-static void event_name(const struct pd_attr *a, char *buf, size_t cap)
-{
-	const struct perf_event_attr *e = &a->attr;
-	if (a->name[0])
-		snprintf(buf, cap, "%s", a->name);
-	else if (e->type == PERF_TYPE_HARDWARE && e->config < sizeof hw_names / sizeof *hw_names)
-		snprintf(buf, cap, "%s", hw_names[e->config]);
-	else if (e->type == PERF_TYPE_SOFTWARE && e->config < sizeof sw_names / sizeof *sw_names)
-		snprintf(buf, cap, "%s", sw_names[e->config]);
-	else
-		snprintf(buf, cap, "type %u config %#llx", e->type, (unsigned long long)e->config);
-}
-
-static void sample_type_names(uint64_t st, char *buf, size_t cap)
-{
-	static const char *const names[] = { "IP", "TID", "TIME", "ADDR", "READ", "CALLCHAIN", "ID", "CPU", "PERIOD",
-					     "STREAM_ID", "RAW", "BRANCH_STACK", "REGS_USER", "STACK_USER", "WEIGHT",
-					     "DATA_SRC", "IDENTIFIER", "TRANSACTION", "REGS_INTR", "PHYS_ADDR", "AUX",
-					     "CGROUP", "DATA_PAGE_SIZE", "CODE_PAGE_SIZE", "WEIGHT_STRUCT" };
-	size_t w = 0;
-	buf[0] = '\0';
-	for (int b = 0; b < 64; b++)
-		if (st >> b & 1)
-			w += (size_t)snprintf(buf + w, w < cap ? cap - w : 0, "%s%s", w ? "|" : "",
-					      b < (int)(sizeof names / sizeof *names) ? names[b] : "?");
-}
-
-enum { E_NAME, E_TYPE, E_CONFIG, E_SAMPLING, E_SAMPLE_TYPE, E_BRANCH, E_SAMPLES, NECOLS };
+enum { E_NAME, E_TYPE, E_CONFIG, E_SAMPLING, E_SAMPLE_TYPE, E_BRANCH, E_SAMPLES, E_PERIOD, E_CALLCHAINS,
+       E_BRANCH_ENTRIES, NECOLS };
 
 static struct td_table *events_table(const struct perf_data *d, const struct stats *st)
 {
 	static const struct td_column cols[NECOLS] = {
 		{ "event", TD_COL_STR, 0 }, { "type", TD_COL_INT, 0 }, { "config", TD_COL_STR, 0 },
 		{ "sampling", TD_COL_STR, 0 }, { "sample_type", TD_COL_STR, 0 }, { "branch_sample_type", TD_COL_STR, 0 },
-		{ "samples", TD_COL_INT, 0 },
+		{ "samples", TD_COL_INT, 0 }, { "period", TD_COL_INT, 0 }, { "with_callchain", TD_COL_INT, 0 },
+		{ "branch_entries", TD_COL_INT, 0 },
 	};
 	struct td_table *t = td_table_new(cols, NECOLS);
 	for (int i = 0; i < d->nattrs; i++) {
 		const struct perf_event_attr *a = &d->attrs[i].attr;
 		char buf[512];
 		td_table_row(t);
-		event_name(&d->attrs[i], buf, sizeof buf);
+		perf_data_event_name(d, i, buf, sizeof buf);
 		td_table_str(t, E_NAME, buf);
 		td_table_int(t, E_TYPE, a->type);
 		snprintf(buf, sizeof buf, "%#llx", (unsigned long long)a->config);
 		td_table_str(t, E_CONFIG, buf);
 		snprintf(buf, sizeof buf, "%s %llu", a->freq ? "freq" : "period", (unsigned long long)a->sample_period);
 		td_table_str(t, E_SAMPLING, buf);
-		sample_type_names(a->sample_type, buf, sizeof buf);
+		perf_data_sample_type_str(a->sample_type, buf, sizeof buf);
 		td_table_str(t, E_SAMPLE_TYPE, buf);
-		if (a->branch_sample_type)
-			snprintf(buf, sizeof buf, "%#llx", (unsigned long long)a->branch_sample_type);
-		td_table_str(t, E_BRANCH, a->branch_sample_type ? buf : "");
-		td_table_int(t, E_SAMPLES, (long long)st->samples[i]);
+		perf_data_branch_type_str(a->branch_sample_type, buf, sizeof buf);
+		td_table_str(t, E_BRANCH, buf);
+		bool have = i < st->nattrs;
+		td_table_int(t, E_SAMPLES, have ? (long long)st->samples[i] : 0);
+		td_table_int(t, E_PERIOD, have ? (long long)st->periods[i] : 0);
+		td_table_int(t, E_CALLCHAINS, have ? (long long)st->callchains[i] : 0);
+		td_table_int(t, E_BRANCH_ENTRIES, have ? (long long)st->branch_entries[i] : 0);
 	}
 	return t;
 }
 
 static void write_text(const struct perf_data *d, const struct stats *st)
 {
-	const struct pd_feature_strings *s = &d->info;
-	printf("file: %s (%s mode, %llu bytes)\n", d->path, d->pipe_mode ? "pipe" : "file", (unsigned long long)d->file_size);
+	const struct pd_info *s = &d->info;
+	printf("file: %s (%s mode%s, %llu bytes)\n", d->path, d->pipe_mode ? "pipe" : "file",
+	       d->swapped ? ", byte-swapped" : "", (unsigned long long)d->file_size);
 	if (s->version[0])
 		printf("perf version: %s\n", s->version);
 	if (s->hostname[0] || s->osrelease[0] || s->arch[0])
 		printf("host: %s, os release %s, arch %s\n", s->hostname, s->osrelease, s->arch);
 	if (s->nr_cpus_online || s->nr_cpus_avail)
 		printf("cpus: %u online of %u\n", s->nr_cpus_online, s->nr_cpus_avail);
+	if (s->nr_sockets || s->nr_cores || s->nr_threads)
+		printf("topology: %u sockets, %u core sibling lists, %u thread sibling lists\n", s->nr_sockets, s->nr_cores,
+		       s->nr_threads);
+	for (size_t i = 0; i < s->nr_hybrid; i++)
+		printf("hybrid pmu: %s cpus %s\n", s->hybrid[i].pmu, s->hybrid[i].cpus);
 	if (s->cpudesc[0] || s->cpuid[0])
 		printf("cpu: %s%s%s\n", s->cpudesc, s->cpuid[0] ? ", cpuid " : "", s->cpuid);
 	if (s->total_mem_kb)
@@ -151,20 +222,35 @@ static void write_text(const struct perf_data *d, const struct stats *st)
 	for (int f = 0; f < 256; f++)
 		if (perf_data_has_feature(d, f))
 			printf(" %s", perf_data_feature_name(f) ? perf_data_feature_name(f) : "unknown");
-	printf("\n\nevents:\n");
+	printf("\n");
+	if (s->nr_build_ids)
+		printf("build ids: %zu (first: %s %s)\n", s->nr_build_ids, s->build_ids[0].hex, s->build_ids[0].filename);
+	for (size_t i = 0; i < s->nr_groups; i++)
+		printf("group: %s leader %u, %u members\n", s->groups[i].name, s->groups[i].leader, s->groups[i].nr_members);
+	if (s->nr_pmus) {
+		printf("pmus:");
+		for (size_t i = 0; i < s->nr_pmus; i++)
+			printf(" %s=%u", s->pmus[i].name, s->pmus[i].id);
+		printf("\n");
+	}
+	if (s->compressed_type)
+		printf("compressed: zstd level %u, ratio %u\n", s->compressed_level, s->compressed_ratio);
+	printf("\nevents:\n");
 	struct td_table *t = events_table(d, st);
 	td_table_write(t, stdout, TD_FMT_TEXT);
 	td_table_free(t);
 	printf("\nrecords:\n");
-	for (int r = 0; r < 128; r++)
+	for (int r = 0; r < NTYPES; r++)
 		if (st->records[r])
 			printf("  %-20s %lu\n", perf_data_record_name((uint32_t)r), st->records[r]);
 	if (st->other_records)
 		printf("  %-20s %lu\n", "unknown types", st->other_records);
+	if (st->compressed_inner)
+		printf("  (%lu of them inside COMPRESSED records)\n", st->compressed_inner);
 	printf("\nlost: %llu events in %lu LOST records, %llu samples in LOST_SAMPLES records\n", st->lost,
 	       st->records[PERF_RECORD_LOST], st->lost_samples);
-	if (st->unmatched_samples)
-		printf("samples not matching any event's layout: %lu\n", st->unmatched_samples);
+	if (d->bad_samples)
+		printf("samples not matching any event's layout: %lu\n", d->bad_samples);
 }
 
 static void json_field(const char *key, const char *value, bool comma)
@@ -175,10 +261,11 @@ static void json_field(const char *key, const char *value, bool comma)
 
 static void write_json(const struct perf_data *d, const struct stats *st)
 {
-	const struct pd_feature_strings *s = &d->info;
+	const struct pd_info *s = &d->info;
 	printf("{");
 	json_field("file", d->path, false);
-	printf(", \"mode\": \"%s\", \"bytes\": %llu", d->pipe_mode ? "pipe" : "file", (unsigned long long)d->file_size);
+	printf(", \"mode\": \"%s\", \"byte_swapped\": %s, \"bytes\": %llu", d->pipe_mode ? "pipe" : "file",
+	       d->swapped ? "true" : "false", (unsigned long long)d->file_size);
 	json_field("perf_version", s->version, true);
 	json_field("hostname", s->hostname, true);
 	json_field("os_release", s->osrelease, true);
@@ -186,8 +273,8 @@ static void write_json(const struct perf_data *d, const struct stats *st)
 	json_field("cpu", s->cpudesc, true);
 	json_field("cpuid", s->cpuid, true);
 	json_field("command", s->cmdline, true);
-	printf(", \"cpus_online\": %u, \"cpus_available\": %u, \"total_mem_kb\": %llu", s->nr_cpus_online, s->nr_cpus_avail,
-	       (unsigned long long)s->total_mem_kb);
+	printf(", \"cpus_online\": %u, \"cpus_available\": %u, \"sockets\": %u, \"total_mem_kb\": %llu", s->nr_cpus_online,
+	       s->nr_cpus_avail, s->nr_sockets, (unsigned long long)s->total_mem_kb);
 	if (st->has_time)
 		printf(", \"first_sample_ns\": %llu, \"last_sample_ns\": %llu", (unsigned long long)st->first_time,
 		       (unsigned long long)st->last_time);
@@ -199,15 +286,42 @@ static void write_json(const struct perf_data *d, const struct stats *st)
 			td_json_string(stdout, perf_data_feature_name(f) ? perf_data_feature_name(f) : "unknown");
 			first = false;
 		}
-	printf("],\n\"records\": {");
+	printf("],\n\"build_ids\": [");
+	for (size_t i = 0; i < s->nr_build_ids; i++) {
+		printf("%s{\"pid\": %d, \"build_id\": \"%s\", \"file\": ", i ? ", " : "", s->build_ids[i].pid, s->build_ids[i].hex);
+		td_json_string(stdout, s->build_ids[i].filename);
+		printf("}");
+	}
+	printf("],\n\"groups\": [");
+	for (size_t i = 0; i < s->nr_groups; i++) {
+		printf("%s{\"name\": ", i ? ", " : "");
+		td_json_string(stdout, s->groups[i].name);
+		printf(", \"leader\": %u, \"members\": %u}", s->groups[i].leader, s->groups[i].nr_members);
+	}
+	printf("],\n\"pmus\": {");
+	for (size_t i = 0; i < s->nr_pmus; i++) {
+		printf("%s", i ? ", " : "");
+		td_json_string(stdout, s->pmus[i].name);
+		printf(": %u", s->pmus[i].id);
+	}
+	printf("},\n\"hybrid\": {");
+	for (size_t i = 0; i < s->nr_hybrid; i++) {
+		printf("%s", i ? ", " : "");
+		td_json_string(stdout, s->hybrid[i].pmu);
+		printf(": ");
+		td_json_string(stdout, s->hybrid[i].cpus);
+	}
+	printf("},\n\"records\": {");
 	first = true;
-	for (int r = 0; r < 128; r++)
+	for (int r = 0; r < NTYPES; r++)
 		if (st->records[r]) {
 			printf("%s\"%s\": %lu", first ? "" : ", ", perf_data_record_name((uint32_t)r), st->records[r]);
 			first = false;
 		}
+	if (st->other_records)
+		printf("%s\"UNKNOWN\": %lu", first ? "" : ", ", st->other_records);
 	printf("},\n\"lost\": %llu, \"lost_samples\": %llu, \"unmatched_samples\": %lu,\n\"events\": ", st->lost,
-	       st->lost_samples, st->unmatched_samples);
+	       st->lost_samples, d->bad_samples);
 	struct td_table *t = events_table(d, st);
 	td_table_write(t, stdout, TD_FMT_JSON);
 	td_table_free(t);
@@ -218,7 +332,7 @@ int main(int argc, char **argv)
 {
 	int n = td_parse_options(&cmd, argc, argv);
 	if (n == 0)
-		td_usage_error(&cmd, "name a perf.data file");
+		td_usage_error(&cmd, "name a perf.data file (- for stdin)");
 	for (int i = 0; i < n; i++) {
 		struct perf_data *d = perf_data_open(argv[i]);
 		if (!d)
@@ -231,6 +345,11 @@ int main(int argc, char **argv)
 			write_json(d, st);
 		else
 			write_text(d, st);
+		free(st->samples);
+		free(st->callchains);
+		free(st->branch_samples);
+		free(st->periods);
+		free(st->branch_entries);
 		free(st);
 		perf_data_close(d);
 	}

@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,14 +8,29 @@
 #include <unistd.h>
 #include <zstd.h>
 #include "common/diag.h"
+#include "common/input.h"
 #include "perf_data.h"
 
-#define MAGIC2 0x32454c4946524550ULL         /* "PERFILE2" */
-#define MAGIC2_SWAPPED 0x50455246494c4532ULL
 #define WINDOW (1u << 20)
-#define MAX_FEATURE_BYTES (16u << 20)
+#define MAX_FEATURE_BYTES (64u << 20)
+#define MAX_INFLATED (256u << 20)
+#define MAX_IDS (1u << 22)
+#define REPORTED_BAD_SAMPLES 5
 
-enum { HEADER_ATTR = 64, HEADER_FEATURE = 80, AUXTRACE = 71, COMPRESSED = 81, COMPRESSED2 = 83 };
+/* perf's own record types (tools/perf/util/event.h), not in the UAPI */
+enum {
+	HEADER_ATTR = 64, HEADER_EVENT_TYPE = 65, HEADER_TRACING_DATA = 66, HEADER_BUILD_ID = 67,
+	FINISHED_ROUND = 68, ID_INDEX = 69, AUXTRACE_INFO = 70, AUXTRACE = 71, EVENT_UPDATE = 78,
+	HEADER_FEATURE = 80, COMPRESSED = 81, FINISHED_INIT = 82, COMPRESSED2 = 83,
+};
+/* perf's feature bits (tools/perf/util/header.h) */
+enum {
+	F_TRACING_DATA = 1, F_BUILD_ID, F_HOSTNAME, F_OSRELEASE, F_VERSION, F_ARCH, F_NRCPUS, F_CPUDESC, F_CPUID,
+	F_TOTAL_MEM, F_CMDLINE, F_EVENT_DESC, F_CPU_TOPOLOGY, F_NUMA_TOPOLOGY, F_BRANCH_STACK, F_PMU_MAPPINGS,
+	F_GROUP_DESC, F_AUXTRACE, F_STAT, F_CACHE, F_SAMPLE_TIME, F_MEM_TOPOLOGY, F_CLOCKID, F_DIR_FORMAT,
+	F_BPF_PROG_INFO, F_BPF_BTF, F_COMPRESSED, F_CPU_PMU_CAPS, F_CLOCK_DATA, F_HYBRID_TOPOLOGY, F_PMU_CAPS,
+};
+#define MISC_BUILD_ID_SIZE (1u << 15)        /* build-id records of the BUILD_ID feature */
 
 static const char *const feature_names[] = {
 	[1] = "tracing_data", [2] = "build_id", [3] = "hostname", [4] = "osrelease", [5] = "version", [6] = "arch",
@@ -34,7 +50,8 @@ static const char *const record_names[] = {
 	[1] = "MMAP", [2] = "LOST", [3] = "COMM", [4] = "EXIT", [5] = "THROTTLE", [6] = "UNTHROTTLE", [7] = "FORK",
 	[8] = "READ", [9] = "SAMPLE", [10] = "MMAP2", [11] = "AUX", [12] = "ITRACE_START", [13] = "LOST_SAMPLES",
 	[14] = "SWITCH", [15] = "SWITCH_CPU_WIDE", [16] = "NAMESPACES", [17] = "KSYMBOL", [18] = "BPF_EVENT",
-	[19] = "CGROUP", [20] = "TEXT_POKE", [21] = "AUX_OUTPUT_HW_ID", [64] = "HEADER_ATTR", [65] = "HEADER_EVENT_TYPE",
+	[19] = "CGROUP", [20] = "TEXT_POKE", [21] = "AUX_OUTPUT_HW_ID", [22] = "CALLCHAIN_DEFERRED",
+	[64] = "HEADER_ATTR", [65] = "HEADER_EVENT_TYPE",
 	[66] = "HEADER_TRACING_DATA", [67] = "HEADER_BUILD_ID", [68] = "FINISHED_ROUND", [69] = "ID_INDEX",
 	[70] = "AUXTRACE_INFO", [71] = "AUXTRACE", [72] = "AUXTRACE_ERROR", [73] = "THREAD_MAP", [74] = "CPU_MAP",
 	[75] = "STAT_CONFIG", [76] = "STAT", [77] = "STAT_ROUND", [78] = "EVENT_UPDATE", [79] = "TIME_CONV",
@@ -51,63 +68,311 @@ bool perf_data_has_feature(const struct perf_data *d, int f)
 	return f >= 0 && f < 256 && (d->features[f / 64] >> (f % 64)) & 1;
 }
 
-static bool bad(struct perf_data *d, uint64_t offset, const char *what)
+/* ---- sources: a file read with pread through a window, a caller's buffer,
+ * or a td_input stream read forward only ------------------------------------- */
+
+enum src_kind { SRC_FD, SRC_MEM, SRC_STREAM };
+
+struct pd_src {
+	enum src_kind kind;
+	int fd;
+	const unsigned char *mem;
+	struct td_input *in;
+	bool own_in, eof;
+	unsigned char *win;               /* window: file bytes [wstart, wstart + wlen) */
+	size_t wcap, wlen;
+	uint64_t wstart;
+	/* the walk */
+	uint64_t off, end;
+	int state;                        /* 0 walking, 1 done, -1 stopped on bad input */
+	struct pd_record rec;
+	/* perf record -z: one zstd stream across the COMPRESSED records */
+	ZSTD_DStream *z;
+	unsigned char *zbuf;
+	size_t zlen, zpos, zcap;
+	uint64_t zoff;
+	/* event ids -> attr index (open addressing) */
+	uint64_t *hkey;
+	int *hval;
+	size_t hcap, hcount;
+	/* decoded arrays of the current sample (a record is at most 64 KiB) */
+	uint64_t cc[8192];
+	struct pd_branch br[65536 / 24 + 1];
+	struct pd_read_value rv[65536 / 8 + 1];
+	char str[65536];
+};
+
+static uint64_t rd64(const struct perf_data *d, const unsigned char *p)
 {
-	td_bad_input(d->path, 0, "offset %llu: %s", (unsigned long long)offset, what);
+	uint64_t v;
+	memcpy(&v, p, 8);
+	return d->swapped ? __builtin_bswap64(v) : v;
+}
+
+static uint32_t rd32(const struct perf_data *d, const unsigned char *p)
+{
+	uint32_t v;
+	memcpy(&v, p, 4);
+	return d->swapped ? __builtin_bswap32(v) : v;
+}
+
+static uint16_t rd16(const struct perf_data *d, const unsigned char *p)
+{
+	uint16_t v;
+	memcpy(&v, p, 2);
+	return d->swapped ? __builtin_bswap16(v) : v;
+}
+
+static bool bad(struct perf_data *d, uint64_t offset, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static bool bad(struct perf_data *d, uint64_t offset, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	td_bad_input(d->path, 0, "offset %llu: %s", (unsigned long long)offset, msg);
 	if (!d->bad_offset)
 		d->bad_offset = offset ? offset : 1;
 	return false;
 }
 
-static bool read_at(struct perf_data *d, uint64_t off, void *buf, size_t n)
+/* Bytes available at off, up to want (a stream is read forward: off must
+ * not be before the window; bytes before off are dropped, or skipped). */
+static size_t src_avail(struct perf_data *d, uint64_t off, size_t want)
+{
+	struct pd_src *s = d->src;
+	if (s->kind == SRC_MEM)
+		return off >= d->file_size ? 0 : d->file_size - off < want ? (size_t)(d->file_size - off) : want;
+	if (off >= s->wstart && off - s->wstart <= s->wlen && s->wlen - (off - s->wstart) >= want)
+		return want;
+	if (want > s->wcap)
+		return 0;              /* records are at most 64 KiB, the window 1 MiB */
+	if (s->kind == SRC_FD) {
+		if (off >= d->file_size)
+			return 0;
+		size_t n = d->file_size - off < s->wcap ? (size_t)(d->file_size - off) : s->wcap;
+		size_t got = 0;
+		while (got < n) {
+			ssize_t r = pread(s->fd, s->win + got, n - got, (off_t)(off + got));
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0)
+				break;
+			got += (size_t)r;
+		}
+		s->wstart = off;
+		s->wlen = got;
+		return got < want ? got : want;
+	}
+	/* stream: keep [off, ...), skip what lies between the window and off */
+	if (off < s->wstart)
+		return 0;
+	if (off - s->wstart >= s->wlen) {
+		uint64_t skip = off - s->wstart - s->wlen;
+		s->wlen = 0;
+		while (skip && !s->eof) {
+			size_t k = skip < s->wcap ? (size_t)skip : s->wcap;
+			size_t got = td_input_read(s->in, s->win, k);
+			if (got < k)
+				s->eof = true;
+			skip -= got;
+		}
+		s->wstart = off - skip;
+		if (skip)
+			return 0;
+	} else {
+		size_t drop = (size_t)(off - s->wstart);
+		memmove(s->win, s->win + drop, s->wlen - drop);
+		s->wlen -= drop;
+		s->wstart = off;
+	}
+	while (s->wlen < want && !s->eof) {
+		size_t k = s->wcap - s->wlen;
+		size_t got = td_input_read(s->in, s->win + s->wlen, k);
+		if (got < k)
+			s->eof = true;
+		s->wlen += got;
+	}
+	return s->wlen < want ? s->wlen : want;
+}
+
+static const unsigned char *src_get(struct perf_data *d, uint64_t off, size_t n)
+{
+	if (src_avail(d, off, n) < n)
+		return NULL;
+	return d->src->kind == SRC_MEM ? d->src->mem + off : d->src->win + (off - d->src->wstart);
+}
+
+/* n bytes at off into buf (file mode: header, attrs, features). */
+static bool read_at(struct perf_data *d, uint64_t off, void *buf, size_t n, const char *what)
 {
 	if (off > d->file_size || n > d->file_size - off)
-		return bad(d, off, "read past the end of the file (truncated, or a size in the file lies)");
-	ssize_t got = pread(d->fd, buf, n, (off_t)off);
-	if (got != (ssize_t)n)
-		return bad(d, off, "short read");
+		return bad(d, off, "%s (%zu bytes) runs past the end of the file (truncated, or a size in the file lies)",
+			   what, n);
+	struct pd_src *s = d->src;
+	if (s->kind == SRC_MEM) {
+		memcpy(buf, s->mem + off, n);
+		return true;
+	}
+	size_t got = 0;
+	while (got < n) {
+		ssize_t r = pread(s->fd, (char *)buf + got, n - got, (off_t)(off + got));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return bad(d, off, "short read of %s", what);
+		got += (size_t)r;
+	}
 	return true;
 }
 
-static uint64_t get64(const unsigned char *p) { uint64_t v; memcpy(&v, p, 8); return v; }
-static uint32_t get32(const unsigned char *p) { uint32_t v; memcpy(&v, p, 4); return v; }
+/* ---- attributes and ids -------------------------------------------------------- */
 
-/* ---- attributes ---------------------------------------------------------- */
+/* perf_event_attr fields by (offset, width), for byte-swapping. */
+static const unsigned char attr_fields[][2] = {
+	{ 0, 4 }, { 4, 4 }, { 8, 8 }, { 16, 8 }, { 24, 8 }, { 32, 8 }, { 40, 8 }, { 48, 4 }, { 52, 4 }, { 56, 8 },
+	{ 64, 8 }, { 72, 8 }, { 80, 8 }, { 88, 4 }, { 92, 4 }, { 96, 8 }, { 104, 4 }, { 108, 2 }, { 110, 2 },
+	{ 112, 4 }, { 116, 4 }, { 120, 8 }, { 128, 8 },
+};
 
-static void copy_attr(struct pd_attr *a, const unsigned char *p, size_t n)
+static uint64_t bitrev64(uint64_t v)
 {
-	memset(&a->attr, 0, sizeof a->attr);
-	memcpy(&a->attr, p, n < sizeof a->attr ? n : sizeof a->attr);
+	uint64_t r = 0;
+	for (int i = 0; i < 64; i++)
+		r |= ((v >> i) & 1) << (63 - i);
+	return r;
 }
 
-static bool add_ids(struct perf_data *d, struct pd_attr *a, const unsigned char *p, size_t bytes)
+static void copy_attr(const struct perf_data *d, struct perf_event_attr *a, const unsigned char *p, size_t n)
 {
+	unsigned char raw[sizeof *a + 64];
+	memset(raw, 0, sizeof raw);
+	memcpy(raw, p, n < sizeof raw ? n : sizeof raw);
+	if (d->swapped) {
+		for (size_t i = 0; i < sizeof attr_fields / sizeof *attr_fields; i++) {
+			unsigned char *f = raw + attr_fields[i][0];
+			if (attr_fields[i][0] + attr_fields[i][1] > n)
+				break;
+			if (attr_fields[i][1] == 8) {
+				uint64_t v;
+				memcpy(&v, f, 8);
+				v = __builtin_bswap64(v);
+				if (attr_fields[i][0] == 40) {
+					/* the flags bitfield: big-endian ABIs allocate from the
+					 * top bit; every field is one bit but precise_ip:2 */
+					uint64_t precise = (v >> (64 - 15 - 2)) & 3;
+					v = (bitrev64(v) & ~(3ULL << 15)) | precise << 15;
+				}
+				memcpy(f, &v, 8);
+			} else if (attr_fields[i][1] == 4) {
+				uint32_t v;
+				memcpy(&v, f, 4);
+				v = __builtin_bswap32(v);
+				memcpy(f, &v, 4);
+			} else {
+				uint16_t v;
+				memcpy(&v, f, 2);
+				v = __builtin_bswap16(v);
+				memcpy(f, &v, 2);
+			}
+		}
+	}
+	memcpy(a, raw, sizeof *a);
+	if (n < sizeof *a)
+		memset((char *)a + n, 0, sizeof *a - n);
+}
+
+static void hash_put(struct pd_src *s, uint64_t id, int attr)
+{
+	if ((s->hcount + 1) * 2 > s->hcap) {
+		size_t ocap = s->hcap;
+		uint64_t *okey = s->hkey;
+		int *oval = s->hval;
+		s->hcap = ocap ? ocap * 2 : 256;
+		s->hkey = td_malloc(s->hcap * sizeof *s->hkey);
+		s->hval = td_malloc(s->hcap * sizeof *s->hval);
+		for (size_t i = 0; i < s->hcap; i++)
+			s->hval[i] = -1;
+		s->hcount = 0;
+		for (size_t i = 0; i < ocap; i++)
+			if (oval[i] >= 0)
+				hash_put(s, okey[i], oval[i]);
+		free(okey);
+		free(oval);
+	}
+	size_t m = s->hcap - 1, i = (size_t)(id * 0x9E3779B97F4A7C15ULL >> 20) & m;
+	while (s->hval[i] >= 0 && s->hkey[i] != id)
+		i = (i + 1) & m;
+	if (s->hval[i] < 0)
+		s->hcount++;
+	s->hkey[i] = id;
+	s->hval[i] = attr;
+}
+
+static int attr_of_id(const struct perf_data *d, uint64_t id)
+{
+	const struct pd_src *s = d->src;
+	if (s->hcap) {
+		size_t m = s->hcap - 1, i = (size_t)(id * 0x9E3779B97F4A7C15ULL >> 20) & m;
+		for (; s->hval[i] >= 0; i = (i + 1) & m)
+			if (s->hkey[i] == id)
+				return s->hval[i];
+	}
+	return d->nattrs == 1 ? 0 : -1;
+}
+
+static struct pd_attr *new_attr(struct perf_data *d, uint64_t offset)
+{
+	if (d->nattrs == PD_MAX_ATTRS) {
+		bad(d, offset, "more than %d event attributes", PD_MAX_ATTRS);
+		return NULL;
+	}
+	if (!d->attrs || (d->nattrs & (d->nattrs - 1)) == 0 || d->nattrs < 8) {
+		size_t cap = d->nattrs < 8 ? 8 : (size_t)d->nattrs * 2;
+		d->attrs = td_realloc(d->attrs, cap * sizeof *d->attrs);
+	}
+	struct pd_attr *a = &d->attrs[d->nattrs++];
+	memset(a, 0, sizeof *a);
+	return a;
+}
+
+static bool add_ids(struct perf_data *d, int ai, const unsigned char *p, size_t bytes, uint64_t offset)
+{
+	struct pd_attr *a = &d->attrs[ai];
 	size_t n = bytes / 8;
-	if (n > (1u << 20))
-		return bad(d, 0, "absurd number of event ids");
+	if (n > MAX_IDS || a->nids > MAX_IDS - n)
+		return bad(d, offset, "absurd number of event ids (%zu)", n);
 	a->ids = td_realloc(a->ids, (a->nids + n + 1) * sizeof(uint64_t));
-	for (size_t i = 0; i < n; i++)
-		a->ids[a->nids++] = get64(p + 8 * i);
+	for (size_t i = 0; i < n; i++) {
+		a->ids[a->nids++] = rd64(d, p + 8 * i);
+		hash_put(d->src, a->ids[a->nids - 1], ai);
+	}
 	return true;
 }
 
 static bool read_file_attrs(struct perf_data *d, uint64_t attr_size, uint64_t off, uint64_t size)
 {
 	if (attr_size < 16 + PERF_ATTR_SIZE_VER0 || attr_size > 4096)
-		return bad(d, 16, "implausible attribute size");
+		return bad(d, 16, "implausible attribute size %llu", (unsigned long long)attr_size);
 	if (size % attr_size || size / attr_size > PD_MAX_ATTRS)
-		return bad(d, off, "attribute section is not a whole number of attributes (or too many)");
+		return bad(d, 32, "attribute section of %llu bytes is not a whole number of %llu-byte attributes (or too many)",
+			   (unsigned long long)size, (unsigned long long)attr_size);
 	unsigned char buf[4096];
 	for (uint64_t i = 0; i < size / attr_size; i++) {
-		if (!read_at(d, off + i * attr_size, buf, attr_size))
+		uint64_t at = off + i * attr_size;
+		if (!read_at(d, at, buf, attr_size, "an event attribute"))
 			return false;
-		struct pd_attr *a = &d->attrs[d->nattrs++];
-		copy_attr(a, buf, attr_size - 16);
-		uint64_t ids_off = get64(buf + attr_size - 16), ids_size = get64(buf + attr_size - 8);
-		if (ids_size > (8u << 20))
-			return bad(d, off + i * attr_size, "absurd id section size");
+		struct pd_attr *a = new_attr(d, at);
+		if (!a)
+			return false;
+		copy_attr(d, &a->attr, buf, attr_size - 16);
+		uint64_t ids_off = rd64(d, buf + attr_size - 16), ids_size = rd64(d, buf + attr_size - 8);
+		if (ids_size > 8ULL * MAX_IDS || ids_size % 8)
+			return bad(d, at + attr_size - 8, "absurd id section size %llu", (unsigned long long)ids_size);
 		unsigned char *ids = td_malloc(ids_size + 1);
-		bool ok = read_at(d, ids_off, ids, ids_size) && add_ids(d, a, ids, ids_size);
+		bool ok = read_at(d, ids_off, ids, ids_size, "the ids of an event") &&
+			  add_ids(d, d->nattrs - 1, ids, ids_size, ids_off);
 		free(ids);
 		if (!ok)
 			return false;
@@ -115,189 +380,457 @@ static bool read_file_attrs(struct perf_data *d, uint64_t attr_size, uint64_t of
 	return true;
 }
 
-/* ---- features -------------------------------------------------------------- */
+/* ---- features ------------------------------------------------------------------ */
 
-/* perf's header strings: u32 length (padded), then the bytes. */
-static size_t get_string(const unsigned char *p, size_t avail, char *out, size_t cap)
+struct cursor {
+	struct perf_data *d;
+	const unsigned char *p;
+	size_t n, at;
+	uint64_t base;                   /* file offset of p[0], for messages */
+	bool ok;
+};
+
+static bool cur_fail(struct cursor *c, const char *what)
 {
-	out[0] = '\0';
-	if (avail < 4)
-		return 0;
-	uint32_t len = get32(p);
-	if (len > avail - 4)
-		return 0;
-	size_t n = strnlen((const char *)p + 4, len);
-	if (n >= cap)
-		n = cap - 1;
-	memcpy(out, p + 4, n);
-	out[n] = '\0';
-	return 4 + len;
+	if (c->ok)
+		bad(c->d, c->base + c->at, "%s", what);
+	c->ok = false;
+	return false;
 }
 
-static void event_desc(struct perf_data *d, const unsigned char *p, size_t n)
+static uint32_t cur32(struct cursor *c)
 {
-	if (n < 8)
+	if (!c->ok || c->n - c->at < 4)
+		return cur_fail(c, "feature section cut short"), 0;
+	c->at += 4;
+	return rd32(c->d, c->p + c->at - 4);
+}
+
+static uint64_t cur64(struct cursor *c)
+{
+	if (!c->ok || c->n - c->at < 8)
+		return cur_fail(c, "feature section cut short"), 0;
+	c->at += 8;
+	return rd64(c->d, c->p + c->at - 8);
+}
+
+/* perf's header strings: u32 length (padding and NUL included), the bytes. */
+static char *cur_str(struct cursor *c, char *out, size_t cap)
+{
+	uint32_t len = cur32(c);
+	if (!c->ok)
+		return NULL;
+	if (len > c->n - c->at)
+		return cur_fail(c, "string longer than its feature section"), NULL;
+	size_t k = strnlen((const char *)c->p + c->at, len);
+	if (!out) {
+		out = td_malloc(k + 1);
+		cap = k + 1;
+	}
+	if (k >= cap)
+		k = cap - 1;
+	memcpy(out, c->p + c->at, k);
+	out[k] = '\0';
+	c->at += len;
+	return out;
+}
+
+static void event_desc(struct cursor *c)
+{
+	struct perf_data *d = c->d;
+	uint32_t nr = cur32(c), attr_size = cur32(c);
+	if (!c->ok)
 		return;
-	uint32_t nr = get32(p), attr_size = get32(p + 4);
-	size_t at = 8;
-	for (uint32_t e = 0; e < nr && at + attr_size + 4 <= n && attr_size >= PERF_ATTR_SIZE_VER0; e++) {
-		struct perf_event_attr attr;
-		memset(&attr, 0, sizeof attr);
-		memcpy(&attr, p + at, attr_size < sizeof attr ? attr_size : sizeof attr);
-		at += attr_size;
-		uint32_t nr_ids = get32(p + at);
-		at += 4;
-		char name[128];
-		size_t used = get_string(p + at, n - at, name, sizeof name);
-		if (!used)
+	if (attr_size < PERF_ATTR_SIZE_VER0 || attr_size > 4096) {
+		cur_fail(c, "implausible attribute size in event_desc");
+		return;
+	}
+	for (uint32_t e = 0; e < nr && c->ok; e++) {
+		if (c->n - c->at < attr_size) {
+			cur_fail(c, "event_desc cut short");
 			return;
-		at += used;
-		if ((uint64_t)nr_ids * 8 > n - at)
-			return;
-		for (uint32_t k = 0; k < nr_ids; k++) {       /* name the attr owning these ids */
-			uint64_t id = get64(p + at + 8 * k);
-			for (int a = 0; a < d->nattrs; a++)
-				for (size_t j = 0; j < d->attrs[a].nids; j++)
-					if (d->attrs[a].ids[j] == id && !d->attrs[a].name[0])
-						snprintf(d->attrs[a].name, sizeof d->attrs[a].name, "%s", name);
 		}
-		if (nr_ids == 0 && (int)e < d->nattrs && !d->attrs[e].name[0])
-			snprintf(d->attrs[e].name, sizeof d->attrs[e].name, "%s", name);
-		at += (size_t)nr_ids * 8;
+		c->at += attr_size;
+		uint32_t nr_ids = cur32(c);
+		char name[128];
+		if (!cur_str(c, name, sizeof name))
+			return;
+		if (nr_ids > (c->n - c->at) / 8) {
+			cur_fail(c, "event_desc: more ids than bytes");
+			return;
+		}
+		int owner = (int)e < d->nattrs ? (int)e : -1;
+		if (nr_ids) {
+			int a = attr_of_id(d, rd64(d, c->p + c->at));
+			if (a >= 0)
+				owner = a;
+		}
+		if (owner >= 0 && !d->attrs[owner].name[0])
+			snprintf(d->attrs[owner].name, sizeof d->attrs[owner].name, "%s", name);
+		c->at += (size_t)nr_ids * 8;
 	}
 }
 
-static void parse_feature(struct perf_data *d, int f, const unsigned char *p, size_t n)
+static void build_ids(struct cursor *c)
 {
-	struct pd_feature_strings *s = &d->info;
-	switch (f) {
-	case 3: get_string(p, n, s->hostname, sizeof s->hostname); break;
-	case 4: get_string(p, n, s->osrelease, sizeof s->osrelease); break;
-	case 5: get_string(p, n, s->version, sizeof s->version); break;
-	case 6: get_string(p, n, s->arch, sizeof s->arch); break;
-	case 8: get_string(p, n, s->cpudesc, sizeof s->cpudesc); break;
-	case 9: get_string(p, n, s->cpuid, sizeof s->cpuid); break;
-	case 7:
-		if (n >= 8) {
-			s->nr_cpus_avail = get32(p);
-			s->nr_cpus_online = get32(p + 4);
+	struct perf_data *d = c->d;
+	struct pd_info *in = &d->info;
+	while (c->ok && c->n - c->at >= 8) {
+		const unsigned char *r = c->p + c->at;
+		uint16_t misc = rd16(d, r + 4), size = rd16(d, r + 6);
+		if (size < 8 + 4 + 24 || size > c->n - c->at) {
+			cur_fail(c, size == 0 ? "build id record of size 0" : "build id record size outside its section");
+			return;
 		}
-		break;
-	case 10:
-		if (n >= 8)
-			s->total_mem_kb = get64(p);
-		break;
-	case 21:
-		if (n >= 16) {
-			s->sample_time_first = get64(p);
-			s->sample_time_last = get64(p + 8);
-		}
-		break;
-	case 11: {
-		if (n < 4)
+		if (in->nr_build_ids % 64 == 0)
+			in->build_ids = td_realloc(in->build_ids, (in->nr_build_ids + 64) * sizeof *in->build_ids);
+		struct pd_build_id *b = &in->build_ids[in->nr_build_ids++];
+		b->pid = (int32_t)rd32(d, r + 8);
+		b->misc = misc;
+		size_t len = 20;
+		if ((misc & MISC_BUILD_ID_SIZE) && r[12 + 20] <= 20)
+			len = r[12 + 20];
+		for (size_t i = 0; i < len; i++)
+			snprintf(b->hex + 2 * i, 3, "%02x", r[12 + i]);
+		b->hex[2 * len] = '\0';
+		size_t flen = strnlen((const char *)r + 36, size - 36u);
+		b->filename = td_strndup((const char *)r + 36, flen);
+		c->at += size;
+	}
+}
+
+static char **str_list(struct cursor *c, uint32_t *nr_out)
+{
+	uint32_t nr = cur32(c);
+	if (!c->ok || nr > (c->n - c->at) / 4) {
+		cur_fail(c, "absurd count of strings");
+		return NULL;
+	}
+	char **v = td_calloc(nr + 1, sizeof *v);
+	for (uint32_t i = 0; i < nr; i++)
+		if (!(v[i] = cur_str(c, NULL, 0)))
 			break;
-		uint32_t nr = get32(p);
-		size_t at = 4, w = 0;
-		for (uint32_t i = 0; i < nr && at < n; i++) {
-			char arg[512];
-			size_t used = get_string(p + at, n - at, arg, sizeof arg);
-			if (!used)
+	*nr_out = nr;
+	return v;
+}
+
+static void cpu_topology(struct cursor *c)
+{
+	struct pd_info *in = &c->d->info;
+	in->core_siblings = str_list(c, &in->nr_core_siblings);
+	if (c->ok)
+		in->thread_siblings = str_list(c, &in->nr_thread_siblings);
+	in->nr_cores = in->nr_core_siblings;
+	in->nr_threads = in->nr_thread_siblings;
+	uint32_t ncpu = in->nr_cpus_avail;
+	if (c->ok && ncpu && ncpu <= (c->n - c->at) / 8) {      /* core_id, socket_id per cpu (perf >= 4.x) */
+		uint32_t sockets[256];
+		uint32_t ns = 0;
+		for (uint32_t i = 0; i < ncpu; i++) {
+			c->at += 4;
+			uint32_t sock = cur32(c), k;
+			for (k = 0; k < ns && sockets[k] != sock; k++)
+				;
+			if (k == ns && ns < 256)
+				sockets[ns++] = sock;
+		}
+		in->nr_sockets = ns;
+	}
+}
+
+static void parse_feature(struct perf_data *d, int f, const unsigned char *p, size_t n, uint64_t base)
+{
+	struct pd_info *s = &d->info;
+	struct cursor c = { d, p, n, 0, base, true };
+	switch (f) {
+	case F_HOSTNAME: cur_str(&c, s->hostname, sizeof s->hostname); break;
+	case F_OSRELEASE: cur_str(&c, s->osrelease, sizeof s->osrelease); break;
+	case F_VERSION: cur_str(&c, s->version, sizeof s->version); break;
+	case F_ARCH: cur_str(&c, s->arch, sizeof s->arch); break;
+	case F_CPUDESC: cur_str(&c, s->cpudesc, sizeof s->cpudesc); break;
+	case F_CPUID: cur_str(&c, s->cpuid, sizeof s->cpuid); break;
+	case F_NRCPUS:
+		s->nr_cpus_avail = cur32(&c);
+		s->nr_cpus_online = cur32(&c);
+		break;
+	case F_TOTAL_MEM: s->total_mem_kb = cur64(&c); break;
+	case F_SAMPLE_TIME:
+		s->sample_time_first = cur64(&c);
+		s->sample_time_last = cur64(&c);
+		break;
+	case F_CMDLINE: {
+		uint32_t nr = cur32(&c);
+		size_t w = 0;
+		for (uint32_t i = 0; i < nr && c.ok; i++) {
+			char arg[1024];
+			if (!cur_str(&c, arg, sizeof arg))
 				break;
-			at += used;
-			w += (size_t)snprintf(s->cmdline + w, w < sizeof s->cmdline ? sizeof s->cmdline - w : 0, "%s%s", i ? " " : "", arg);
+			if (w < sizeof s->cmdline)
+				w += (size_t)snprintf(s->cmdline + w, sizeof s->cmdline - w, "%s%s", i ? " " : "", arg);
 		}
 		break;
 	}
-	case 12:
-		event_desc(d, p, n);
+	case F_EVENT_DESC: event_desc(&c); break;
+	case F_BUILD_ID: build_ids(&c); break;
+	case F_CPU_TOPOLOGY: cpu_topology(&c); break;
+	case F_PMU_MAPPINGS: {
+		uint32_t nr = cur32(&c);
+		if (c.ok && nr > (n - c.at) / 8) {
+			cur_fail(&c, "absurd number of PMU mappings");
+			break;
+		}
+		s->pmus = td_calloc(nr + 1, sizeof *s->pmus);
+		for (uint32_t i = 0; i < nr && c.ok; i++) {
+			s->pmus[i].id = cur32(&c);
+			if (!(s->pmus[i].name = cur_str(&c, NULL, 0)))
+				break;
+			s->nr_pmus++;
+		}
+		break;
+	}
+	case F_GROUP_DESC: {
+		uint32_t nr = cur32(&c);
+		if (c.ok && nr > (n - c.at) / 12) {
+			cur_fail(&c, "absurd number of groups");
+			break;
+		}
+		s->groups = td_calloc(nr + 1, sizeof *s->groups);
+		for (uint32_t i = 0; i < nr && c.ok; i++) {
+			struct pd_group *g = &s->groups[i];
+			if (!(g->name = cur_str(&c, NULL, 0)))
+				break;
+			g->leader = cur32(&c);
+			g->nr_members = cur32(&c);
+			s->nr_groups++;
+		}
+		break;
+	}
+	case F_HYBRID_TOPOLOGY: {
+		uint32_t nr = cur32(&c);
+		if (c.ok && nr > (n - c.at) / 8) {
+			cur_fail(&c, "absurd number of hybrid PMUs");
+			break;
+		}
+		s->hybrid = td_calloc(nr + 1, sizeof *s->hybrid);
+		for (uint32_t i = 0; i < nr && c.ok; i++) {
+			struct pd_hybrid *h = &s->hybrid[i];
+			if (!(h->pmu = cur_str(&c, NULL, 0)))
+				break;
+			if (!(h->cpus = cur_str(&c, NULL, 0)))
+				break;
+			s->nr_hybrid++;
+		}
+		break;
+	}
+	case F_COMPRESSED:
+		cur32(&c);          /* version */
+		s->compressed_type = cur32(&c);
+		s->compressed_level = cur32(&c);
+		s->compressed_ratio = cur32(&c);
 		break;
 	default:
-		break;                  /* others are skipped by their recorded size */
+		break;              /* the others are skipped by their recorded size */
 	}
 }
 
-static bool read_file_features(struct perf_data *d)
+static bool parsed_feature(int f)
+{
+	return (f >= F_BUILD_ID && f <= F_CPU_TOPOLOGY) || f == F_PMU_MAPPINGS || f == F_GROUP_DESC ||
+	       f == F_SAMPLE_TIME || f == F_COMPRESSED || f == F_HYBRID_TOPOLOGY;
+}
+
+static void read_file_features(struct perf_data *d)
 {
 	uint64_t off = d->data_offset + d->data_size;
+	/* nrcpus before cpu_topology: bits are in order, and the sections too */
 	for (int f = 0; f < 256; f++) {
 		if (!perf_data_has_feature(d, f))
 			continue;
 		unsigned char sec[16];
-		if (!read_at(d, off, sec, 16))
-			return false;
+		if (!read_at(d, off, sec, 16, "the feature section table"))
+			return;
 		off += 16;
-		uint64_t foff = get64(sec), fsize = get64(sec + 8);
-		if (fsize > MAX_FEATURE_BYTES || foff > d->file_size || fsize > d->file_size - foff) {
-			bad(d, off - 16, "feature section outside the file; features after it ignored");
-			return false;
+		uint64_t foff = rd64(d, sec), fsize = rd64(d, sec + 8);
+		if (foff > d->file_size || fsize > d->file_size - foff) {
+			bad(d, off - 16, "feature %s: section [%llu, +%llu) outside the file; features after it ignored",
+			    perf_data_feature_name(f) ? perf_data_feature_name(f) : "?", (unsigned long long)foff,
+			    (unsigned long long)fsize);
+			return;
+		}
+		if (!parsed_feature(f))
+			continue;
+		if (fsize > MAX_FEATURE_BYTES) {
+			bad(d, off - 8, "feature %s of %llu bytes is absurdly large; skipped", perf_data_feature_name(f),
+			    (unsigned long long)fsize);
+			continue;
 		}
 		unsigned char *buf = td_malloc(fsize + 1);
-		if (read_at(d, foff, buf, fsize))
-			parse_feature(d, f, buf, fsize);
+		if (read_at(d, foff, buf, fsize, "a feature section"))
+			parse_feature(d, f, buf, fsize, foff);
 		free(buf);
 	}
-	return true;
 }
 
-/* ---- open -------------------------------------------------------------------- */
+/* ---- open ---------------------------------------------------------------------- */
 
-struct perf_data *perf_data_open(const char *path)
+static struct perf_data *new_reader(const char *name, enum src_kind kind)
 {
 	struct perf_data *d = td_calloc(1, sizeof(*d));
-	d->path = path;
-	d->fd = open(path, O_RDONLY);
-	struct stat st;
-	if (d->fd < 0 || fstat(d->fd, &st) || !S_ISREG(st.st_mode)) {
-		td_bad_input(path, 0, "cannot read: %s", d->fd < 0 ? strerror(errno) : "not a regular file");
-		perf_data_close(d);
-		return NULL;
+	d->path = td_strndup(td_input_display_name(name), strlen(td_input_display_name(name)));
+	d->src = td_calloc(1, sizeof(*d->src));
+	d->src->kind = kind;
+	d->src->fd = -1;
+	if (kind != SRC_MEM) {
+		d->src->wcap = WINDOW;
+		d->src->win = td_malloc(WINDOW);
 	}
-	d->file_size = (uint64_t)st.st_size;
+	return d;
+}
+
+/* The header; false (reported) when this is not readable perf.data. */
+static bool read_header(struct perf_data *d)
+{
 	unsigned char h[104];
-	if (d->file_size < 16 || !read_at(d, 0, h, 16)) {
-		if (d->file_size < 16)
-			bad(d, 0, "too short for a perf.data header");
-		perf_data_close(d);
-		return NULL;
-	}
-	uint64_t magic = get64(h), hsize = get64(h + 8);
-	if (magic == MAGIC2_SWAPPED || (magic != MAGIC2 && !memcmp(h, "PERFFILE", 8))) {
-		bad(d, 0, magic == MAGIC2_SWAPPED ? "big-endian perf.data is not supported" : "perf.data version 1 is not supported");
-		perf_data_close(d);
-		return NULL;
-	}
-	if (magic != MAGIC2) {
-		bad(d, 0, "not perf.data (no PERFILE2 magic)");
-		perf_data_close(d);
-		return NULL;
-	}
+	size_t got = src_avail(d, 0, 16);
+	if (got < 16)
+		return bad(d, 0, "too short for a perf.data header (%zu bytes)", got);
+	memcpy(h, src_get(d, 0, 16), 16);
+	if (!memcmp(h, "2ELIFREP", 8))
+		d->swapped = true;
+	else if (!memcmp(h, "PERFFILE", 8))
+		return bad(d, 0, "perf.data version 1 (before perf 2.6.36) is not supported");
+	else if (memcmp(h, "PERFILE2", 8))
+		return bad(d, 0, "not perf.data (no PERFILE2 magic)");
+	uint64_t hsize = rd64(d, h + 8);
 	if (hsize == 16) {                         /* pipe mode: everything is in the stream */
 		d->pipe_mode = true;
 		d->data_offset = 16;
 		d->data_size = d->file_size - 16;
-		return d;
+		return true;
 	}
-	if (hsize < 104 || !read_at(d, 0, h, 104)) {
-		if (hsize < 104)
-			bad(d, 8, "implausible header size");
-		perf_data_close(d);
-		return NULL;
-	}
-	uint64_t attr_size = get64(h + 16), attrs_off = get64(h + 24), attrs_size = get64(h + 32);
-	d->data_offset = get64(h + 40);
-	d->data_size = get64(h + 48);
-	memcpy(d->features, h + 72, 32);
+	if (d->src->kind == SRC_STREAM)
+		return bad(d, 8, "file-mode perf.data cannot be read from a stream");
+	if (hsize < 104 || hsize > d->file_size)
+		return bad(d, 8, "implausible header size %llu", (unsigned long long)hsize);
+	if (!read_at(d, 0, h, 104, "the file header"))
+		return false;
+	uint64_t attr_size = rd64(d, h + 16), attrs_off = rd64(d, h + 24), attrs_size = rd64(d, h + 32);
+	d->data_offset = rd64(d, h + 40);
+	d->data_size = rd64(d, h + 48);
+	for (int i = 0; i < 4; i++)
+		d->features[i] = rd64(d, h + 72 + 8 * i);
+	if (!read_file_attrs(d, attr_size, attrs_off, attrs_size))
+		return false;
 	if (d->data_offset > d->file_size || d->data_size > d->file_size - d->data_offset) {
-		bad(d, 40, "data section outside the file (truncated?); reading what is there");
-		d->data_size = d->data_offset <= d->file_size ? d->file_size - d->data_offset : 0;
+		/* perf killed while recording leaves data.size 0 or a file cut short:
+		 * read the records that are there, report it once, no features */
+		if (d->data_offset > d->file_size)
+			return bad(d, 40, "data section starts at %llu, past the end of the file (%llu bytes)",
+				   (unsigned long long)d->data_offset, (unsigned long long)d->file_size);
+		bad(d, 48, "data section of %llu bytes runs past the end of the file (truncated?); reading what is there",
+		    (unsigned long long)d->data_size);
+		d->data_size = d->file_size - d->data_offset;
 		d->bad_offset = 0;
 		memset(d->features, 0, sizeof d->features);
+	} else {
+		read_file_features(d);
 	}
-	if (!read_file_attrs(d, attr_size, attrs_off, attrs_size)) {
+	return true;
+}
+
+static struct perf_data *finish_open(struct perf_data *d)
+{
+	if (!read_header(d)) {
 		perf_data_close(d);
 		return NULL;
 	}
-	read_file_features(d);
+	d->src->off = d->data_offset;
+	d->src->end = d->data_offset + d->data_size;
+	return d;
+}
+
+struct perf_data *perf_data_open_buffer(const void *buf, size_t len, const char *name)
+{
+	struct perf_data *d = new_reader(name ? name : "<buffer>", SRC_MEM);
+	d->src->mem = buf;
+	d->file_size = len;
+	return finish_open(d);
+}
+
+struct perf_data *perf_data_open_input(struct td_input *in)
+{
+	size_t n = 16;
+	const unsigned char *p = td_input_peek(in, &n);
+	bool pipe = n == 16 && (!memcmp(p, "PERFILE2", 8) || !memcmp(p, "2ELIFREP", 8)) &&
+		    ((p[0] == 'P' && p[8] == 16) || (p[0] == '2' && p[15] == 16));
+	struct perf_data *d;
+	if (pipe || n < 16) {
+		d = new_reader(td_input_name(in), SRC_STREAM);
+		d->src->in = in;
+		d->file_size = UINT64_MAX;
+		return finish_open(d);
+	}
+	/* file mode needs random access: spool the (decompressed) bytes to an
+	 * unlinked temporary file, a window at a time */
+	d = new_reader(td_input_name(in), SRC_FD);
+	FILE *tmp = tmpfile();
+	if (!tmp) {
+		td_bad_input(d->path, 0, "cannot create a temporary file for file-mode perf.data: %s", strerror(errno));
+		perf_data_close(d);
+		return NULL;
+	}
+	size_t got;
+	uint64_t total = 0;
+	while ((got = td_input_read(in, d->src->win, d->src->wcap)) > 0) {
+		if (fwrite(d->src->win, 1, got, tmp) != got) {
+			td_bad_input(d->path, 0, "cannot spool perf.data to a temporary file: %s", strerror(errno));
+			fclose(tmp);
+			perf_data_close(d);
+			return NULL;
+		}
+		total += got;
+	}
+	fflush(tmp);
+	d->src->fd = dup(fileno(tmp));
+	fclose(tmp);
+	d->file_size = total;
+	return finish_open(d);
+}
+
+struct perf_data *perf_data_open(const char *path)
+{
+	if (path && strcmp(path, "-") != 0) {
+		int fd = open(path, O_RDONLY);
+		struct stat st;
+		unsigned char m[4] = { 0 };
+		if (fd < 0 || fstat(fd, &st)) {
+			td_bad_input(path, 0, "cannot read: %s", strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			return NULL;
+		}
+		bool compressed = S_ISREG(st.st_mode) && pread(fd, m, 4, 0) == 4 &&
+				  ((m[0] == 0x1f && m[1] == 0x8b) || !memcmp(m, "\x28\xb5\x2f\xfd", 4));
+		if (S_ISREG(st.st_mode) && !compressed) {
+			struct perf_data *d = new_reader(path, SRC_FD);
+			d->src->fd = fd;
+			d->file_size = (uint64_t)st.st_size;
+			return finish_open(d);
+		}
+		close(fd);
+	}
+	struct td_input *in = td_input_open(path);
+	if (!in)
+		return NULL;
+	struct perf_data *d = perf_data_open_input(in);
+	if (!d) {
+		td_input_close(in);
+		return NULL;
+	}
+	if (d->src->kind == SRC_STREAM)
+		d->src->own_in = true;
+	else
+		td_input_close(in);
 	return d;
 }
 
@@ -307,30 +840,54 @@ void perf_data_close(struct perf_data *d)
 		return;
 	for (int i = 0; i < d->nattrs; i++)
 		free(d->attrs[i].ids);
-	if (d->fd >= 0)
-		close(d->fd);
+	free(d->attrs);
+	struct pd_info *in = &d->info;
+	for (size_t i = 0; i < in->nr_build_ids; i++)
+		free(in->build_ids[i].filename);
+	free(in->build_ids);
+	for (size_t i = 0; i < in->nr_pmus; i++)
+		free(in->pmus[i].name);
+	free(in->pmus);
+	for (size_t i = 0; i < in->nr_groups; i++)
+		free(in->groups[i].name);
+	free(in->groups);
+	for (size_t i = 0; i < in->nr_hybrid; i++) {
+		free(in->hybrid[i].pmu);
+		free(in->hybrid[i].cpus);
+	}
+	free(in->hybrid);
+	for (char **v = in->core_siblings; v && *v; v++)
+		free(*v);
+	free(in->core_siblings);
+	for (char **v = in->thread_siblings; v && *v; v++)
+		free(*v);
+	free(in->thread_siblings);
+	struct pd_src *s = d->src;
+	if (s) {
+		if (s->fd >= 0)
+			close(s->fd);
+		if (s->own_in)
+			td_input_close(s->in);
+		ZSTD_freeDStream(s->z);
+		free(s->zbuf);
+		free(s->win);
+		free(s->hkey);
+		free(s->hval);
+		free(s);
+	}
+	free((char *)d->path);
 	free(d);
 }
 
-/* ---- samples ------------------------------------------------------------------- */
+/* ---- records ------------------------------------------------------------------- */
 
-static int attr_of_id(const struct perf_data *d, uint64_t id)
-{
-	for (int a = 0; a < d->nattrs; a++)
-		for (size_t i = 0; i < d->attrs[a].nids; i++)
-			if (d->attrs[a].ids[i] == id)
-				return a;
-	return -1;
-}
-
-/* The attr a sample belongs to: the only one, or by the id every attr puts
- * at the same place (first with IDENTIFIER, else after IP, TID, TIME, ADDR). */
+/* Where every event puts its id: in a sample, from the start; in a
+ * sample_id_all trailer, from the end. perf keeps these the same for all
+ * events of a file, so the first one's layout decides. */
 static int sample_attr(const struct perf_data *d, const unsigned char *p, size_t n)
 {
-	if (d->nattrs == 1)
-		return 0;
-	if (d->nattrs == 0)
-		return -1;
+	if (d->nattrs <= 1)
+		return d->nattrs - 1;
 	uint64_t st = d->attrs[0].attr.sample_type;
 	size_t pos = 0;
 	if (!(st & PERF_SAMPLE_IDENTIFIER)) {
@@ -339,286 +896,590 @@ static int sample_attr(const struct perf_data *d, const unsigned char *p, size_t
 		pos = 8 * (!!(st & PERF_SAMPLE_IP) + !!(st & PERF_SAMPLE_TID) + !!(st & PERF_SAMPLE_TIME) +
 			   !!(st & PERF_SAMPLE_ADDR));
 	}
-	return pos + 8 <= n ? attr_of_id(d, get64(p + pos)) : -1;
+	return pos + 8 <= n ? attr_of_id(d, rd64(d, p + pos)) : -1;
 }
 
-#define NEED(k) do { if (n - at < (k)) return false; } while (0)
+#define NEED(k) do { if (n - at < (uint64_t)(k)) return false; } while (0)
+#define U64(dst) do { NEED(8); (dst) = rd64(d, p + at); at += 8; } while (0)
 
-static bool decode_read(const struct perf_event_attr *a, const unsigned char *p, size_t n, size_t *at_io)
+/* A branch entry's flags word; big-endian ABIs allocate bitfields from
+ * the top bit: a field at little-endian bit o of width w is at 64-o-w. */
+static uint64_t bits(const struct perf_data *d, uint64_t v, int o, int w)
 {
-	size_t at = *at_io;
-	uint64_t rf = a->read_format, per = 8 * (1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST));
-	if (rf & PERF_FORMAT_GROUP) {
-		NEED(8);
-		uint64_t nr = get64(p + at);
-		at += 8 + 8 * (!!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) + !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING));
-		if (nr > (n - at) / per)
-			return false;
-		at += nr * per;
-	} else {
-		at += per + 8 * (!!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) + !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING));
-	}
-	if (at > n)
-		return false;
-	*at_io = at;
-	return true;
+	return (d->swapped ? v >> (64 - o - w) : v >> o) & ((1ULL << w) - 1);
 }
 
-static bool decode_sample(const struct perf_data *d, const unsigned char *p, size_t n, struct pd_sample *s)
+static bool decode_sample(struct perf_data *d, const unsigned char *p, size_t n, struct pd_sample *s)
 {
+	struct pd_src *src = d->src;
 	memset(s, 0, sizeof(*s));
 	s->attr = sample_attr(d, p, n);
 	if (s->attr < 0)
 		return false;
 	const struct perf_event_attr *a = &d->attrs[s->attr].attr;
-	uint64_t st = a->sample_type;
+	uint64_t st = a->sample_type, v;
 	size_t at = 0;
-	if (st & PERF_SAMPLE_IDENTIFIER) { NEED(8); s->id = get64(p + at); at += 8; }
-	if (st & PERF_SAMPLE_IP) { NEED(8); s->ip = get64(p + at); at += 8; }
-	if (st & PERF_SAMPLE_TID) { NEED(8); s->pid = get32(p + at); s->tid = get32(p + at + 4); at += 8; }
-	if (st & PERF_SAMPLE_TIME) { NEED(8); s->time = get64(p + at); at += 8; }
-	if (st & PERF_SAMPLE_ADDR) { NEED(8); s->addr = get64(p + at); at += 8; }
-	if (st & PERF_SAMPLE_ID) { NEED(8); s->id = get64(p + at); at += 8; }
-	if (st & PERF_SAMPLE_STREAM_ID) { NEED(8); at += 8; }
-	if (st & PERF_SAMPLE_CPU) { NEED(8); s->cpu = get32(p + at); at += 8; }
-	if (st & PERF_SAMPLE_PERIOD) { NEED(8); s->period = get64(p + at); at += 8; }
-	if ((st & PERF_SAMPLE_READ) && !decode_read(a, p, n, &at))
-		return false;
+	s->sample_type = st;
+	if (st & PERF_SAMPLE_IDENTIFIER) U64(s->id);
+	if (st & PERF_SAMPLE_IP) U64(s->ip);
+	if (st & PERF_SAMPLE_TID) { NEED(8); s->pid = rd32(d, p + at); s->tid = rd32(d, p + at + 4); at += 8; }
+	if (st & PERF_SAMPLE_TIME) U64(s->time);
+	if (st & PERF_SAMPLE_ADDR) U64(s->addr);
+	if (st & PERF_SAMPLE_ID) U64(s->id);
+	if (st & PERF_SAMPLE_STREAM_ID) U64(s->stream_id);
+	if (st & PERF_SAMPLE_CPU) { NEED(8); s->cpu = rd32(d, p + at); at += 8; }
+	if (st & PERF_SAMPLE_PERIOD) U64(s->period);
+	if (st & PERF_SAMPLE_READ) {
+		uint64_t rf = a->read_format, nr = 1;
+		if (rf & PERF_FORMAT_GROUP)
+			U64(nr);
+		else
+			U64(src->rv[0].value);
+		if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED) U64(s->time_enabled);
+		if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING) U64(s->time_running);
+		size_t per = 8 * (!!(rf & PERF_FORMAT_GROUP) + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST));
+		if (per && nr > (n - at) / per)
+			return false;
+		if (nr > sizeof src->rv / sizeof *src->rv)
+			return false;
+		for (uint64_t i = 0; i < nr; i++) {
+			struct pd_read_value *r = &src->rv[i];
+			if (rf & PERF_FORMAT_GROUP)
+				U64(r->value);
+			r->id = r->lost = 0;
+			if (rf & PERF_FORMAT_ID) U64(r->id);
+			if (rf & PERF_FORMAT_LOST) U64(r->lost);
+		}
+		s->read = src->rv;
+		s->nr_read = nr;
+	}
 	if (st & PERF_SAMPLE_CALLCHAIN) {
-		NEED(8);
-		uint64_t nr = get64(p + at);
-		at += 8;
+		uint64_t nr;
+		U64(nr);
 		if (nr > (n - at) / 8)
 			return false;
+		for (uint64_t i = 0; i < nr; i++)
+			src->cc[i] = rd64(d, p + at + 8 * i);
 		s->nr_callchain = nr;
-		s->callchain = p + at;
+		s->callchain = src->cc;
 		at += nr * 8;
 	}
 	if (st & PERF_SAMPLE_RAW) {
 		NEED(4);
-		uint32_t size = get32(p + at);
-		if (size > n - at - 4)
+		s->raw_size = rd32(d, p + at);
+		if (s->raw_size > n - at - 4)
 			return false;
-		at += 4 + size;
+		s->raw = p + at + 4;
+		at += 4 + s->raw_size;
 	}
 	if (st & PERF_SAMPLE_BRANCH_STACK) {
-		NEED(8);
-		uint64_t nr = get64(p + at);
-		at += 8;
+		uint64_t nr;
+		U64(nr);
 		if (a->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX) {
-			NEED(8);
-			at += 8;
+			U64(s->hw_idx);
+			s->has_hw_idx = true;
 		}
-		if (nr > (n - at) / sizeof(struct perf_branch_entry))
+		if (nr > (n - at) / 24)
 			return false;
+		for (uint64_t i = 0; i < nr; i++) {
+			struct pd_branch *b = &src->br[i];
+			const unsigned char *e = p + at + 24 * i;
+			b->from = rd64(d, e);
+			b->to = rd64(d, e + 8);
+			v = rd64(d, e + 16);
+			b->mispred = (uint8_t)bits(d, v, 0, 1);
+			b->predicted = (uint8_t)bits(d, v, 1, 1);
+			b->in_tx = (uint8_t)bits(d, v, 2, 1);
+			b->abort = (uint8_t)bits(d, v, 3, 1);
+			b->cycles = (uint16_t)bits(d, v, 4, 16);
+			b->type = (uint8_t)bits(d, v, 20, 4);
+			b->spec = (uint8_t)bits(d, v, 24, 2);
+			b->new_type = (uint8_t)bits(d, v, 26, 4);
+			b->priv = (uint8_t)bits(d, v, 30, 3);
+		}
 		s->nr_branches = nr;
-		s->branches = p + at;
-		at += nr * sizeof(struct perf_branch_entry);
+		s->branches = src->br;
+		at += nr * 24;
 	}
 	if (st & PERF_SAMPLE_REGS_USER) {
-		NEED(8);
-		uint64_t abi = get64(p + at);
-		at += 8;
-		if (abi)
-			at += 8 * (size_t)__builtin_popcountll(a->sample_regs_user);
-		if (at > n)
-			return false;
+		U64(s->regs_user_abi);
+		if (s->regs_user_abi) {
+			size_t k = 8 * (size_t)__builtin_popcountll(a->sample_regs_user);
+			NEED(k);
+			s->regs_user = p + at;
+			at += k;
+		}
 	}
 	if (st & PERF_SAMPLE_STACK_USER) {
-		NEED(8);
-		uint64_t size = get64(p + at);
-		at += 8;
-		if (size > n - at)
-			return false;
-		at += size;
-		if (size) {
-			NEED(8);
-			at += 8;        /* dyn_size */
+		U64(s->stack_user_size);
+		NEED(s->stack_user_size);
+		s->stack_user = p + at;
+		at += s->stack_user_size;
+		if (s->stack_user_size)
+			U64(s->stack_user_dyn_size);
+	}
+	if (st & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) {
+		U64(v);
+		s->weight = v;
+		if (st & PERF_SAMPLE_WEIGHT_STRUCT) {  /* u32 var1_dw, u16 var2_w, u16 var3_w, each in file order */
+			s->weight = rd32(d, p + at - 8);
+			s->ins_lat = rd16(d, p + at - 4);
+			s->weight3 = rd16(d, p + at - 2);
 		}
+	}
+	if (st & PERF_SAMPLE_DATA_SRC) U64(s->data_src);
+	if (st & PERF_SAMPLE_TRANSACTION) U64(s->transaction);
+	if (st & PERF_SAMPLE_REGS_INTR) {
+		U64(s->regs_intr_abi);
+		if (s->regs_intr_abi) {
+			size_t k = 8 * (size_t)__builtin_popcountll(a->sample_regs_intr);
+			NEED(k);
+			s->regs_intr = p + at;
+			at += k;
+		}
+	}
+	if (st & PERF_SAMPLE_PHYS_ADDR) U64(s->phys_addr);
+	if (st & PERF_SAMPLE_CGROUP) U64(s->cgroup);
+	if (st & PERF_SAMPLE_DATA_PAGE_SIZE) U64(s->data_page_size);
+	if (st & PERF_SAMPLE_CODE_PAGE_SIZE) U64(s->code_page_size);
+	if (st & PERF_SAMPLE_AUX) {
+		U64(s->aux_size);
+		NEED(s->aux_size);
+		s->aux = p + at;
+		at += s->aux_size;
 	}
 	return at <= n;
 }
 
-uint64_t pd_callchain(const struct pd_sample *s, uint64_t i) { return get64(s->callchain + 8 * i); }
-
-void pd_branch(const struct pd_sample *s, uint64_t i, struct perf_branch_entry *out)
+/* The sample_id_all trailer at the end of a non-sample kernel record;
+ * returns its size (0 when there is none). */
+static size_t decode_sample_id(struct perf_data *d, const unsigned char *p, size_t n, struct pd_record *r)
 {
-	memcpy(out, s->branches + i * sizeof(*out), sizeof(*out));
+	if (!d->nattrs || !d->attrs[0].attr.sample_id_all)
+		return 0;
+	uint64_t st = d->attrs[0].attr.sample_type &
+		      (PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |
+		       PERF_SAMPLE_IDENTIFIER);
+	size_t size = 8 * (size_t)__builtin_popcountll(st);
+	if (!size || size > n)
+		return 0;
+	const unsigned char *t = p + n - size;
+	struct pd_sample_id *s = &r->sid;
+	if (st & PERF_SAMPLE_TID) { s->pid = rd32(d, t); s->tid = rd32(d, t + 4); t += 8; }
+	if (st & PERF_SAMPLE_TIME) { s->time = rd64(d, t); t += 8; }
+	if (st & PERF_SAMPLE_ID) { s->id = rd64(d, t); t += 8; }
+	if (st & PERF_SAMPLE_STREAM_ID) { s->stream_id = rd64(d, t); t += 8; }
+	if (st & PERF_SAMPLE_CPU) { s->cpu = rd32(d, t); t += 8; }
+	if (st & PERF_SAMPLE_IDENTIFIER) s->id = rd64(d, t);
+	s->valid = true;
+	r->attr = (st & (PERF_SAMPLE_ID | PERF_SAMPLE_IDENTIFIER)) ? attr_of_id(d, s->id) : d->nattrs == 1 ? 0 : -1;
+	return size;
 }
 
-/* ---- the walk ---------------------------------------------------------------------- */
-
-struct window {
-	unsigned char *buf;
-	uint64_t start;          /* file offset of buf[0] */
-	size_t len;
-};
-
-/* Makes [off, off + n) available in the window. */
-static const unsigned char *window_at(struct perf_data *d, struct window *w, uint64_t off, size_t n)
+/* A NUL-terminated string in [p, p + n): in place, or copied when the
+ * record lacks the NUL. */
+static const char *rec_str(struct perf_data *d, const unsigned char *p, size_t n)
 {
-	if (off >= w->start && off + n <= w->start + w->len)
-		return w->buf + (off - w->start);
-	uint64_t end = d->data_offset + d->data_size;
-	size_t want = WINDOW;
-	if (off > end || n > end - off)
-		return NULL;
-	if (want > end - off)
-		want = (size_t)(end - off);
-	if (want < n)
-		want = n;
-	if (!read_at(d, off, w->buf, want))
-		return NULL;
-	w->start = off;
-	w->len = want;
-	return w->buf;
+	size_t k = strnlen((const char *)p, n);
+	if (k < n)
+		return (const char *)p;
+	memcpy(d->src->str, p, k);
+	d->src->str[k] = '\0';
+	return d->src->str;
 }
 
-static bool pipe_record(struct perf_data *d, uint32_t type, const unsigned char *rec, size_t size, uint64_t off)
+static void decode_record(struct perf_data *d, struct pd_record *r)
 {
-	if (type == HEADER_ATTR) {
-		if (size < 8 + PERF_ATTR_SIZE_VER0 || d->nattrs == PD_MAX_ATTRS)
-			return bad(d, off, "bad HEADER_ATTR record");
-		uint32_t asize = get32(rec + 8 + 4);       /* attr.size */
-		if (asize < PERF_ATTR_SIZE_VER0 || asize > size - 8)
-			asize = PERF_ATTR_SIZE_VER0;
-		struct pd_attr *a = &d->attrs[d->nattrs++];
-		copy_attr(a, rec + 8, asize);
-		return add_ids(d, a, rec + 8 + asize, size - 8 - asize);
+	const unsigned char *p = r->raw + 8;
+	size_t n = r->size - 8u;
+	r->attr = -1;
+	r->decoded = false;
+	memset(&r->sid, 0, sizeof r->sid);
+	if (r->type == PERF_RECORD_SAMPLE) {
+		r->decoded = decode_sample(d, p, n, &r->u.sample);
+		r->attr = r->u.sample.attr;
+		return;
 	}
-	if (type == HEADER_FEATURE && size >= 16) {
-		uint64_t f = get64(rec + 8);
+	memset(&r->u, 0, sizeof r->u);
+	if (r->type < HEADER_ATTR)
+		n -= decode_sample_id(d, p, n, r);
+	switch (r->type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2: {
+		size_t fixed = r->type == PERF_RECORD_MMAP ? 32 : 64;
+		if (n < fixed)
+			return;
+		r->u.mmap.pid = rd32(d, p);
+		r->u.mmap.tid = rd32(d, p + 4);
+		r->u.mmap.start = rd64(d, p + 8);
+		r->u.mmap.len = rd64(d, p + 16);
+		r->u.mmap.pgoff = rd64(d, p + 24);
+		if (r->type == PERF_RECORD_MMAP2) {
+			if (r->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+				r->u.mmap.has_build_id = true;
+				r->u.mmap.build_id_size = p[32] <= 20 ? p[32] : 20;
+				memcpy(r->u.mmap.build_id, p + 36, 20);
+			} else {
+				r->u.mmap.maj = rd32(d, p + 32);
+				r->u.mmap.min = rd32(d, p + 36);
+				r->u.mmap.ino = rd64(d, p + 40);
+				r->u.mmap.ino_generation = rd64(d, p + 48);
+			}
+			r->u.mmap.prot = rd32(d, p + 56);
+			r->u.mmap.flags = rd32(d, p + 60);
+		}
+		r->u.mmap.filename = rec_str(d, p + fixed, n - fixed);
+		break;
+	}
+	case PERF_RECORD_COMM:
+		if (n < 8)
+			return;
+		r->u.comm.pid = rd32(d, p);
+		r->u.comm.tid = rd32(d, p + 4);
+		r->u.comm.exec = r->misc & PERF_RECORD_MISC_COMM_EXEC;
+		r->u.comm.comm = rec_str(d, p + 8, n - 8);
+		break;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		if (n < 24)
+			return;
+		r->u.task.pid = rd32(d, p);
+		r->u.task.ppid = rd32(d, p + 4);
+		r->u.task.tid = rd32(d, p + 8);
+		r->u.task.ptid = rd32(d, p + 12);
+		r->u.task.time = rd64(d, p + 16);
+		break;
+	case PERF_RECORD_LOST:
+		if (n < 16)
+			return;
+		r->u.lost.id = rd64(d, p);
+		r->u.lost.lost = rd64(d, p + 8);
+		break;
+	case PERF_RECORD_LOST_SAMPLES:
+		if (n < 8)
+			return;
+		r->u.lost_samples.lost = rd64(d, p);
+		break;
+	case PERF_RECORD_THROTTLE:
+	case PERF_RECORD_UNTHROTTLE:
+		if (n < 24)
+			return;
+		r->u.throttle.time = rd64(d, p);
+		r->u.throttle.id = rd64(d, p + 8);
+		r->u.throttle.stream_id = rd64(d, p + 16);
+		break;
+	case PERF_RECORD_AUX:
+		if (n < 24)
+			return;
+		r->u.aux.aux_offset = rd64(d, p);
+		r->u.aux.aux_size = rd64(d, p + 8);
+		r->u.aux.flags = rd64(d, p + 16);
+		break;
+	case PERF_RECORD_ITRACE_START:
+		if (n < 8)
+			return;
+		r->u.itrace_start.pid = rd32(d, p);
+		r->u.itrace_start.tid = rd32(d, p + 4);
+		break;
+	case AUXTRACE:
+		if (n < 36)
+			return;
+		r->u.auxtrace.size = rd64(d, p);
+		r->u.auxtrace.offset = rd64(d, p + 8);
+		r->u.auxtrace.reference = rd64(d, p + 16);
+		r->u.auxtrace.idx = rd32(d, p + 24);
+		r->u.auxtrace.tid = rd32(d, p + 28);
+		r->u.auxtrace.cpu = rd32(d, p + 32);
+		break;
+	default:
+		return;
+	}
+	r->decoded = true;
+}
+
+/* Pipe mode: attributes, features and event names come as records. */
+static bool pipe_record(struct perf_data *d, const struct pd_record *r)
+{
+	const unsigned char *rec = r->raw;
+	size_t size = r->size;
+	if (r->type == HEADER_ATTR) {
+		if (size < 8 + PERF_ATTR_SIZE_VER0)
+			return bad(d, r->offset, "HEADER_ATTR record of %zu bytes is too small for an attribute", size);
+		uint32_t asize = rd32(d, rec + 8 + 4);       /* attr.size */
+		if (asize == 0)
+			asize = PERF_ATTR_SIZE_VER0;
+		if (asize < PERF_ATTR_SIZE_VER0 || asize > size - 8 || asize % 8)
+			return bad(d, r->offset, "HEADER_ATTR: attribute size %u does not fit the record", asize);
+		struct pd_attr *a = new_attr(d, r->offset);
+		if (!a)
+			return false;
+		copy_attr(d, &a->attr, rec + 8, asize);
+		return add_ids(d, d->nattrs - 1, rec + 8 + asize, size - 8 - asize, r->offset);
+	}
+	if (r->type == HEADER_FEATURE && size >= 16) {
+		uint64_t f = rd64(d, rec + 8);
 		if (f < 256) {
 			d->features[f / 64] |= 1ULL << (f % 64);
-			parse_feature(d, (int)f, rec + 16, size - 16);
+			if (parsed_feature((int)f))
+				parse_feature(d, (int)f, rec + 16, size - 16, r->offset + 16);
+		}
+	}
+	if (r->type == EVENT_UPDATE && size > 24 && rd64(d, rec + 8) == 2) {   /* PERF_EVENT_UPDATE__NAME */
+		int a = attr_of_id(d, rd64(d, rec + 16));
+		if (a >= 0) {
+			size_t k = strnlen((const char *)rec + 24, size - 24);
+			if (k >= sizeof d->attrs[a].name)
+				k = sizeof d->attrs[a].name - 1;
+			memcpy(d->attrs[a].name, rec + 24, k);
+			d->attrs[a].name[k] = '\0';
 		}
 	}
 	return true;
 }
 
-/* One record, handed to fn (with its decoded sample). */
-static void deliver(struct perf_data *d, uint32_t type, uint16_t misc, const unsigned char *rec, size_t size,
-		    uint64_t off, pd_record_fn fn, void *ctx)
+/* Appends the decompressed bytes of one COMPRESSED record to zbuf. */
+static bool inflate(struct perf_data *d, const unsigned char *src, size_t n, uint64_t off)
 {
-	struct pd_sample sample, *sp = NULL;
-	if (type == PERF_RECORD_SAMPLE) {
-		if (decode_sample(d, rec + 8, size - 8, &sample))
-			sp = &sample;
-		else
-			td_bad_input(d->path, 0, "offset %llu: sample does not match its event's layout; skipped",
-				     (unsigned long long)off);
+	struct pd_src *s = d->src;
+	if (!s->z) {
+		s->z = ZSTD_createDStream();
+		if (!s->z)
+			td_die("out of memory");
+		ZSTD_initDStream(s->z);
 	}
-	fn(ctx, d, type, misc, rec, size, sp);
-}
-
-/* perf record -z: the records inside are one zstd stream across all
- * COMPRESSED records, and a record may continue in the next one. */
-struct unzstd {
-	ZSTD_DStream *z;
-	unsigned char *buf;          /* decompressed bytes not yet delivered */
-	size_t len, cap;
-};
-
-static bool inflate_records(struct perf_data *d, struct unzstd *u, const unsigned char *src, size_t n, uint64_t off,
-			    pd_record_fn fn, void *ctx)
-{
-	if (!u->z) {
-		u->z = ZSTD_createDStream();
-		ZSTD_initDStream(u->z);
+	if (s->zpos) {
+		memmove(s->zbuf, s->zbuf + s->zpos, s->zlen - s->zpos);
+		s->zlen -= s->zpos;
+		s->zpos = 0;
 	}
 	ZSTD_inBuffer in = { src, n, 0 };
-	while (in.pos < in.size) {
-		if (u->cap - u->len < 65536) {
-			u->cap = u->cap ? u->cap * 2 : 1 << 20;
-			if (u->cap > (256u << 20))
-				return bad(d, off, "compressed records expand beyond 256 MiB without a whole record");
-			u->buf = td_realloc(u->buf, u->cap);
+	for (;;) {
+		if (s->zcap - s->zlen < 65536) {
+			if (s->zcap >= MAX_INFLATED)
+				return bad(d, off, "compressed records expand beyond %u MiB without a whole record",
+					   MAX_INFLATED >> 20);
+			s->zcap = s->zcap ? s->zcap * 2 : 1 << 20;
+			s->zbuf = td_realloc(s->zbuf, s->zcap);
 		}
-		ZSTD_outBuffer out = { u->buf + u->len, u->cap - u->len, 0 };
-		size_t r = ZSTD_decompressStream(u->z, &out, &in);
+		ZSTD_outBuffer out = { s->zbuf + s->zlen, s->zcap - s->zlen, 0 };
+		size_t r = ZSTD_decompressStream(s->z, &out, &in);
 		if (ZSTD_isError(r))
-			return bad(d, off, "zstd data of a COMPRESSED record is corrupt");
-		u->len += out.pos;
-		if (out.pos == 0 && in.pos < in.size && r != 0)
-			continue;
+			return bad(d, off, "zstd data of a COMPRESSED record is corrupt: %s", ZSTD_getErrorName(r));
+		s->zlen += out.pos;
+		if (in.pos == in.size && out.pos < out.size)
+			break;
 	}
-	size_t at = 0;
-	while (u->len - at >= 8) {
-		uint32_t type = get32(u->buf + at);
-		uint16_t misc, size;
-		memcpy(&misc, u->buf + at + 4, 2);
-		memcpy(&size, u->buf + at + 6, 2);
-		if (size < 8)
-			return bad(d, off, "a record inside a COMPRESSED record is smaller than its header");
-		if (size > u->len - at)
-			break;                   /* continues in the next COMPRESSED record */
-		deliver(d, type, misc, u->buf + at, size, off, fn, ctx);
-		at += size;
-	}
-	if (at) {
-		memmove(u->buf, u->buf + at, u->len - at);
-		u->len -= at;
-	}
+	s->zoff = off;
 	return true;
+}
+
+static int stop(struct perf_data *d)
+{
+	if (d->file_size == UINT64_MAX)                /* a stream: now its length is known */
+		d->file_size = d->src->off;
+	d->src->state = -1;
+	return -1;
+}
+
+static int finish(struct perf_data *d)
+{
+	struct pd_src *s = d->src;
+	if (s->zlen > s->zpos) {
+		bad(d, s->zoff, "the last COMPRESSED record ends inside a record");
+		return stop(d);
+	}
+	if (d->bad_samples > REPORTED_BAD_SAMPLES)
+		td_bad_input(d->path, 0, "%lu samples in all did not fit their event's layout (skipped)", d->bad_samples);
+	if (d->file_size == UINT64_MAX)
+		d->file_size = s->off;
+	s->state = 1;
+	return 0;
+}
+
+static void deliver_checks(struct perf_data *d, struct pd_record *r)
+{
+	if (r->type != PERF_RECORD_SAMPLE || r->decoded)
+		return;
+	if (++d->bad_samples > REPORTED_BAD_SAMPLES)
+		return;
+	if (r->attr < 0)
+		td_bad_input(d->path, 0, "offset %llu: sample of no known event (id not in any attribute); skipped",
+			     (unsigned long long)r->offset);
+	else
+		td_bad_input(d->path, 0, "offset %llu: sample does not fit its event's layout (sample_type %#llx); skipped",
+			     (unsigned long long)r->offset, (unsigned long long)d->attrs[r->attr].attr.sample_type);
+}
+
+int perf_data_next(struct perf_data *d, const struct pd_record **out)
+{
+	struct pd_src *s = d->src;
+	struct pd_record *r = &s->rec;
+	if (s->state)
+		return s->state > 0 ? 0 : -1;
+	for (;;) {
+		if (s->zlen - s->zpos >= 8) {          /* records inside COMPRESSED ones first */
+			const unsigned char *h = s->zbuf + s->zpos;
+			uint16_t size = rd16(d, h + 6);
+			if (size < 8) {
+				bad(d, s->zoff, "a record inside a COMPRESSED record is smaller than its header");
+				return stop(d);
+			}
+			if (size <= s->zlen - s->zpos) {
+				r->type = rd32(d, h);
+				r->misc = rd16(d, h + 4);
+				r->size = size;
+				r->offset = s->zoff;
+				r->in_compressed = true;
+				r->raw = h;
+				s->zpos += size;
+				decode_record(d, r);
+				deliver_checks(d, r);
+				*out = r;
+				return 1;
+			}
+		}
+		if (s->off >= s->end)
+			return finish(d);
+		size_t avail = src_avail(d, s->off, 8);
+		if (avail == 0 && s->kind == SRC_STREAM && s->eof) {
+			s->end = s->off;
+			return finish(d);
+		}
+		if (avail < 8) {
+			bad(d, s->off, "record header cut off at the end of the data (%zu of 8 bytes)", avail);
+			return stop(d);
+		}
+		const unsigned char *h = src_get(d, s->off, 8);
+		uint32_t type = rd32(d, h);
+		uint16_t misc = rd16(d, h + 4), size = rd16(d, h + 6);
+		if (size < 8) {
+			bad(d, s->off, "record of type %u claims %u bytes, smaller than its header", type, size);
+			return stop(d);
+		}
+		if (size > s->end - s->off || !(h = src_get(d, s->off, size))) {
+			bad(d, s->off, "record of type %s (%u bytes) runs past the end of the data (truncated file?)",
+			    perf_data_record_name(type), size);
+			return stop(d);
+		}
+		r->type = type;
+		r->misc = misc;
+		r->size = size;
+		r->offset = s->off;
+		r->in_compressed = false;
+		r->raw = h;
+		uint64_t skip = size;
+		if (type == AUXTRACE && size >= 16) {              /* the trace follows the record */
+			uint64_t payload = rd64(d, h + 8);
+			if (payload > s->end - s->off - size) {
+				bad(d, s->off, "AUXTRACE payload of %llu bytes runs past the end of the data",
+				    (unsigned long long)payload);
+				return stop(d);
+			}
+			skip += payload;
+		}
+		if (type == HEADER_TRACING_DATA && d->pipe_mode && size >= 12) {   /* so does the tracing data */
+			uint64_t payload = (rd32(d, h + 8) + 7ULL) & ~7ULL;
+			if (payload > s->end - s->off - size) {
+				bad(d, s->off, "tracing data of %llu bytes runs past the end of the data",
+				    (unsigned long long)payload);
+				return stop(d);
+			}
+			skip += payload;
+		}
+		if (d->pipe_mode && !pipe_record(d, r))
+			return stop(d);
+		decode_record(d, r);
+		deliver_checks(d, r);
+		if (type == COMPRESSED || (type == COMPRESSED2 && size >= 16)) {
+			size_t head = type == COMPRESSED ? 8 : 16;
+			size_t n = size - head;
+			if (type == COMPRESSED2 && rd64(d, h + 8) < n)
+				n = (size_t)rd64(d, h + 8);
+			if (!inflate(d, h + head, n, s->off))
+				return stop(d);
+		}
+		s->off += skip;
+		*out = r;
+		return 1;
+	}
 }
 
 bool perf_data_walk(struct perf_data *d, pd_record_fn fn, void *ctx)
 {
-	struct window w = { td_malloc(WINDOW > 65536 ? WINDOW : 65536), 0, 0 };
-	struct unzstd u = { NULL, NULL, 0, 0 };
-	uint64_t off = d->data_offset, end = d->data_offset + d->data_size;
-	bool ok = true;
-	while (off < end) {
-		if (end - off < 8) {
-			ok = bad(d, off, "record header cut off at the end of the data");
-			break;
-		}
-		const unsigned char *h = window_at(d, &w, off, 8);
-		if (!h) {
-			ok = false;
-			break;
-		}
-		uint32_t type = get32(h);
-		uint16_t misc, size;
-		memcpy(&misc, h + 4, 2);
-		memcpy(&size, h + 6, 2);
-		if (size < 8) {
-			ok = bad(d, off, "record smaller than its header");
-			break;
-		}
-		const unsigned char *rec = window_at(d, &w, off, size);
-		if (!rec) {
-			ok = bad(d, off, "record runs past the end of the data (truncated file)");
-			break;
-		}
-		uint64_t skip = size;
-		if (type == AUXTRACE && size >= 16)           /* the trace follows the record */
-			skip += get64(rec + 8);
-		if (d->pipe_mode && !pipe_record(d, type, rec, size, off)) {
-			ok = false;
-			break;
-		}
-		deliver(d, type, misc, rec, size, off, fn, ctx);
-		if (type == COMPRESSED || (type == COMPRESSED2 && size >= 16)) {
-			size_t head = type == COMPRESSED ? 8 : 16;
-			size_t n = size - head;
-			if (type == COMPRESSED2 && get64(rec + 8) < n)
-				n = get64(rec + 8);
-			if (!inflate_records(d, &u, rec + head, n, off, fn, ctx)) {
-				ok = false;
-				break;
-			}
-		}
-		if (skip > end - off) {
-			ok = bad(d, off, "AUXTRACE payload runs past the end of the data");
-			break;
-		}
-		off += skip;
+	const struct pd_record *r;
+	int k;
+	while ((k = perf_data_next(d, &r)) > 0)
+		fn(ctx, d, r);
+	return k == 0;
+}
+
+/* ---- names ------------------------------------------------------------------------ */
+
+static const char *const hw_names[] = { "cycles", "instructions", "cache-references", "cache-misses",
+					"branches", "branch-misses", "bus-cycles", "stalled-cycles-frontend",
+					"stalled-cycles-backend", "ref-cycles" };
+static const char *const sw_names[] = { "cpu-clock", "task-clock", "page-faults", "context-switches",
+					"cpu-migrations", "minor-faults", "major-faults", "alignment-faults",
+					"emulation-faults", "dummy", "bpf-output", "cgroup-switches" };
+
+void perf_data_event_name(const struct perf_data *d, int ai, char *buf, size_t cap)
+{
+	if (ai < 0 || ai >= d->nattrs) {
+		snprintf(buf, cap, "unknown");
+		return;
 	}
-	if (ok && u.len)
-		ok = bad(d, end, "the last COMPRESSED record ends inside a record");
-	ZSTD_freeDStream(u.z);
-	free(u.buf);
-	free(w.buf);
-	return ok;
+	const struct pd_attr *a = &d->attrs[ai];
+	const struct perf_event_attr *e = &a->attr;
+	if (a->name[0]) {
+		snprintf(buf, cap, "%s", a->name);
+		return;
+	}
+	if (e->type == PERF_TYPE_HARDWARE && e->config < sizeof hw_names / sizeof *hw_names) {
+		snprintf(buf, cap, "%s", hw_names[e->config]);
+		return;
+	}
+	if (e->type == PERF_TYPE_SOFTWARE && e->config < sizeof sw_names / sizeof *sw_names) {
+		snprintf(buf, cap, "%s", sw_names[e->config]);
+		return;
+	}
+	if (e->type == PERF_TYPE_RAW) {
+		snprintf(buf, cap, "r%llx", (unsigned long long)e->config);
+		return;
+	}
+	for (size_t i = 0; i < d->info.nr_pmus; i++)
+		if (d->info.pmus[i].id == e->type && e->type >= PERF_TYPE_MAX) {
+			snprintf(buf, cap, "%s/config=%#llx/", d->info.pmus[i].name, (unsigned long long)e->config);
+			return;
+		}
+	snprintf(buf, cap, "type %u config %#llx", e->type, (unsigned long long)e->config);
+}
+
+static void flag_names(uint64_t v, const char *const *names, int nnames, char *buf, size_t cap)
+{
+	size_t w = 0;
+	buf[0] = '\0';
+	for (int b = 0; b < 64; b++)
+		if (v >> b & 1 && w < cap) {
+			if (b < nnames && names[b])
+				w += (size_t)snprintf(buf + w, cap - w, "%s%s", w ? "|" : "", names[b]);
+			else
+				w += (size_t)snprintf(buf + w, cap - w, "%sbit%d", w ? "|" : "", b);
+		}
+}
+
+void perf_data_sample_type_str(uint64_t st, char *buf, size_t cap)
+{
+	static const char *const names[] = { "IP", "TID", "TIME", "ADDR", "READ", "CALLCHAIN", "ID", "CPU", "PERIOD",
+					     "STREAM_ID", "RAW", "BRANCH_STACK", "REGS_USER", "STACK_USER", "WEIGHT",
+					     "DATA_SRC", "IDENTIFIER", "TRANSACTION", "REGS_INTR", "PHYS_ADDR", "AUX",
+					     "CGROUP", "DATA_PAGE_SIZE", "CODE_PAGE_SIZE", "WEIGHT_STRUCT" };
+	flag_names(st, names, (int)(sizeof names / sizeof *names), buf, cap);
+}
+
+void perf_data_branch_type_str(uint64_t bt, char *buf, size_t cap)
+{
+	static const char *const names[] = { "USER", "KERNEL", "HV", "ANY", "ANY_CALL", "ANY_RETURN", "IND_CALL",
+					     "ABORT_TX", "IN_TX", "NO_TX", "COND", "CALL_STACK", "IND_JUMP", "CALL",
+					     "NO_FLAGS", "NO_CYCLES", "TYPE_SAVE", "HW_INDEX", "PRIV_SAVE", "COUNTERS" };
+	flag_names(bt, names, (int)(sizeof names / sizeof *names), buf, cap);
 }
