@@ -82,7 +82,7 @@ static void dump(const struct perf_data *d, const struct pd_record *r)
 		if (s->nr_callchain) {
 			printf(" callchain");
 			for (uint64_t i = 0; i < s->nr_callchain; i++)
-				printf(" %#" PRIx64, s->callchain[i]);
+				printf(" 0x%" PRIx64, s->callchain[i]);
 		}
 		if (s->sample_type & PERF_SAMPLE_BRANCH_STACK) {
 			printf(" branches %" PRIu64, s->nr_branches);
@@ -90,7 +90,7 @@ static void dump(const struct perf_data *d, const struct pd_record *r)
 				printf(" hw_idx %" PRId64, (int64_t)s->hw_idx);
 			for (uint64_t i = 0; i < s->nr_branches; i++) {
 				const struct pd_branch *b = &s->branches[i];
-				printf(" %#" PRIx64 "/%#" PRIx64 "/%c/%c/%c/%u/%u", b->from, b->to,
+				printf(" 0x%" PRIx64 "/0x%" PRIx64 "/%c/%c/%c/%u/%u", b->from, b->to,
 				       b->mispred ? 'M' : b->predicted ? 'P' : '-', b->in_tx ? 'X' : '-',
 				       b->abort ? 'A' : '-', b->cycles, b->type);
 			}

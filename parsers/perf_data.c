@@ -928,7 +928,10 @@ static bool decode_sample(struct perf_data *d, const unsigned char *p, size_t n,
 	if (st & PERF_SAMPLE_ID) U64(s->id);
 	if (st & PERF_SAMPLE_STREAM_ID) U64(s->stream_id);
 	if (st & PERF_SAMPLE_CPU) { NEED(8); s->cpu = rd32(d, p + at); at += 8; }
-	if (st & PERF_SAMPLE_PERIOD) U64(s->period);
+	if (st & PERF_SAMPLE_PERIOD)
+		U64(s->period);
+	else
+		s->period = a->sample_period;          /* as perf does: the fixed period (or frequency) */
 	if (st & PERF_SAMPLE_READ) {
 		uint64_t rf = a->read_format, nr = 1;
 		if (rf & PERF_FORMAT_GROUP)
