@@ -542,6 +542,9 @@ static void parse_feature(struct perf_data *d, int f, const unsigned char *p, si
 {
 	struct pd_info *s = &d->info;
 	struct cursor c = { d, p, n, 0, base, true };
+	if ((f == F_CPU_TOPOLOGY && s->core_siblings) || (f == F_PMU_MAPPINGS && s->pmus) ||
+	    (f == F_GROUP_DESC && s->groups) || (f == F_HYBRID_TOPOLOGY && s->hybrid))
+		return;                 /* a pipe repeating a feature: the first one stands */
 	switch (f) {
 	case F_HOSTNAME: cur_str(&c, s->hostname, sizeof s->hostname); break;
 	case F_OSRELEASE: cur_str(&c, s->osrelease, sizeof s->osrelease); break;
@@ -616,8 +619,11 @@ static void parse_feature(struct perf_data *d, int f, const unsigned char *p, si
 			struct pd_hybrid *h = &s->hybrid[i];
 			if (!(h->pmu = cur_str(&c, NULL, 0)))
 				break;
-			if (!(h->cpus = cur_str(&c, NULL, 0)))
+			if (!(h->cpus = cur_str(&c, NULL, 0))) {
+				free(h->pmu);
+				h->pmu = NULL;
 				break;
+			}
 			s->nr_hybrid++;
 		}
 		break;
