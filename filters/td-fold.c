@@ -3,6 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "analysis/fold_threads.h"
+#include "analysis/script_replay.h"
 #include "common/diag.h"
 #include "common/input.h"
 #include "common/opts.h"
@@ -10,7 +11,8 @@
 static struct fold_options fopts;
 static const char *skip_after[64];
 static bool opt_all, opt_inline, opt_context, opt_srcline;
-static long opt_threads;
+static long opt_threads, opt_max_stack;
+static struct replay_options replay;
 
 static int add_skip_after(const char *arg, void *data)
 {
@@ -31,6 +33,9 @@ static const struct td_option options[] = {
 	{ 0, "event-filter", TD_OPT_STRING, &fopts.event_filter, "EVENT", "keep samples of EVENT (default: the first event seen)", NULL },
 	{ 0, "skip-after", TD_OPT_CALLBACK, NULL, "FUNC", "drop the callers of FUNC (repeatable)", add_skip_after },
 	{ 0, "exact-comm", TD_OPT_FLAG, &fopts.exact_comm, NULL, "read comm from the right: keeps spaces in thread names", NULL },
+	{ 0, "symfs", TD_OPT_STRING, &replay.machine.symfs, "DIR", "perf.data input: look for binaries under DIR", NULL },
+	{ 0, "kallsyms", TD_OPT_STRING, &replay.machine.kallsyms, "FILE", "perf.data input: kernel symbols from FILE", NULL },
+	{ 0, "max-stack", TD_OPT_INT, &opt_max_stack, "N", "perf.data input: callchain entries kept (default 127, as perf script)", NULL },
 	{ 'j', "threads", TD_OPT_INT, &opt_threads, "N", "worker threads (default: the number of CPUs); output is the same for any N", NULL },
 	{ 0, "inline", TD_OPT_FLAG, &opt_inline, NULL, "(not supported: needs addr2line on the recording host)", NULL },
 	{ 0, "context", TD_OPT_FLAG, &opt_context, NULL, "(not supported: needs addr2line on the recording host)", NULL },
@@ -44,14 +49,33 @@ static const struct td_cmd cmd = {
 	options,
 };
 
+static void fold_script_line(void *ctx, const char *line, size_t len)
+{
+	struct fold *f = ctx;
+	fold_line(f, line, len, NULL, 0);
+}
+
+/* perf.data: replayed as the text perf script would print, folded alike. */
+static void fold_perf_data(struct fold *f, struct td_input *in)
+{
+	struct perf_data *d = perf_data_open_input(in);
+	if (!d)
+		return;
+	replay.max_stack = opt_max_stack > 0 ? (unsigned)opt_max_stack : 0;
+	if (!replay.machine.buildid_dir)
+		replay.machine.buildid_dir = getenv("PERF_BUILDID_DIR");
+	script_replay(d, &replay, fold_script_line, f);
+	fold_end_input(f, td_input_name(in), 0);
+	perf_data_close(d);
+}
+
 static void fold_file(struct fold *f, const char *path, int nthreads)
 {
 	struct td_input *in = td_input_open(path);
 	if (!in)
 		return;
 	if (td_input_is_perf_data(in)) {
-		td_bad_input(td_input_name(in), 0,
-			     "perf.data is not read directly yet; use: perf script -i %s | td-fold", td_input_name(in));
+		fold_perf_data(f, in);
 		td_input_close(in);
 		return;
 	}

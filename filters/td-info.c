@@ -5,21 +5,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "analysis/script_replay.h"
 #include "common/diag.h"
 #include "common/opts.h"
 #include "parsers/perf_data.h"
 #include "reports/table.h"
 
-static bool opt_json, opt_dump;
+static bool opt_json, opt_dump, opt_script;
+static struct replay_options replay;
 
 static const struct td_option options[] = {
 	{ 0, "json", TD_OPT_FLAG, &opt_json, NULL, "one JSON document per file", NULL },
 	{ 0, "dump", TD_OPT_FLAG, &opt_dump, NULL, "one line per record, decoded (before the summary)", NULL },
+	{ 0, "script", TD_OPT_FLAG, &opt_script, NULL, "print the samples as perf script does by default (symbols resolved here), nothing else", NULL },
+	{ 0, "symfs", TD_OPT_STRING, &replay.machine.symfs, "DIR", "with --script: look for binaries under DIR", NULL },
+	{ 0, "kallsyms", TD_OPT_STRING, &replay.machine.kallsyms, "FILE", "with --script: kernel symbols from FILE", NULL },
 	TD_OPTS_END
 };
 
 static const struct td_cmd cmd = {
-	"td-info", "[--json] [--dump] FILE...",
+	"td-info", "[--json] [--dump] [--script] FILE...",
 	"Describe perf.data files (file or pipe mode, either byte order, -z): header, features, events, records, lost samples.",
 	options,
 };
@@ -328,6 +333,13 @@ static void write_json(const struct perf_data *d, const struct stats *st)
 	printf("}\n");
 }
 
+static void print_line(void *ctx, const char *line, size_t len)
+{
+	(void)ctx;
+	fwrite(line, 1, len, stdout);
+	putchar('\n');
+}
+
 int main(int argc, char **argv)
 {
 	int n = td_parse_options(&cmd, argc, argv);
@@ -337,6 +349,13 @@ int main(int argc, char **argv)
 		struct perf_data *d = perf_data_open(argv[i]);
 		if (!d)
 			continue;
+		if (opt_script) {
+			if (!replay.machine.buildid_dir)
+				replay.machine.buildid_dir = getenv("PERF_BUILDID_DIR");
+			script_replay(d, &replay, print_line, NULL);
+			perf_data_close(d);
+			continue;
+		}
 		struct stats *st = td_calloc(1, sizeof(*st));
 		perf_data_walk(d, count, st);
 		if (i && !opt_json)

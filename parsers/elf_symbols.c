@@ -22,6 +22,7 @@ struct elf_symbols {
 	struct sym *sym;
 	size_t n;
 	char *names;                 /* all names, back to back */
+	char *plt_names;             /* "name@plt" of the synthesized PLT entries */
 	bool pie;
 	struct load { uint64_t offset, vaddr, size; } load[MAX_LOADS];
 	int nload;
@@ -62,11 +63,37 @@ static int cmp_sym(const void *x, const void *y)
 	return better(a, b) ? -1 : better(b, a) ? 1 : (a->index < b->index ? -1 : a->index > b->index);
 }
 
+/* The symbols perf keeps: functions (ifuncs too) and objects defined in
+ * the file, plus untyped labels in text or data sections; not ARM mapping
+ * symbols ($a $d $t $x). */
+static bool wanted(Elf *elf, size_t shstrndx, const GElf_Sym *s, const char *name, bool arm)
+{
+	if (!*name || s->st_shndx == SHN_UNDEF)
+		return false;
+	if (arm && name[0] == '$' && name[1] && strchr("adtx", name[1]) && (name[2] == '\0' || name[2] == '.'))
+		return false;
+	int type = GELF_ST_TYPE(s->st_info);
+	if (type == STT_FUNC || type == STT_GNU_IFUNC || type == STT_OBJECT)
+		return true;
+	int vis = GELF_ST_VISIBILITY(s->st_other);
+	if (type != STT_NOTYPE || s->st_shndx == SHN_ABS || s->st_shndx >= SHN_LORESERVE ||
+	    vis == STV_HIDDEN || vis == STV_INTERNAL)
+		return false;
+	GElf_Shdr sh;
+	Elf_Scn *scn = elf_getscn(elf, s->st_shndx);
+	const char *sec = scn && gelf_getshdr(scn, &sh) ? elf_strptr(elf, shstrndx, sh.sh_name) : NULL;
+	return sec && (strstr(sec, "text") || strstr(sec, "data"));
+}
+
 static bool read_table(struct elf_symbols *e, Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh)
 {
 	Elf_Data *data = elf_getdata(scn, NULL);
 	if (!data || sh->sh_entsize == 0)
 		return false;
+	GElf_Ehdr eh;
+	size_t shstrndx = 0;
+	bool arm = gelf_getehdr(elf, &eh) && (eh.e_machine == EM_ARM || eh.e_machine == EM_AARCH64);
+	elf_getshdrstrndx(elf, &shstrndx);
 	size_t count = sh->sh_size / sh->sh_entsize, names_len = 0;
 	free(e->sym);                /* a table tried before held no functions */
 	free(e->names);
@@ -74,8 +101,8 @@ static bool read_table(struct elf_symbols *e, Elf *elf, Elf_Scn *scn, const GElf
 	for (size_t i = 0; i < count; i++) {
 		GElf_Sym s;
 		const char *name;
-		if (gelf_getsym(data, (int)i, &s) && GELF_ST_TYPE(s.st_info) == STT_FUNC && s.st_shndx != SHN_UNDEF &&
-		    (name = elf_strptr(elf, sh->sh_link, s.st_name)) && *name)
+		if (gelf_getsym(data, (int)i, &s) && (name = elf_strptr(elf, sh->sh_link, s.st_name)) &&
+		    wanted(elf, shstrndx, &s, name, arm))
 			names_len += strlen(name) + 1;
 	}
 	e->sym = td_calloc(count + 1, sizeof(*e->sym));
@@ -84,15 +111,103 @@ static bool read_table(struct elf_symbols *e, Elf *elf, Elf_Scn *scn, const GElf
 	for (size_t i = 0; i < count; i++) {
 		GElf_Sym s;
 		const char *name;
-		if (!gelf_getsym(data, (int)i, &s) || GELF_ST_TYPE(s.st_info) != STT_FUNC || s.st_shndx == SHN_UNDEF ||
-		    !(name = elf_strptr(elf, sh->sh_link, s.st_name)) || !*name)
+		if (!gelf_getsym(data, (int)i, &s) || !(name = elf_strptr(elf, sh->sh_link, s.st_name)) ||
+		    !wanted(elf, shstrndx, &s, name, arm))
 			continue;
+		int type = GELF_ST_TYPE(s.st_info);
+		if (arm && eh.e_machine == EM_ARM && type == STT_FUNC && (s.st_value & 1))
+			s.st_value--;        /* the thumb bit */
 		size_t len = strlen(name) + 1;
 		memcpy(w, name, len);
 		e->sym[e->n++] = (struct sym){ s.st_value, s.st_value + s.st_size, w, GELF_ST_BIND(s.st_info), i };
 		w += len;
 	}
 	return e->n > 0;
+}
+
+static Elf_Scn *section(Elf *elf, size_t shstrndx, const char *want, GElf_Shdr *sh)
+{
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
+		const char *name;
+		if (gelf_getshdr(scn, sh) && (name = elf_strptr(elf, shstrndx, sh->sh_name)) && strcmp(name, want) == 0)
+			return scn;
+	}
+	return NULL;
+}
+
+struct plt_rel { uint64_t got; uint32_t sym; };
+
+static int cmp_rel(const void *a, const void *b)
+{
+	const struct plt_rel *x = a, *y = b;
+	return x->got < y->got ? -1 : x->got > y->got;
+}
+
+static void add_sym(struct elf_symbols *e, size_t *cap, uint64_t start, uint64_t size, const char *name)
+{
+	if (e->n == *cap) {
+		*cap = *cap * 2 + 16;
+		e->sym = td_realloc(e->sym, *cap * sizeof(*e->sym));
+	}
+	e->sym[e->n] = (struct sym){ start, start + size, name, STB_GLOBAL, SIZE_MAX - e->n };
+	e->n++;
+}
+
+/* perf names the stubs of the procedure linkage table "callee@plt" (the
+ * lazy .plt header ".plt"), from the .rela.plt entries in GOT order on x86. */
+static void add_plt(struct elf_symbols *e, Elf *elf)
+{
+	GElf_Ehdr eh;
+	size_t shstrndx;
+	if (!gelf_getehdr(elf, &eh) || elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return;
+	bool x86 = eh.e_machine == EM_X86_64 || eh.e_machine == EM_386;
+	uint64_t header = x86 ? 16 : eh.e_machine == EM_AARCH64 ? 32 : 0, entry = 16;
+	GElf_Shdr plt, sec, rel, dyn;
+	Elf_Scn *rel_scn;
+	if (!header || !section(elf, shstrndx, ".plt", &plt) ||
+	    (!(rel_scn = section(elf, shstrndx, ".rela.plt", &rel)) && !(rel_scn = section(elf, shstrndx, ".rel.plt", &rel))) ||
+	    (rel.sh_type != SHT_RELA && rel.sh_type != SHT_REL) || rel.sh_entsize == 0)
+		return;
+	Elf_Scn *dyn_scn = elf_getscn(elf, rel.sh_link);
+	Elf_Data *rdata = elf_getdata(rel_scn, NULL), *ddata = dyn_scn ? elf_getdata(dyn_scn, NULL) : NULL;
+	if (!rdata || !ddata || !gelf_getshdr(dyn_scn, &dyn) || dyn.sh_type != SHT_DYNSYM)
+		return;
+	size_t nrel = rel.sh_size / rel.sh_entsize, cap = e->n, names_len = 0;
+	struct plt_rel *rels = td_calloc(nrel + 1, sizeof(*rels));
+	for (size_t i = 0; i < nrel; i++) {
+		GElf_Rela ra;
+		GElf_Rel r;
+		if (rel.sh_type == SHT_RELA && gelf_getrela(rdata, (int)i, &ra))
+			rels[i] = (struct plt_rel){ ra.r_offset, (uint32_t)GELF_R_SYM(ra.r_info) };
+		else if (rel.sh_type == SHT_REL && gelf_getrel(rdata, (int)i, &r))
+			rels[i] = (struct plt_rel){ r.r_offset, (uint32_t)GELF_R_SYM(r.r_info) };
+	}
+	if (x86)
+		qsort(rels, nrel, sizeof(*rels), cmp_rel);
+	for (size_t i = 0; i < nrel; i++) {
+		GElf_Sym sym;
+		const char *name = gelf_getsym(ddata, (int)rels[i].sym, &sym) ? elf_strptr(elf, dyn.sh_link, sym.st_name) : NULL;
+		names_len += (name ? strlen(name) : 0) + 40;
+	}
+	e->plt_names = td_malloc(names_len + 8);
+	char *w = e->plt_names;
+	uint64_t at = plt.sh_addr;
+	if (x86 && section(elf, shstrndx, ".plt.sec", &sec)) {
+		add_sym(e, &cap, plt.sh_addr, plt.sh_size, ".plt");
+		at = sec.sh_addr;
+	} else if (nrel * entry != plt.sh_size) {
+		add_sym(e, &cap, plt.sh_addr, header, ".plt");
+		at += header;
+	}
+	for (size_t i = 0; i < nrel; i++, at += entry) {
+		GElf_Sym sym;
+		const char *name = gelf_getsym(ddata, (int)rels[i].sym, &sym) ? elf_strptr(elf, dyn.sh_link, sym.st_name) : NULL;
+		int k = name && *name ? sprintf(w, "%s@plt", name) : sprintf(w, "offset_%#llx@plt", (unsigned long long)at);
+		add_sym(e, &cap, at, entry, w);
+		w += k + 1;
+	}
+	free(rels);
 }
 
 /* Sorted, one symbol per address, zero sizes reaching to the next one. */
@@ -107,6 +222,8 @@ static void fix_up(struct elf_symbols *e)
 	for (size_t i = 0; i + 1 < e->n; i++)
 		if (e->sym[i].end <= e->sym[i].start)
 			e->sym[i].end = e->sym[i + 1].start;
+	if (e->n && e->sym[e->n - 1].end <= e->sym[e->n - 1].start)   /* perf: to the end of the next page */
+		e->sym[e->n - 1].end = ((e->sym[e->n - 1].start + 4095) & ~4095ULL) + 4096;
 }
 
 static void read_build_id(struct elf_symbols *e, Elf *elf)
@@ -156,18 +273,20 @@ static bool read_debug_file(struct elf_symbols *e)
 
 const char *elf_symbols_build_id(const struct elf_symbols *e) { return e->build_id; }
 
-struct elf_symbols *elf_symbols_open(const char *path)
+static struct elf_symbols *open_elf(const char *path, bool quiet)
 {
 	elf_version(EV_CURRENT);
 	int fd = open(path, O_RDONLY);
 	if (fd < 0) {
-		td_bad_input(path, 0, "cannot open: %s", strerror(errno));
+		if (!quiet)
+			td_bad_input(path, 0, "cannot open: %s", strerror(errno));
 		return NULL;
 	}
 	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
 	GElf_Ehdr eh;
 	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
-		td_bad_input(path, 0, "not an ELF file");
+		if (!quiet)
+			td_bad_input(path, 0, "not an ELF file");
 		if (elf)
 			elf_end(elf);
 		close(fd);
@@ -196,15 +315,22 @@ struct elf_symbols *elf_symbols_open(const char *path)
 	}
 	bool ok = (symtab && read_table(e, elf, symtab, &st_sh)) || read_debug_file(e) ||
 		  (dynsym && read_table(e, elf, dynsym, &dyn_sh));
+	if (ok)
+		add_plt(e, elf);
 	elf_end(elf);
 	close(fd);
 	if (!ok) {
-		td_warn(path, 0, "no function symbols (stripped): addresses stay as they are");
+		if (!quiet)
+			td_warn(path, 0, "no function symbols (stripped): addresses stay as they are");
+		e->n = 0;
 		return e;
 	}
 	fix_up(e);
 	return e;
 }
+
+struct elf_symbols *elf_symbols_open(const char *path) { return open_elf(path, false); }
+struct elf_symbols *elf_symbols_try(const char *path) { return open_elf(path, true); }
 
 void elf_symbols_close(struct elf_symbols *e)
 {
@@ -212,6 +338,7 @@ void elf_symbols_close(struct elf_symbols *e)
 		return;
 	free(e->sym);
 	free(e->names);
+	free(e->plt_names);
 	free(e);
 }
 
@@ -229,10 +356,10 @@ uint64_t elf_symbols_vaddr(const struct elf_symbols *e, uint64_t addr, uint64_t 
 	return offset;
 }
 
-bool elf_symbols_lookup(const struct elf_symbols *e, uint64_t vaddr, char *buf, size_t cap)
+const char *elf_symbols_find(const struct elf_symbols *e, uint64_t vaddr, uint64_t *start)
 {
 	size_t lo = 0, hi = e->n;
-	while (lo < hi) {                     /* last symbol starting at or before vaddr */
+	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		if (e->sym[mid].start <= vaddr)
 			lo = mid + 1;
@@ -240,8 +367,17 @@ bool elf_symbols_lookup(const struct elf_symbols *e, uint64_t vaddr, char *buf, 
 			hi = mid;
 	}
 	if (lo == 0 || vaddr >= e->sym[lo - 1].end)
+		return NULL;
+	*start = e->sym[lo - 1].start;
+	return e->sym[lo - 1].name;
+}
+
+bool elf_symbols_lookup(const struct elf_symbols *e, uint64_t vaddr, char *buf, size_t cap)
+{
+	uint64_t start;
+	const char *name = elf_symbols_find(e, vaddr, &start);
+	if (!name)
 		return false;
-	const struct sym *s = &e->sym[lo - 1];
-	snprintf(buf, cap, "%s+0x%llx", s->name, (unsigned long long)(vaddr - s->start));
+	snprintf(buf, cap, "%s+0x%llx", name, (unsigned long long)(vaddr - start));
 	return true;
 }

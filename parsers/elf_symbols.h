@@ -11,6 +11,9 @@ struct elf_symbols;
 
 /* NULL after "tool: PATH: why" (counted as bad input). */
 struct elf_symbols *elf_symbols_open(const char *path);
+/* The same, silent: NULL when the file cannot be read or is not ELF, and
+ * an empty table (no warning) when it has no symbols. */
+struct elf_symbols *elf_symbols_try(const char *path);
 void elf_symbols_close(struct elf_symbols *e);
 
 /* The file's virtual address of a runtime address: for a position-
@@ -21,6 +24,8 @@ bool elf_symbols_is_pie(const struct elf_symbols *e);
 
 /* "sym+0xoff" for a file virtual address; false when no symbol covers it. */
 bool elf_symbols_lookup(const struct elf_symbols *e, uint64_t vaddr, char *buf, size_t cap);
+/* The symbol covering vaddr (its name, *start its address); NULL if none. */
+const char *elf_symbols_find(const struct elf_symbols *e, uint64_t vaddr, uint64_t *start);
 size_t elf_symbols_count(const struct elf_symbols *e);
 /* The GNU build id in hex ("" if none). Symbols come from the file's
  * .symtab, else from /usr/lib/debug/.build-id/xx/rest.debug, else .dynsym. */

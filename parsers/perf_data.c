@@ -1413,6 +1413,18 @@ int perf_data_next(struct perf_data *d, const struct pd_record **out)
 	}
 }
 
+void perf_data_decode(struct perf_data *d, const void *raw, uint64_t offset, struct pd_record *out)
+{
+	const unsigned char *h = raw;
+	out->type = rd32(d, h);
+	out->misc = rd16(d, h + 4);
+	out->size = rd16(d, h + 6);
+	out->offset = offset;
+	out->in_compressed = false;
+	out->raw = h;
+	decode_record(d, out);
+}
+
 bool perf_data_walk(struct perf_data *d, pd_record_fn fn, void *ctx)
 {
 	const struct pd_record *r;
@@ -1431,6 +1443,52 @@ static const char *const sw_names[] = { "cpu-clock", "task-clock", "page-faults"
 					"cpu-migrations", "minor-faults", "major-faults", "alignment-faults",
 					"emulation-faults", "dummy", "bpf-output", "cgroup-switches" };
 
+/* perf's modifiers after a generic name: the contexts counted when some
+ * are excluded (k u h), precise level (p), host/guest (H G). */
+static void add_modifiers(const struct perf_event_attr *e, char *buf, size_t cap)
+{
+	char mod[16];
+	size_t n = 0;
+	bool guest_default = false;
+	if (e->exclude_kernel || e->exclude_user || e->exclude_hv) {
+		if (!e->exclude_kernel) mod[n++] = 'k';
+		if (!e->exclude_user) mod[n++] = 'u';
+		if (!e->exclude_hv) mod[n++] = 'h';
+		guest_default = true;
+	}
+	for (unsigned i = 0; i < e->precise_ip && i < 3; i++)
+		mod[n++] = 'p';
+	if (e->precise_ip)
+		guest_default = true;
+	if (e->exclude_host || e->exclude_guest == guest_default) {
+		if (!e->exclude_host) mod[n++] = 'H';
+		if (!e->exclude_guest) mod[n++] = 'G';
+	}
+	size_t len = strlen(buf);
+	if (n && len + n + 2 <= cap)
+		snprintf(buf + len, cap - len, ":%.*s", (int)n, mod);
+}
+
+static void generic_name(const struct perf_data *d, const struct perf_event_attr *e, char *buf, size_t cap)
+{
+	if (e->type == PERF_TYPE_HARDWARE && e->config < sizeof hw_names / sizeof *hw_names)
+		snprintf(buf, cap, "%s", hw_names[e->config]);
+	else if (e->type == PERF_TYPE_SOFTWARE && e->config < sizeof sw_names / sizeof *sw_names)
+		snprintf(buf, cap, "%s", sw_names[e->config]);
+	else if (e->type == PERF_TYPE_RAW)
+		snprintf(buf, cap, "r%llx", (unsigned long long)e->config);
+	else {
+		for (size_t i = 0; i < d->info.nr_pmus; i++)
+			if (d->info.pmus[i].id == e->type && e->type >= PERF_TYPE_MAX) {
+				snprintf(buf, cap, "%s/config=%#llx/", d->info.pmus[i].name, (unsigned long long)e->config);
+				return;
+			}
+		snprintf(buf, cap, "type %u config %#llx", e->type, (unsigned long long)e->config);
+		return;
+	}
+	add_modifiers(e, buf, cap);
+}
+
 void perf_data_event_name(const struct perf_data *d, int ai, char *buf, size_t cap)
 {
 	if (ai < 0 || ai >= d->nattrs) {
@@ -1438,29 +1496,10 @@ void perf_data_event_name(const struct perf_data *d, int ai, char *buf, size_t c
 		return;
 	}
 	const struct pd_attr *a = &d->attrs[ai];
-	const struct perf_event_attr *e = &a->attr;
-	if (a->name[0]) {
+	if (a->name[0])
 		snprintf(buf, cap, "%s", a->name);
-		return;
-	}
-	if (e->type == PERF_TYPE_HARDWARE && e->config < sizeof hw_names / sizeof *hw_names) {
-		snprintf(buf, cap, "%s", hw_names[e->config]);
-		return;
-	}
-	if (e->type == PERF_TYPE_SOFTWARE && e->config < sizeof sw_names / sizeof *sw_names) {
-		snprintf(buf, cap, "%s", sw_names[e->config]);
-		return;
-	}
-	if (e->type == PERF_TYPE_RAW) {
-		snprintf(buf, cap, "r%llx", (unsigned long long)e->config);
-		return;
-	}
-	for (size_t i = 0; i < d->info.nr_pmus; i++)
-		if (d->info.pmus[i].id == e->type && e->type >= PERF_TYPE_MAX) {
-			snprintf(buf, cap, "%s/config=%#llx/", d->info.pmus[i].name, (unsigned long long)e->config);
-			return;
-		}
-	snprintf(buf, cap, "type %u config %#llx", e->type, (unsigned long long)e->config);
+	else
+		generic_name(d, &a->attr, buf, cap);
 }
 
 static void flag_names(uint64_t v, const char *const *names, int nnames, char *buf, size_t cap)

@@ -182,6 +182,11 @@ void perf_data_close(struct perf_data *d);
  * on bad input (already reported). */
 int perf_data_next(struct perf_data *d, const struct pd_record **rec);
 
+/* Decode again a record copied out of an earlier one's raw bytes (rec->raw,
+ * rec->size bytes), e.g. after queueing records to sort them by time.
+ * Arrays in *out live until the next record is read or decoded. */
+void perf_data_decode(struct perf_data *d, const void *raw, uint64_t offset, struct pd_record *out);
+
 typedef void (*pd_record_fn)(void *ctx, const struct perf_data *d, const struct pd_record *rec);
 /* Every record in file order; false if it stopped on bad input. */
 bool perf_data_walk(struct perf_data *d, pd_record_fn fn, void *ctx);

@@ -178,6 +178,28 @@ static bool is_hex_span(struct td_span s)
 	return s.n > 0;
 }
 
+/* The frame ends the line; fields perf prints before it for some events
+ * (data address, data source, weight) are skipped: the frame starts at
+ * the last lone hex word from which the rest reads as a frame. */
+static bool last_frame(const char *s, size_t n, struct script_frame *f)
+{
+	bool found = false;
+	for (size_t i = 0; i < n; i++) {
+		if (is_space(s[i]) || (i > 0 && !is_space(s[i - 1])))
+			continue;
+		size_t e = i;
+		while (e < n && !is_space(s[e]))
+			e++;
+		struct script_frame g;
+		if (is_hex_span((struct td_span){ s + i, e - i }) && script_parse_frame(s + i, n - i, &g) && is_hex_span(g.pc)) {
+			*f = g;
+			found = true;
+		}
+		i = e;
+	}
+	return found;
+}
+
 bool script_parse_one_line(const char *s, size_t n, bool exact, struct script_header *h, struct script_frame *f)
 {
 	size_t start = 0;
@@ -189,7 +211,7 @@ bool script_parse_one_line(const char *s, size_t n, bool exact, struct script_he
 		size_t head = i + 1 - start;
 		bool ok = exact ? script_parse_header_exact(s + start, head, h)
 				: script_parse_header(s + start, head, h);
-		if (ok && h->event.n && script_parse_frame(s + i + 1, n - i - 1, f) && is_hex_span(f->pc))
+		if (ok && h->event.n && last_frame(s + i + 1, n - i - 1, f))
 			return true;
 	}
 	return false;

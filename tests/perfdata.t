@@ -126,9 +126,9 @@ for mode in "" --pipe; do
 	sed 's/be\.data/le.data/; s/, byte-swapped//' "$T_TMP/be" >"$T_TMP/be2"
 	same "$T_TMP/le" "$T_TMP/be2" "synthetic ${mode:-file mode}: big-endian decodes to the same records as little-endian"
 done
-grep -q 'cycles pid 42 tid 42 cpu 0 time 2000 ip 0x400123 .* period 100003 callchain 0xfffffffffffffe00 0x400123 0x400456 branches 2 hw_idx 5 0x400100/0x400200/M/-/-/17/1 0x400300/0x400100/P/-/-/3/6$' "$T_TMP/be"
+grep -q 'cycles:pp pid 42 tid 42 cpu 0 time 2000 ip 0x400123 .* period 100003 callchain 0xfffffffffffffe00 0x400123 0x400456 branches 2 hw_idx 5 0x400100/0x400200/M/-/-/17/1 0x400300/0x400100/P/-/-/3/6$' "$T_TMP/be"
 ok $? "big-endian: callchain with its context marker, branch bitfields (mispred, predicted, cycles, type), hw_idx"
-grep -q 'cpu-clock pid 43 tid 43 cpu 1 time 3000 .* period 4000 weight 71/3/0 data_src 0x123 read 10/101 20/201 stack 16/8$' "$T_TMP/be"
+grep -q 'cpu-clock:HG pid 43 tid 43 cpu 1 time 3000 .* period 4000 weight 71/3/0 data_src 0x123 read 10/101 20/201 stack 16/8$' "$T_TMP/be"
 ok $? "big-endian: freq event, group read values, regs and stack skipped, weight struct"
 grep -q 'COMM misc 0x2000 size 64: 42/42 synthetic (exec) \[sample_id pid 42 tid 42 time 1000 cpu 0\]' "$T_TMP/be" &&
 	grep -q 'MMAP2 .*/bin/synthetic \[sample_id' "$T_TMP/be" && grep -q '^lost: 3 events in 1 LOST records, 2 samples' "$T_TMP/be" &&

@@ -1,0 +1,608 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include "common/diag.h"
+#include "common/intern.h"
+#include "parsers/elf_symbols.h"
+#include "parsers/kallsyms.h"
+#include "machine.h"
+
+enum dso_kind { DSO_FILE, DSO_VDSO, DSO_PERF_MAP, DSO_KERNEL, DSO_MODULE, DSO_NONE };
+
+struct jit_sym { uint64_t start, end; char *name; };
+
+struct dso {
+	const char *name;            /* as perf prints it (interned) */
+	enum dso_kind kind;
+	char build_id[41];           /* "" when none was recorded */
+	bool loaded;
+	struct elf_symbols *elf;     /* DSO_FILE, DSO_VDSO */
+	struct jit_sym *jit;         /* DSO_PERF_MAP, sorted */
+	size_t njit;
+	char module[64];             /* DSO_MODULE: name in kallsyms */
+};
+
+struct map {
+	uint64_t start, end, pgoff;
+	uint32_t dso;
+	bool identity;               /* anonymous, perf map and kernel maps: addresses as they are */
+};
+
+struct maps {
+	struct map *v;
+	size_t n, cap;
+};
+
+struct thread {
+	int32_t pid;
+	uint32_t comm;               /* id in comms; UINT32_MAX: never named */
+};
+
+struct machine {
+	struct machine_options opt;
+	char buildid_dir[512];
+	struct td_intern *names;     /* dso names -> index into dsos */
+	struct dso *dsos;
+	size_t ndsos, dsos_cap;
+	struct td_intern *pids;      /* pid -> index into procs */
+	struct maps *procs;
+	size_t procs_cap;
+	struct td_intern *tids;      /* tid -> index into threads */
+	struct thread *threads;
+	size_t threads_cap;
+	struct td_intern *comms;
+	struct maps kmaps;
+	bool kernel_mapped;          /* a kernel MMAP was seen (or the host default made) */
+	uint32_t kernel_dso;
+	uint64_t ref_addr;           /* recorded address of ref_name (_text), 0 if hidden */
+	char ref_name[32];
+	struct kallsyms *ksyms;
+	bool ksyms_tried;
+	const struct perf_data *data;
+	char tmp[64];
+};
+
+/* ---- dsos ------------------------------------------------------------------------- */
+
+static const char *recorded_build_id(const struct machine *m, const char *name)
+{
+	const struct pd_info *in = &m->data->info;
+	for (size_t i = 0; i < in->nr_build_ids; i++)
+		if (in->build_ids[i].filename && strcmp(in->build_ids[i].filename, name) == 0)
+			return in->build_ids[i].hex;
+	return "";
+}
+
+static uint32_t dso_of(struct machine *m, const char *name, enum dso_kind kind)
+{
+	size_t len = strlen(name);
+	uint32_t id = td_intern(m->names, name, len);
+	if (id < m->ndsos)
+		return id;
+	if (m->ndsos == m->dsos_cap) {
+		m->dsos_cap = m->dsos_cap ? m->dsos_cap * 2 : 64;
+		m->dsos = td_realloc(m->dsos, m->dsos_cap * sizeof(*m->dsos));
+	}
+	struct dso *d = &m->dsos[m->ndsos++];
+	memset(d, 0, sizeof(*d));
+	d->name = td_intern_str(m->names, id, NULL);
+	d->kind = kind;
+	snprintf(d->build_id, sizeof d->build_id, "%s", recorded_build_id(m, name));
+	return id;
+}
+
+static bool is_file(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The first readable candidate with the recorded build id (any, when none
+ * was recorded) and symbols; else the first with the build id at all. */
+static struct elf_symbols *open_matching(const char *const *paths, int n, const char *build_id)
+{
+	struct elf_symbols *fallback = NULL;
+	for (int i = 0; i < n; i++) {
+		if (!paths[i] || !is_file(paths[i]))
+			continue;
+		struct elf_symbols *e = elf_symbols_try(paths[i]);
+		if (!e)
+			continue;
+		if (*build_id && strcmp(elf_symbols_build_id(e), build_id) != 0) {
+			elf_symbols_close(e);
+			continue;
+		}
+		if (elf_symbols_count(e) > 0) {
+			elf_symbols_close(fallback);
+			return e;
+		}
+		if (!fallback)
+			fallback = e;
+		else
+			elf_symbols_close(e);
+	}
+	return fallback;
+}
+
+static void load_elf(struct machine *m, struct dso *d)
+{
+	char cache_debug[700] = "", cache_elf[700] = "", path[1200] = "";
+	if (*d->build_id) {
+		snprintf(cache_debug, sizeof cache_debug, "%s/.build-id/%.2s/%s/debug", m->buildid_dir, d->build_id, d->build_id + 2);
+		snprintf(cache_elf, sizeof cache_elf, "%s/.build-id/%.2s/%s/%s", m->buildid_dir, d->build_id, d->build_id + 2,
+			 d->kind == DSO_VDSO ? "vdso" : "elf");
+	}
+	if (d->kind == DSO_FILE)
+		snprintf(path, sizeof path, "%s%s", m->opt.symfs ? m->opt.symfs : "", d->name);
+	const char *candidates[] = { cache_debug, cache_elf, path };
+	d->elf = open_matching(candidates, 3, d->build_id);
+}
+
+static int cmp_jit(const void *a, const void *b)
+{
+	const struct jit_sym *x = a, *y = b;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* /tmp/perf-PID.map, written by JITs: "START SIZE NAME" in hex per line. */
+static void load_perf_map(struct dso *d)
+{
+	FILE *f = fopen(d->name, "r");
+	if (!f)
+		return;
+	char *line = NULL;
+	size_t cap = 0, jcap = 0;
+	ssize_t len;
+	while ((len = getline(&line, &cap, f)) > 0) {
+		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = '\0';
+		char *p = line, *e;
+		unsigned long long start = strtoull(p, &e, 16), size;
+		if (e == p || *e != ' ')
+			continue;
+		p = e + 1;
+		size = strtoull(p, &e, 16);
+		if (e == p || *e != ' ' || !e[1])
+			continue;
+		if (d->njit == jcap) {
+			jcap = jcap ? jcap * 2 : 256;
+			d->jit = td_realloc(d->jit, jcap * sizeof(*d->jit));
+		}
+		d->jit[d->njit++] = (struct jit_sym){ start, start + size, td_strndup(e + 1, strlen(e + 1)) };
+	}
+	free(line);
+	fclose(f);
+	qsort(d->jit, d->njit, sizeof(*d->jit), cmp_jit);
+}
+
+static const char *find_jit(const struct dso *d, uint64_t addr, uint64_t *start)
+{
+	size_t lo = 0, hi = d->njit;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (d->jit[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || addr >= d->jit[lo - 1].end)
+		return NULL;
+	*start = d->jit[lo - 1].start;
+	return d->jit[lo - 1].name;
+}
+
+/* ---- kernel symbols ---------------------------------------------------------------- */
+
+/* The GNU build id of the running kernel, from /sys/kernel/notes. */
+static void running_kernel_build_id(char *hex, size_t cap)
+{
+	*hex = '\0';
+	FILE *f = fopen("/sys/kernel/notes", "rb");
+	if (!f)
+		return;
+	unsigned char buf[4096];
+	size_t n = fread(buf, 1, sizeof buf, f), off = 0;
+	fclose(f);
+	while (off + 12 <= n) {
+		uint32_t namesz, descsz, type;
+		memcpy(&namesz, buf + off, 4);
+		memcpy(&descsz, buf + off + 4, 4);
+		memcpy(&type, buf + off + 8, 4);
+		size_t name_at = off + 12, desc_at = name_at + ((namesz + 3) & ~3u);
+		if (desc_at + descsz > n)
+			return;
+		if (type == 3 && namesz == 4 && memcmp(buf + name_at, "GNU", 4) == 0 && descsz <= 20 && cap > 2 * descsz) {
+			for (uint32_t i = 0; i < descsz; i++)
+				snprintf(hex + 2 * i, 3, "%02x", buf[desc_at + i]);
+			return;
+		}
+		off = desc_at + ((descsz + 3) & ~3u);
+	}
+}
+
+static void load_kernel_symbols(struct machine *m)
+{
+	m->ksyms_tried = true;
+	const char *bid = m->dsos[m->kernel_dso].build_id;
+	char path[700];
+	if (m->opt.kallsyms) {
+		snprintf(path, sizeof path, "%s", m->opt.kallsyms);
+	} else {
+		char running[41];
+		running_kernel_build_id(running, sizeof running);
+		if (!*bid || strcmp(running, bid) == 0)
+			snprintf(path, sizeof path, "/proc/kallsyms");
+		else
+			snprintf(path, sizeof path, "%s/[kernel.kallsyms]/%s/kallsyms", m->buildid_dir, bid);
+	}
+	m->ksyms = kallsyms_load(path);
+	uint64_t ref;
+	if (m->ksyms && m->ref_addr && kallsyms_addr_of(m->ksyms, m->ref_name, &ref) && ref != m->ref_addr)
+		kallsyms_relocate(m->ksyms, ref - m->ref_addr);     /* another boot's KASLR offset */
+}
+
+/* ---- maps ------------------------------------------------------------------------- */
+
+static void maps_push(struct maps *ms, const struct map *mp, size_t at)
+{
+	if (ms->n == ms->cap) {
+		ms->cap = ms->cap ? ms->cap * 2 : 16;
+		ms->v = td_realloc(ms->v, ms->cap * sizeof(*ms->v));
+	}
+	memmove(ms->v + at + 1, ms->v + at, (ms->n - at) * sizeof(*ms->v));
+	ms->v[at] = *mp;
+	ms->n++;
+}
+
+/* Insert, cutting whatever the new map covers out of older ones (perf
+ * keeps the parts of an old map before and after the new one). */
+static void maps_insert(struct maps *ms, const struct map *mp)
+{
+	size_t w = 0;
+	struct map keep[2];
+	int nkeep = 0;
+	for (size_t i = 0; i < ms->n; i++) {
+		struct map *o = &ms->v[i];
+		if (o->end <= mp->start || o->start >= mp->end) {
+			ms->v[w++] = *o;
+			continue;
+		}
+		if (o->start < mp->start && nkeep < 2) {
+			keep[nkeep] = *o;
+			keep[nkeep++].end = mp->start;
+		}
+		if (o->end > mp->end && nkeep < 2) {
+			keep[nkeep] = *o;
+			keep[nkeep].start = mp->end;
+			if (!o->identity)
+				keep[nkeep].pgoff += mp->end - o->start;
+			nkeep++;
+		}
+	}
+	ms->n = w;
+	keep[nkeep++] = *mp;
+	for (int k = 0; k < nkeep; k++) {
+		size_t at = 0;
+		while (at < ms->n && ms->v[at].start < keep[k].start)
+			at++;
+		maps_push(ms, &keep[k], at);
+	}
+}
+
+static const struct map *maps_find(const struct maps *ms, uint64_t addr)
+{
+	size_t lo = 0, hi = ms->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ms->v[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || addr >= ms->v[lo - 1].end)
+		return NULL;
+	return &ms->v[lo - 1];
+}
+
+static struct maps *process(struct machine *m, int32_t pid)
+{
+	uint32_t id = td_intern(m->pids, (const char *)&pid, sizeof pid);
+	if (id >= m->procs_cap) {
+		size_t cap = m->procs_cap ? m->procs_cap * 2 : 256;
+		while (cap <= id)
+			cap *= 2;
+		m->procs = td_realloc(m->procs, cap * sizeof(*m->procs));
+		memset(m->procs + m->procs_cap, 0, (cap - m->procs_cap) * sizeof(*m->procs));
+		m->procs_cap = cap;
+	}
+	return &m->procs[id];
+}
+
+static struct thread *thread(struct machine *m, int32_t pid, int32_t tid, bool *created)
+{
+	uint32_t n = td_intern_count(m->tids);
+	uint32_t id = td_intern(m->tids, (const char *)&tid, sizeof tid);
+	if (id >= m->threads_cap) {
+		size_t cap = m->threads_cap ? m->threads_cap * 2 : 256;
+		m->threads = td_realloc(m->threads, cap * sizeof(*m->threads));
+		m->threads_cap = cap;
+	}
+	struct thread *t = &m->threads[id];
+	if (id == n)
+		*t = (struct thread){ pid, UINT32_MAX };
+	else if (pid != -1 && pid != 0)
+		t->pid = pid;
+	if (created)
+		*created = id == n;
+	return t;
+}
+
+/* ---- records ---------------------------------------------------------------------- */
+
+static void set_comm(struct machine *m, struct thread *t, const char *comm)
+{
+	t->comm = td_intern(m->comms, comm, strlen(comm));
+}
+
+static void apply_fork(struct machine *m, const struct pd_record *r)
+{
+	uint32_t pid = r->u.task.pid, tid = r->u.task.tid, ppid = r->u.task.ppid, ptid = r->u.task.ptid;
+	struct thread *parent = thread(m, (int32_t)ppid, (int32_t)ptid, NULL);
+	uint32_t comm = parent->comm;
+	struct thread *child = thread(m, (int32_t)pid, (int32_t)tid, NULL);
+	*child = (struct thread){ (int32_t)pid, comm };
+	if (pid == ppid)
+		return;                 /* a new thread shares its process's maps */
+	struct maps *from = process(m, (int32_t)ppid);
+	struct map *copy = NULL;
+	size_t n = from->n;
+	if (n) {
+		copy = td_malloc(n * sizeof(*copy));
+		memcpy(copy, from->v, n * sizeof(*copy));
+	}
+	struct maps *to = process(m, (int32_t)pid);   /* may move procs: from is stale now */
+	free(to->v);
+	*to = (struct maps){ copy, n, n };
+}
+
+static void kernel_mmap(struct machine *m, const struct pd_record *r)
+{
+	const char *name = r->u.mmap.filename;
+	bool is_kernel = strncmp(name, "[kernel.kallsyms", 16) == 0;
+	struct map mp = { r->u.mmap.start, r->u.mmap.start + r->u.mmap.len, 0, 0, true };
+	if (name[0] == '/' || (!is_kernel && name[0] == '[')) {
+		const char *base = strrchr(name, '/');
+		base = base ? base + 1 : name;
+		char mod[64];
+		size_t n = strcspn(base, ".");
+		if (base[0] == '[')
+			snprintf(mod, sizeof mod, "%.*s", (int)strcspn(base + 1, "]"), base + 1);
+		else
+			snprintf(mod, sizeof mod, "%.*s", (int)(n < sizeof mod ? n : sizeof mod - 1), base);
+		for (char *c = mod; *c; c++)
+			if (*c == '-')
+				*c = '_';
+		/* perf prints the path when the build-id table names it, else [module] */
+		char dname[80];
+		snprintf(dname, sizeof dname, "[%s]", mod);
+		mp.dso = dso_of(m, *recorded_build_id(m, name) ? name : dname, DSO_MODULE);
+		snprintf(m->dsos[mp.dso].module, sizeof m->dsos[mp.dso].module, "%s", mod);
+		maps_insert(&m->kmaps, &mp);
+	} else if (is_kernel) {
+		mp.dso = m->kernel_dso;
+		snprintf(m->ref_name, sizeof m->ref_name, "%s", name + 17);
+		m->ref_addr = r->u.mmap.pgoff;
+		for (size_t i = 0; i < m->kmaps.n; i++)    /* the kernel map moves */
+			if (m->kmaps.v[i].dso == m->kernel_dso) {
+				memmove(m->kmaps.v + i, m->kmaps.v + i + 1, (m->kmaps.n - i - 1) * sizeof(*m->kmaps.v));
+				m->kmaps.n--;
+				break;
+			}
+		maps_insert(&m->kmaps, &mp);
+		m->kernel_mapped = true;
+	}
+}
+
+static void user_mmap(struct machine *m, const struct pd_record *r)
+{
+	const char *name = r->u.mmap.filename;
+	uint32_t prot = r->type == PERF_RECORD_MMAP2 ? r->u.mmap.prot
+			: (r->misc & PERF_RECORD_MISC_MMAP_DATA) ? PROT_READ : PROT_EXEC;
+	bool anon = strcmp(name, "//anon") == 0 || strncmp(name, "/dev/zero", 9) == 0 ||
+		    strncmp(name, "/anon_hugepage", 14) == 0 || (r->type == PERF_RECORD_MMAP2 && (r->u.mmap.flags & MAP_HUGETLB));
+	bool no_dso = strncmp(name, "[stack", 6) == 0 || strncmp(name, "/SYSV", 5) == 0 || strcmp(name, "[heap]") == 0;
+	struct map mp = { r->u.mmap.start, r->u.mmap.start + r->u.mmap.len, r->u.mmap.pgoff, 0, anon || no_dso };
+	enum dso_kind kind = DSO_FILE;
+	char jit[64];
+	if ((anon || no_dso) && (prot & PROT_EXEC)) {
+		snprintf(jit, sizeof jit, "/tmp/perf-%d.map", (int)r->u.mmap.pid);
+		name = jit;
+		kind = DSO_PERF_MAP;
+	} else if (anon || no_dso || (name[0] == '[' && strcmp(name, "[vdso]") != 0)) {
+		kind = DSO_NONE;
+	} else if (strcmp(name, "[vdso]") == 0) {
+		kind = DSO_VDSO;
+		mp.pgoff = 0;
+	}
+	mp.dso = dso_of(m, name, kind);
+	struct dso *d = &m->dsos[mp.dso];
+	if (r->type == PERF_RECORD_MMAP2 && r->u.mmap.has_build_id && !*d->build_id)
+		for (int i = 0; i < r->u.mmap.build_id_size && i < 20; i++)
+			snprintf(d->build_id + 2 * i, 3, "%02x", r->u.mmap.build_id[i]);
+	thread(m, (int32_t)r->u.mmap.pid, (int32_t)r->u.mmap.tid, NULL);
+	maps_insert(process(m, (int32_t)r->u.mmap.pid), &mp);
+}
+
+void machine_apply(struct machine *m, const struct pd_record *r)
+{
+	if (!r->decoded && r->type != PERF_RECORD_MMAP && r->type != PERF_RECORD_MMAP2)
+		return;
+	switch (r->type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2: {
+		if (!r->u.mmap.filename)
+			return;
+		int cpumode = r->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+		if (cpumode == PERF_RECORD_MISC_KERNEL)
+			kernel_mmap(m, r);
+		else if (cpumode != PERF_RECORD_MISC_GUEST_KERNEL && cpumode != PERF_RECORD_MISC_GUEST_USER)
+			user_mmap(m, r);
+		break;
+	}
+	case PERF_RECORD_COMM:
+		if (r->u.comm.comm)
+			set_comm(m, thread(m, (int32_t)r->u.comm.pid, (int32_t)r->u.comm.tid, NULL), r->u.comm.comm);
+		break;
+	case PERF_RECORD_FORK:
+		apply_fork(m, r);
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---- lookups ---------------------------------------------------------------------- */
+
+const char *machine_comm(struct machine *m, int32_t pid, int32_t tid)
+{
+	struct thread *t = thread(m, pid, tid, NULL);
+	if (t->comm == UINT32_MAX) {
+		snprintf(m->tmp, sizeof m->tmp, ":%d", (int)tid);
+		return m->tmp;
+	}
+	return td_intern_str(m->comms, t->comm, NULL);
+}
+
+static void load_symbols(struct machine *m, struct dso *d)
+{
+	d->loaded = true;
+	if (d->kind == DSO_FILE || d->kind == DSO_VDSO)
+		load_elf(m, d);
+	else if (d->kind == DSO_PERF_MAP)
+		load_perf_map(d);
+	else if ((d->kind == DSO_KERNEL || d->kind == DSO_MODULE) && !m->ksyms_tried)
+		load_kernel_symbols(m);
+}
+
+/* The symbol of ip in the map's binary and ip's offset into it. */
+static const char *map_symbol(struct machine *m, const struct map *mp, uint64_t ip, uint64_t *off)
+{
+	struct dso *d = &m->dsos[mp->dso];
+	if (!d->loaded)
+		load_symbols(m, d);
+	uint64_t start = 0, at = ip;
+	const char *sym = NULL;
+	switch (d->kind) {
+	case DSO_FILE:
+	case DSO_VDSO:
+		if (d->elf) {
+			at = elf_symbols_vaddr(d->elf, ip, mp->start, mp->pgoff);
+			sym = elf_symbols_find(d->elf, at, &start);
+		}
+		break;
+	case DSO_PERF_MAP:
+		sym = find_jit(d, ip, &start);
+		break;
+	case DSO_KERNEL:
+	case DSO_MODULE:
+		if (m->ksyms)
+			sym = kallsyms_find(m->ksyms, d->kind == DSO_MODULE ? d->module : NULL, ip, &start);
+		break;
+	default:
+		break;
+	}
+	*off = at - start;
+	return sym;
+}
+
+/* Without a kernel MMAP record perf keeps the map it made at start-up
+ * from the host's kallsyms: _text to _etext. */
+static void default_kernel_map(struct machine *m)
+{
+	m->kernel_mapped = true;
+	FILE *f = fopen("/proc/kallsyms", "r");
+	if (!f)
+		return;
+	unsigned long long addr, start = 0, end = UINT64_MAX;
+	char line[512], type, name[256];
+	while (fgets(line, sizeof line, f))
+		if (sscanf(line, "%llx %c %255s", &addr, &type, name) == 3) {
+			if (!start && (strcmp(name, "_text") == 0 || strcmp(name, "_stext") == 0))
+				start = addr;
+			else if (strcmp(name, "_etext") == 0)
+				end = addr;
+		}
+	fclose(f);
+	if (!start)
+		return;
+	struct map mp = { start, end, 0, m->kernel_dso, true };
+	maps_insert(&m->kmaps, &mp);
+}
+
+void machine_resolve(struct machine *m, int32_t pid, int cpumode, uint64_t ip, struct machine_frame *out)
+{
+	*out = (struct machine_frame){ NULL, 0, NULL, ip };
+	const struct maps *ms;
+	if (cpumode == PERF_RECORD_MISC_KERNEL) {
+		if (!m->kernel_mapped)
+			default_kernel_map(m);
+		ms = &m->kmaps;
+	} else if (cpumode == PERF_RECORD_MISC_USER) {
+		ms = process(m, pid);
+	} else {
+		return;
+	}
+	const struct map *mp = maps_find(ms, ip);
+	if (!mp)
+		return;
+	out->dso = m->dsos[mp->dso].name;
+	out->addr = mp->identity ? ip : ip - mp->start + mp->pgoff;
+	struct map copy = *mp;        /* loading kernel symbols may not move it, but be safe */
+	out->sym = map_symbol(m, &copy, ip, &out->sym_off);
+}
+
+/* ---- life ------------------------------------------------------------------------- */
+
+struct machine *machine_new(const struct perf_data *d, const struct machine_options *o)
+{
+	struct machine *m = td_calloc(1, sizeof(*m));
+	m->opt = *o;
+	m->data = d;
+	if (o->buildid_dir)
+		snprintf(m->buildid_dir, sizeof m->buildid_dir, "%s", o->buildid_dir);
+	else
+		snprintf(m->buildid_dir, sizeof m->buildid_dir, "%s/.debug", getenv("HOME") ? getenv("HOME") : "");
+	m->names = td_intern_new();
+	m->pids = td_intern_new();
+	m->tids = td_intern_new();
+	m->comms = td_intern_new();
+	m->kernel_dso = dso_of(m, "[kernel.kallsyms]", DSO_KERNEL);
+	set_comm(m, thread(m, 0, 0, NULL), "swapper");    /* perf's idle thread */
+	return m;
+}
+
+void machine_free(struct machine *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->ndsos; i++) {
+		elf_symbols_close(m->dsos[i].elf);
+		for (size_t j = 0; j < m->dsos[i].njit; j++)
+			free(m->dsos[i].jit[j].name);
+		free(m->dsos[i].jit);
+	}
+	free(m->dsos);
+	for (size_t i = 0; i < m->procs_cap; i++)
+		free(m->procs[i].v);
+	free(m->procs);
+	free(m->threads);
+	free(m->kmaps.v);
+	kallsyms_free(m->ksyms);
+	td_intern_free(m->names);
+	td_intern_free(m->pids);
+	td_intern_free(m->tids);
+	td_intern_free(m->comms);
+	free(m);
+}

@@ -1,0 +1,53 @@
+/* The recorded machine as perf script sees it while it replays a perf.data
+ * file: threads with their comm, per-process address maps built from MMAP,
+ * MMAP2, FORK and COMM records, the kernel and module maps, and the
+ * binaries (dsos) behind the maps with their symbols.
+ *
+ * Symbols are found the way perf finds them, so that frames print the same:
+ *  - a binary recorded with a build id is read only from a file with that
+ *    build id: perf's build-id cache (BUILDID_DIR/.build-id/xx/rest, e.g.
+ *    ~/.debug), then the path itself (under --symfs); otherwise the path;
+ *  - .symtab (the file's or its /usr/lib/debug/.build-id debug file), else
+ *    .dynsym; anonymous executable maps use /tmp/perf-PID.map (JIT);
+ *  - the kernel from kallsyms: --kallsyms FILE, else /proc/kallsyms when
+ *    the running kernel has the recorded build id (or none was recorded),
+ *    else the copy in BUILDID_DIR/[kernel.kallsyms]/ID/kallsyms;
+ *  - anything else stays unresolved ("[unknown]"), as in perf. */
+#ifndef TD_MACHINE_H
+#define TD_MACHINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "parsers/perf_data.h"
+
+struct machine_options {
+	const char *symfs;           /* prefix of binary paths ("" or NULL: none) */
+	const char *kallsyms;        /* kernel symbols file; NULL: perf's choice */
+	const char *buildid_dir;     /* perf's build-id cache; NULL: $HOME/.debug */
+};
+
+/* Where an address landed. */
+struct machine_frame {
+	const char *sym;             /* NULL: no symbol */
+	uint64_t sym_off;            /* addr - symbol start */
+	const char *dso;             /* NULL: no map ("[unknown]") */
+	uint64_t addr;               /* as perf prints it: map-relative for user maps */
+};
+
+struct machine;
+
+/* The build ids of the file's header feature are taken from d. */
+struct machine *machine_new(const struct perf_data *d, const struct machine_options *o);
+void machine_free(struct machine *m);
+
+/* Apply a side-band record (MMAP, MMAP2, COMM, FORK; others are ignored). */
+void machine_apply(struct machine *m, const struct pd_record *r);
+
+/* The thread's comm as perf prints it (":TID" when never named). */
+const char *machine_comm(struct machine *m, int32_t pid, int32_t tid);
+
+/* Resolve ip in the given cpumode (PERF_RECORD_MISC_KERNEL / _USER; any
+ * other mode resolves to nothing, as in perf) for process pid. */
+void machine_resolve(struct machine *m, int32_t pid, int cpumode, uint64_t ip, struct machine_frame *out);
+
+#endif

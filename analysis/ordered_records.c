@@ -1,0 +1,123 @@
+#include <stdlib.h>
+#include <string.h>
+#include "common/diag.h"
+#include "ordered_records.h"
+
+#define PD_FINISHED_ROUND 68
+#define PD_USER_TYPE_START 64
+
+struct queued {
+	uint64_t time, seq, file_offset;
+	size_t at;                   /* record bytes in the arena */
+	uint16_t size;
+};
+
+struct ordered_records {
+	struct perf_data *d;
+	ordered_fn fn;
+	void *ctx;
+	struct queued *q;
+	size_t n, cap;
+	unsigned char *arena;
+	size_t used, arena_cap;
+	uint64_t seq, max_time, next_flush;
+};
+
+struct ordered_records *ordered_new(struct perf_data *d, ordered_fn fn, void *ctx)
+{
+	struct ordered_records *o = td_calloc(1, sizeof(*o));
+	o->d = d;
+	o->fn = fn;
+	o->ctx = ctx;
+	return o;
+}
+
+void ordered_free(struct ordered_records *o)
+{
+	if (!o)
+		return;
+	free(o->q);
+	free(o->arena);
+	free(o);
+}
+
+static uint64_t record_time(const struct pd_record *r)
+{
+	if (r->type == PERF_RECORD_SAMPLE)
+		return r->decoded && (r->u.sample.sample_type & PERF_SAMPLE_TIME) ? r->u.sample.time : 0;
+	return r->sid.valid ? r->sid.time : 0;
+}
+
+static int cmp_queued(const void *a, const void *b)
+{
+	const struct queued *x = a, *y = b;
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Deliver the queued records up to limit, keep the others. */
+static void flush(struct ordered_records *o, uint64_t limit)
+{
+	if (!o->n)
+		return;
+	qsort(o->q, o->n, sizeof(*o->q), cmp_queued);
+	size_t i = 0;
+	struct pd_record rec;
+	for (; i < o->n && o->q[i].time <= limit; i++) {
+		perf_data_decode(o->d, o->arena + o->q[i].at, o->q[i].file_offset, &rec);
+		o->fn(o->ctx, &rec);
+	}
+	if (i == o->n) {
+		o->n = 0;
+		o->used = 0;
+		return;
+	}
+	/* compact what is left to the front of the arena, in queue order */
+	size_t kept = o->n - i, w = 0;
+	unsigned char *arena = td_malloc(o->arena_cap);
+	for (size_t k = 0; k < kept; k++) {
+		struct queued q = o->q[i + k];
+		memcpy(arena + w, o->arena + q.at, q.size);
+		q.at = w;
+		w += (q.size + 7u) & ~7u;
+		o->q[k] = q;
+	}
+	free(o->arena);
+	o->arena = arena;
+	o->used = w;
+	o->n = kept;
+}
+
+void ordered_add(struct ordered_records *o, const struct pd_record *r)
+{
+	if (r->type == PD_FINISHED_ROUND) {
+		flush(o, o->next_flush);
+		o->next_flush = o->max_time;
+		return;
+	}
+	uint64_t t = r->type >= PD_USER_TYPE_START ? 0 : record_time(r);
+	if (t == 0 || t == UINT64_MAX) {
+		o->fn(o->ctx, r);
+		return;
+	}
+	if (t > o->max_time)
+		o->max_time = t;
+	size_t need = (r->size + 7u) & ~7u;
+	if (o->used + need > o->arena_cap) {
+		o->arena_cap = (o->used + need) * 2 + (1 << 20);
+		o->arena = td_realloc(o->arena, o->arena_cap);
+	}
+	if (o->n == o->cap) {
+		o->cap = o->cap ? o->cap * 2 : 4096;
+		o->q = td_realloc(o->q, o->cap * sizeof(*o->q));
+	}
+	memcpy(o->arena + o->used, r->raw, r->size);
+	o->q[o->n++] = (struct queued){ t, o->seq++, r->offset, o->used, r->size };
+	o->used += need;
+}
+
+void ordered_finish(struct ordered_records *o)
+{
+	flush(o, UINT64_MAX);
+}

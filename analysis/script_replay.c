@@ -1,0 +1,202 @@
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis/ordered_records.h"
+#include "common/diag.h"
+#include "script_replay.h"
+
+#define PD_AUXTRACE_INFO 70
+#define PD_AUXTRACE 71
+
+struct replay {
+	struct perf_data *d;
+	struct machine *m;
+	unsigned max_stack;
+	replay_line_fn fn;
+	void *ctx;
+	char (*names)[128];          /* per attr */
+	int name_width;
+	bool refused;
+	char line[4096];
+};
+
+static void emit(struct replay *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void emit(struct replay *r, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(r->line, sizeof r->line, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	r->fn(r->ctx, r->line, (size_t)n < sizeof r->line ? (size_t)n : sizeof r->line - 1);
+}
+
+/* "comm  tid [cpu] time: period event:" as perf script lays it out. */
+static size_t header(struct replay *r, const struct pd_sample *s, bool callchain_layout, char *buf, size_t cap)
+{
+	int32_t pid = s->sample_type & PERF_SAMPLE_TID ? (int32_t)s->pid : -1;
+	int32_t tid = s->sample_type & PERF_SAMPLE_TID ? (int32_t)s->tid : -1;
+	const char *comm = machine_comm(r->m, pid, tid);
+	size_t n = 0;
+#define PUT(...) do { int k = snprintf(buf + n, cap - n, __VA_ARGS__); if (k > 0) n = n + (size_t)k < cap ? n + (size_t)k : cap - 1; } while (0)
+	if (callchain_layout)
+		PUT("%s ", comm);
+	else
+		PUT("%16s ", comm);
+	if (s->sample_type & PERF_SAMPLE_TID)
+		PUT("%5d ", (int)tid);
+	if (s->sample_type & PERF_SAMPLE_CPU)
+		PUT("[%03u] ", s->cpu);
+	if (s->sample_type & PERF_SAMPLE_TIME) {
+		char t[48];
+		snprintf(t, sizeof t, "%" PRIu64 ".%06" PRIu64, s->time / 1000000000u, s->time % 1000000000u / 1000u);
+		PUT("%12s: ", t);
+	}
+	/* perf prints a period even when none was sampled: the fixed one */
+	PUT("%10" PRIu64 " ", s->sample_type & PERF_SAMPLE_PERIOD ? s->period
+			      : (uint64_t)r->d->attrs[s->attr].attr.sample_period);
+	PUT("%*s: ", r->name_width, r->names[s->attr]);
+#undef PUT
+	return n;
+}
+
+static void frame_text(const struct machine_frame *f, char *buf, size_t cap)
+{
+	if (f->sym)
+		snprintf(buf, cap, "%16" PRIx64 " %s+0x%" PRIx64 " (%s)", f->addr, f->sym, f->sym_off, f->dso ? f->dso : "[unknown]");
+	else
+		snprintf(buf, cap, "%16" PRIx64 " [unknown] (%s)", f->addr, f->dso ? f->dso : "[unknown]");
+}
+
+static void callchain(struct replay *r, const struct pd_sample *s)
+{
+	int cpumode = PERF_RECORD_MISC_USER;
+	unsigned entries = 0;
+	for (uint64_t i = 0; i < s->nr_callchain && entries < r->max_stack; i++) {
+		uint64_t ip;
+		memcpy(&ip, &s->callchain[i], sizeof ip);    /* may sit unaligned in the record */
+		if (pd_is_context(ip)) {
+			if (ip == (uint64_t)PERF_CONTEXT_KERNEL)
+				cpumode = PERF_RECORD_MISC_KERNEL;
+			else if (ip == (uint64_t)PERF_CONTEXT_USER)
+				cpumode = PERF_RECORD_MISC_USER;
+			else if (ip == (uint64_t)PERF_CONTEXT_HV)
+				cpumode = PERF_RECORD_MISC_HYPERVISOR;
+			else
+				return;         /* perf drops the rest of a chain with a guest marker */
+			continue;
+		}
+		entries++;
+		struct machine_frame f;
+		machine_resolve(r->m, s->sample_type & PERF_SAMPLE_TID ? (int32_t)s->pid : -1, cpumode, ip, &f);
+		char text[1024];
+		frame_text(&f, text, sizeof text);
+		emit(r, "\t%s", text);
+	}
+}
+
+static void sample(struct replay *r, const struct pd_record *rec)
+{
+	const struct pd_sample *s = &rec->u.sample;
+	bool has_chain = s->sample_type & PERF_SAMPLE_CALLCHAIN;
+	char head[1024];
+	size_t n = header(r, s, has_chain, head, sizeof head);
+	if (has_chain) {
+		r->fn(r->ctx, head, n);
+		callchain(r, s);
+		r->fn(r->ctx, "", 0);
+		return;
+	}
+	struct machine_frame f;
+	machine_resolve(r->m, s->sample_type & PERF_SAMPLE_TID ? (int32_t)s->pid : -1,
+			rec->misc & PERF_RECORD_MISC_CPUMODE_MASK, s->ip, &f);
+	f.addr = s->ip;               /* a lone sample prints its ip as recorded */
+	char text[1024];
+	frame_text(&f, text, sizeof text);
+	emit(r, "%s %s", head, text);
+}
+
+static void deliver(void *ctx, const struct pd_record *rec)
+{
+	struct replay *r = ctx;
+	if (rec->type == PERF_RECORD_SAMPLE) {
+		if (rec->decoded)
+			sample(r, rec);
+	} else {
+		machine_apply(r->m, rec);
+	}
+}
+
+/* What perf script computes and a replay cannot: say so before any output. */
+static bool refuse_attrs(const struct perf_data *d)
+{
+	for (int i = 0; i < d->nattrs; i++) {
+		const struct perf_event_attr *a = &d->attrs[i].attr;
+		const char *why = NULL;
+		if ((a->sample_type & PERF_SAMPLE_STACK_USER) && (a->sample_type & PERF_SAMPLE_REGS_USER))
+			why = "was recorded with --call-graph dwarf: user stacks need unwinding, which is not implemented";
+		else if ((a->sample_type & PERF_SAMPLE_BRANCH_STACK) && (a->branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK))
+			why = "was recorded with --call-graph lbr, whose stacks perf stitches from branch records; not implemented";
+		else if (a->type == PERF_TYPE_TRACEPOINT)
+			why = "holds tracepoint samples, which perf script prints with their trace fields; not implemented";
+		if (why) {
+			td_bad_input(d->path, 0, "%s; use: perf script -i %s | td-fold", why, d->path);
+			return true;
+		}
+	}
+	return false;
+}
+
+static void set_names(struct replay *r)
+{
+	r->name_width = 0;
+	for (int i = 0; i < r->d->nattrs; i++) {
+		perf_data_event_name(r->d, i, r->names[i], sizeof r->names[i]);
+		int w = (int)strlen(r->names[i]);
+		if (w > r->name_width)
+			r->name_width = w;
+	}
+}
+
+bool script_replay(struct perf_data *d, const struct replay_options *o, replay_line_fn fn, void *ctx)
+{
+	if (refuse_attrs(d))
+		return false;
+	struct replay r = { .d = d, .max_stack = o->max_stack ? o->max_stack : 127, .fn = fn, .ctx = ctx };
+	r.m = machine_new(d, &o->machine);
+	int nattrs = -1;
+	struct ordered_records *q = ordered_new(d, deliver, &r);
+	const struct pd_record *rec;
+	int k;
+	bool ok = true;
+	while ((k = perf_data_next(d, &rec)) > 0) {
+		if (d->nattrs != nattrs || rec->type >= 64) {  /* pipe mode: events and names arrive as records */
+			if (d->nattrs > nattrs && refuse_attrs(d)) {
+				ok = false;
+				break;
+			}
+			if (d->nattrs != nattrs) {
+				free(r.names);
+				r.names = td_calloc((size_t)d->nattrs + 1, sizeof(*r.names));
+			}
+			set_names(&r);
+			nattrs = d->nattrs;
+		}
+		if (rec->type == PD_AUXTRACE_INFO || rec->type == PD_AUXTRACE) {
+			td_bad_input(d->path, 0, "offset %llu: holds a hardware trace (AUX area), which perf script decodes "
+				     "into samples; not implemented; use: perf script -i %s | td-fold",
+				     (unsigned long long)rec->offset, d->path);
+			ok = false;
+			break;
+		}
+		ordered_add(q, rec);
+	}
+	ordered_finish(q);
+	ordered_free(q);
+	machine_free(r.m);
+	free(r.names);
+	return ok && k == 0;
+}

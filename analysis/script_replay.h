@@ -1,0 +1,35 @@
+/* perf script without perf: replay a perf.data file (records in perf's
+ * time order, the machine's threads and maps kept up to date) and render
+ * each sample as the lines `perf script` prints by default:
+ *
+ *   comm  tid [cpu] time: period event:
+ *   \t     addr sym+0xoff (dso)          one per callchain entry, leaf first
+ *   (blank line)
+ *
+ * or, for an event recorded without a callchain, the header followed on
+ * the same line by "addr sym+0xoff (dso)". Callchains are cut at
+ * max_stack entries (perf script's --max-stack, 127 by default).
+ *
+ * What perf script would compute and this cannot is refused up front with
+ * the reason (tool: FILE: ...): user stacks recorded with --call-graph
+ * dwarf (need unwinding), LBR call graphs, and hardware traces in AUX
+ * areas (Intel PT, CoreSight, SPE), which perf decodes into samples. */
+#ifndef TD_SCRIPT_REPLAY_H
+#define TD_SCRIPT_REPLAY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "analysis/machine.h"
+
+struct replay_options {
+	struct machine_options machine;
+	unsigned max_stack;          /* 0: 127 */
+};
+
+typedef void (*replay_line_fn)(void *ctx, const char *line, size_t len);
+
+/* false if the file was refused or reading stopped on bad input (both
+ * reported); lines of every sample read before that were delivered. */
+bool script_replay(struct perf_data *d, const struct replay_options *o, replay_line_fn fn, void *ctx);
+
+#endif

@@ -1,0 +1,227 @@
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common/diag.h"
+#include "common/input.h"
+#include "kallsyms.h"
+
+struct ksym {
+	uint64_t start, end;
+	uint32_t name;               /* offset into names */
+	uint32_t module;             /* 0: kernel proper, else offset of the module's name */
+	uint32_t index;              /* line order: perf keeps the first of equals */
+	unsigned char bind;          /* 0 local, 1 global, 2 weak (kallsyms' letter case) */
+};
+
+struct kallsyms {
+	struct ksym *sym;
+	size_t n, cap;
+	char *names;
+	size_t names_len, names_cap;
+	uint64_t text, stext;        /* _text and _stext: perf's relocation reference */
+	bool has_text, has_stext;
+};
+
+static uint32_t add_name(struct kallsyms *k, const char *s, size_t n)
+{
+	if (k->names_len + n + 1 > k->names_cap) {
+		k->names_cap = (k->names_len + n + 1) * 2;
+		k->names = td_realloc(k->names, k->names_cap);
+	}
+	uint32_t at = (uint32_t)k->names_len;
+	memcpy(k->names + at, s, n);
+	k->names[at + n] = '\0';
+	k->names_len += n + 1;
+	return at;
+}
+
+static bool parse_line(struct kallsyms *k, const char *p, size_t len, uint32_t index, uint32_t *last_module)
+{
+	const char *end = p + len;
+	uint64_t addr = 0;
+	int digits = 0;
+	for (; p < end && isxdigit((unsigned char)*p); p++, digits++)
+		addr = addr << 4 | (uint64_t)(isdigit((unsigned char)*p) ? *p - '0' : (tolower((unsigned char)*p) - 'a' + 10));
+	if (!digits || digits > 16 || end - p < 4 || p[0] != ' ' || p[2] != ' ')
+		return false;
+	char type = p[1];
+	char up = (char)toupper((unsigned char)type);
+	if (up != 'T' && up != 'W' && up != 'D' && up != 'B')
+		return true;
+	const char *name = p + 3, *name_end = name;
+	while (name_end < end && *name_end != '\t' && *name_end != ' ')
+		name_end++;
+	if (name_end == name)
+		return false;
+	size_t nlen = (size_t)(name_end - name);
+	if (nlen == 5 && memcmp(name, "_text", 5) == 0)
+		k->text = addr, k->has_text = true;
+	else if (nlen == 6 && memcmp(name, "_stext", 6) == 0)
+		k->stext = addr, k->has_stext = true;
+	uint32_t module = 0;
+	const char *m = memchr(name_end, '[', (size_t)(end - name_end));
+	if (m) {
+		const char *me = memchr(m, ']', (size_t)(end - m));
+		if (!me)
+			return false;
+		size_t mn = (size_t)(me - m - 1);
+		if (*last_module && strlen(k->names + *last_module) == mn && memcmp(k->names + *last_module, m + 1, mn) == 0)
+			module = *last_module;
+		else
+			module = *last_module = add_name(k, m + 1, mn);
+	}
+	if (k->n == k->cap) {
+		k->cap = k->cap ? k->cap * 2 : 4096;
+		k->sym = td_realloc(k->sym, k->cap * sizeof(*k->sym));
+	}
+	unsigned char bind = up == 'W' ? 2 : isupper((unsigned char)type) ? 1 : 0;
+	k->sym[k->n++] = (struct ksym){ addr, addr, add_name(k, name, (size_t)(name_end - name)), module, index, bind };
+	return true;
+}
+
+static const struct kallsyms *sort_ctx;
+
+static int underscores(const char *s)
+{
+	int n = 0;
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/* perf's choice among symbols at one address (all kallsyms sizes are 0):
+ * not weak, then global, then fewer leading underscores, then longer. */
+static int better_first(const struct ksym *a, const struct ksym *b)
+{
+	const char *na = sort_ctx->names + a->name, *nb = sort_ctx->names + b->name;
+	if ((a->bind == 2) != (b->bind == 2))
+		return a->bind == 2 ? 1 : -1;
+	if ((a->bind == 1) != (b->bind == 1))
+		return a->bind == 1 ? -1 : 1;
+	int ua = underscores(na), ub = underscores(nb);
+	if (ua != ub)
+		return ua < ub ? -1 : 1;
+	size_t la = strlen(na), lb = strlen(nb);
+	if (la != lb)
+		return la > lb ? -1 : 1;
+	return a->index < b->index ? -1 : 1;
+}
+
+static int cmp_ksym(const void *x, const void *y)
+{
+	const struct ksym *a = x, *b = y;
+	if (a->module != b->module)    /* kernel proper first, then module by module */
+		return a->module < b->module ? -1 : 1;
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	return better_first(a, b);
+}
+
+/* One symbol per address; each reaches to the next one of its table, the
+ * last to the end of the page after its own. */
+static void fix_up(struct kallsyms *k)
+{
+	sort_ctx = k;
+	qsort(k->sym, k->n, sizeof(*k->sym), cmp_ksym);
+	size_t w = 0;
+	for (size_t i = 0; i < k->n; i++)
+		if (w == 0 || k->sym[i].start != k->sym[w - 1].start || k->sym[i].module != k->sym[w - 1].module)
+			k->sym[w++] = k->sym[i];
+	k->n = w;
+	for (size_t i = 0; i < k->n; i++) {
+		bool last = i + 1 == k->n || k->sym[i + 1].module != k->sym[i].module;
+		k->sym[i].end = last ? ((k->sym[i].start + 4095) & ~4095ULL) + 4096 : k->sym[i + 1].start;
+	}
+}
+
+struct kallsyms *kallsyms_load(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	struct kallsyms *k = td_calloc(1, sizeof(*k));
+	add_name(k, "", 0);          /* offset 0 means "no module" */
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	uint32_t index = 0, last_module = 0;
+	while ((len = getline(&line, &cap, f)) > 0) {
+		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			len--;
+		parse_line(k, line, (size_t)len, index++, &last_module);
+	}
+	free(line);
+	fclose(f);
+	/* kptr_restrict hides the addresses behind zeros: nothing usable */
+	bool any = false;
+	for (size_t i = 0; i < k->n && !any; i++)
+		any = k->sym[i].start != 0;
+	if (!any) {
+		kallsyms_free(k);
+		return NULL;
+	}
+	fix_up(k);
+	return k;
+}
+
+void kallsyms_free(struct kallsyms *k)
+{
+	if (!k)
+		return;
+	free(k->sym);
+	free(k->names);
+	free(k);
+}
+
+static uint32_t module_id(const struct kallsyms *k, const char *module)
+{
+	if (!module)
+		return 0;
+	for (size_t i = 0; i < k->n; i++)           /* modules are few; found once per map */
+		if (k->sym[i].module && strcmp(k->names + k->sym[i].module, module) == 0)
+			return k->sym[i].module;
+	return UINT32_MAX;
+}
+
+const char *kallsyms_find(const struct kallsyms *k, const char *module, uint64_t addr, uint64_t *start)
+{
+	uint32_t mod = module_id(k, module);
+	if (mod == UINT32_MAX)
+		return NULL;
+	size_t lo = 0, hi = k->n;
+	while (lo < hi) {             /* last symbol of the table at or before addr */
+		size_t mid = lo + (hi - lo) / 2;
+		const struct ksym *s = &k->sym[mid];
+		if (s->module < mod || (s->module == mod && s->start <= addr))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return NULL;
+	const struct ksym *s = &k->sym[lo - 1];
+	if (s->module != mod || addr >= s->end)
+		return NULL;
+	*start = s->start;
+	return k->names + s->name;
+}
+
+bool kallsyms_addr_of(const struct kallsyms *k, const char *name, uint64_t *addr)
+{
+	if (strcmp(name, "_text") == 0 && k->has_text)
+		*addr = k->text;
+	else if (strcmp(name, "_stext") == 0 && k->has_stext)
+		*addr = k->stext;
+	else
+		return false;
+	return true;
+}
+
+void kallsyms_relocate(struct kallsyms *k, uint64_t delta)
+{
+	for (size_t i = 0; i < k->n; i++) {
+		k->sym[i].start -= delta;
+		k->sym[i].end -= delta;
+	}
+}
