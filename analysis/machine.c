@@ -3,6 +3,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <unistd.h>
 #include "common/diag.h"
 #include "common/intern.h"
 #include "parsers/elf_symbols.h"
@@ -63,6 +66,8 @@ struct machine {
 	const struct perf_data *data;
 	char tmp[64];
 };
+
+static void maps_insert(struct maps *ms, const struct map *mp);
 
 /* ---- dsos ------------------------------------------------------------------------- */
 
@@ -222,6 +227,73 @@ static void running_kernel_build_id(char *hex, size_t cap)
 	}
 }
 
+static bool no_modules_loaded(void)
+{
+	FILE *f = fopen("/proc/modules", "r");
+	if (!f)
+		return false;
+	bool empty = fgetc(f) == EOF;
+	fclose(f);
+	return empty;
+}
+
+/* On the recording host perf reads the kernel's layout from /proc/kcore
+ * (when the boot and the modules are the ones recorded): every executable
+ * segment becomes part of [kernel.kallsyms], init text included. */
+static void use_kcore(struct machine *m)
+{
+	uint64_t text;
+	if (!m->ksyms || !kallsyms_addr_of(m->ksyms, "_stext", &text) || !no_modules_loaded())
+		return;
+	uint64_t host_ref;
+	if (m->ref_addr && (!kallsyms_addr_of(m->ksyms, m->ref_name, &host_ref) || host_ref != m->ref_addr))
+		return;
+	for (size_t i = 0; i < m->kmaps.n; i++)
+		if (m->dsos[m->kmaps.v[i].dso].kind == DSO_MODULE)
+			return;
+	int fd = open("/proc/kcore", O_RDONLY);
+	if (fd < 0)
+		return;
+	elf_version(EV_CURRENT);
+	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+	size_t nph = 0;
+	if (elf && elf_getphdrnum(elf, &nph) == 0 && nph > 0) {
+		struct maps kmaps = { NULL, 0, 0 };
+		for (size_t i = 0; i < nph; i++) {
+			GElf_Phdr ph;
+			uint64_t size;
+			if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD || !(ph.p_flags & PF_X) ||
+			    !(size = ph.p_memsz < ph.p_filesz ? ph.p_memsz : ph.p_filesz))
+				continue;
+			struct map mp = { ph.p_vaddr, ph.p_vaddr + size, 0, m->kernel_dso, true };
+			maps_insert(&kmaps, &mp);
+		}
+		if (kmaps.n) {
+			free(m->kmaps.v);
+			m->kmaps = kmaps;
+		}
+	}
+	if (elf)
+		elf_end(elf);
+	close(fd);
+}
+
+/* Once kallsyms is loaded, perf's kernel map reaches the end of the last
+ * kernel symbol (init text lies past _etext), short of the next map. */
+static void stretch_kernel_map(struct machine *m)
+{
+	if (!m->ksyms)
+		return;
+	uint64_t end = kallsyms_kernel_end(m->ksyms);
+	for (size_t i = 0; i < m->kmaps.n; i++) {
+		struct map *mp = &m->kmaps.v[i];
+		if (mp->dso != m->kernel_dso || mp->end >= end)
+			continue;
+		uint64_t limit = i + 1 < m->kmaps.n ? m->kmaps.v[i + 1].start : UINT64_MAX;
+		mp->end = end < limit ? end : limit;
+	}
+}
+
 static void load_kernel_symbols(struct machine *m)
 {
 	m->ksyms_tried = true;
@@ -238,6 +310,9 @@ static void load_kernel_symbols(struct machine *m)
 			snprintf(path, sizeof path, "%s/[kernel.kallsyms]/%s/kallsyms", m->buildid_dir, bid);
 	}
 	m->ksyms = kallsyms_load(path);
+	if (strcmp(path, "/proc/kallsyms") == 0)
+		use_kcore(m);
+	stretch_kernel_map(m);
 	uint64_t ref;
 	if (m->ksyms && m->ref_addr && kallsyms_addr_of(m->ksyms, m->ref_name, &ref) && ref != m->ref_addr)
 		kallsyms_relocate(m->ksyms, ref - m->ref_addr);     /* another boot's KASLR offset */

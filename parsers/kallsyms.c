@@ -225,3 +225,11 @@ void kallsyms_relocate(struct kallsyms *k, uint64_t delta)
 		k->sym[i].end -= delta;
 	}
 }
+
+uint64_t kallsyms_kernel_end(const struct kallsyms *k)
+{
+	uint64_t end = 0;
+	for (size_t i = 0; i < k->n && k->sym[i].module == 0; i++)
+		end = k->sym[i].end;
+	return end;
+}

@@ -25,4 +25,7 @@ bool kallsyms_addr_of(const struct kallsyms *k, const char *name, uint64_t *addr
 /* Move every symbol by -delta (the kernel was relocated at boot, KASLR). */
 void kallsyms_relocate(struct kallsyms *k, uint64_t delta);
 
+/* Where the last kernel (not module) symbol ends. */
+uint64_t kallsyms_kernel_end(const struct kallsyms *k);
+
 #endif

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# td-fold reading perf.data itself (no perf script in the pipe), and
+# td-info --script, the text it replays.
+#  - Recordings made here: replayed with every symbol source switched off
+#    (--symfs, --kallsyms /dev/null, no build-id cache), the text equals the
+#    perf script rendering committed beside each file, byte for byte, and
+#    so does the folded output: this runs on any machine, without perf.
+#  - Every perf.data here and in ../shared, with perf present: td-fold FILE
+#    equals perf script -i FILE | td-fold, symbols resolved as this machine
+#    allows; the two files perf decodes with trace decoders or a dwarf
+#    unwinder are refused with the reason and exit 2.
+. "$(dirname "$0")/lib.sh"
+FOLD=$TD_BIN/td-fold
+INFO=$TD_BIN/td-info
+export PERF_BUILDID_DIR=/nonexistent
+
+for f in "$TD_ROOT"/testdata/perfdata/*.perf.data "$TD_ROOT"/testdata/fold/*.perf.data; do
+	name=$(basename "$f")
+	ref=${f%.perf.data}.nosym-script.txt.gz
+	run_tool "$T_TMP/out" "$T_TMP/err" "$INFO" --script --symfs /nonexistent --kallsyms /dev/null "$f"
+	gzip -dc "$ref" >"$T_TMP/ref"
+	same "$T_TMP/ref" "$T_TMP/out" "$name: td-info --script equals perf script (no symbols), byte for byte"
+	"$FOLD" --symfs /nonexistent --kallsyms /dev/null "$f" >"$T_TMP/a" 2>/dev/null
+	"$FOLD" "$T_TMP/ref" >"$T_TMP/b" 2>/dev/null
+	same "$T_TMP/b" "$T_TMP/a" "$name: td-fold FILE equals td-fold of its perf script rendering"
+done
+
+files=("$TD_ROOT"/testdata/perfdata/*.perf.data "$TD_ROOT"/testdata/fold/*.perf.data)
+have_shared && files+=("$TD_SHARED"/testdata/perfdata/*.perf.data)
+have_shared || skip "../shared absent: the shared perf.data files are not compared"
+unset PERF_BUILDID_DIR
+if ! command -v perf >/dev/null; then
+	skip "perf absent: td-fold FILE is not compared with perf script | td-fold"
+else
+	for f in "${files[@]}"; do
+		name=$(basename "$f")
+		run_tool "$T_TMP/a" "$T_TMP/err" "$FOLD" "$f"
+		case $name in
+		*intel-pt*|*dwarf*)
+			grep -q "perf script -i" "$T_TMP/err"
+			ok $(( RC != 2 || $? )) "$name: refused with the reason and the perf script pipe to use, exit 2"
+			continue ;;
+		esac
+		perf script -i "$f" 2>/dev/null | "$FOLD" >"$T_TMP/b" 2>/dev/null
+		same "$T_TMP/b" "$T_TMP/a" "$name: td-fold FILE equals perf script -i FILE | td-fold"
+	done
+fi
+
+# robustness: cut files keep what came before, exit 2
+f=$TD_ROOT/testdata/fold/local-kvm_cpu-clock-g_gzip-perl_perf6.1.perf.data
+head -c 90000 "$f" >"$T_TMP/cut.data"
+run_tool "$T_TMP/a" "$T_TMP/err" "$FOLD" "$T_TMP/cut.data"
+n=$(awk '{ s += $NF } END { print s + 0 }' "$T_TMP/a")
+grep -q 'offset' "$T_TMP/err"
+ok $(( RC != 2 || $? || n == 0 )) "a cut perf.data: samples before the cut folded ($n), offset named, exit 2"
+gzip -c "$f" >"$T_TMP/z.data.gz"
+"$FOLD" "$T_TMP/z.data.gz" >"$T_TMP/a" 2>/dev/null; "$FOLD" "$f" >"$T_TMP/b" 2>/dev/null
+same "$T_TMP/b" "$T_TMP/a" "a gzip-compressed perf.data folds the same"
+"$FOLD" - <"$f" >"$T_TMP/a" 2>/dev/null
+same "$T_TMP/b" "$T_TMP/a" "perf.data on stdin folds the same"
+done_testing
