@@ -336,7 +336,7 @@ static void maps_push(struct maps *ms, const struct map *mp, size_t at)
 static void maps_insert(struct maps *ms, const struct map *mp)
 {
 	size_t w = 0;
-	struct map keep[2];
+	struct map keep[3];              /* the part before, the part after, the new map */
 	int nkeep = 0;
 	for (size_t i = 0; i < ms->n; i++) {
 		struct map *o = &ms->v[i];
