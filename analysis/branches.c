@@ -44,12 +44,29 @@ struct mapping {
 	int binary;
 };
 
+/* Pairs of two addresses in perf's spelling (brstack_plain_address), keyed
+ * by their values: open addressing, linear probing, a power-of-two size. */
+struct addr_slot {
+	uint64_t from, to;
+	uint32_t id;                   /* pair id + 1; 0: a free slot */
+};
+
+struct addr_pairs {
+	struct addr_slot *slot;
+	size_t cap, used;
+	uint64_t last_from, last_to;   /* the pair seen last, for runs of one pair */
+	uint32_t last_id;              /* NONE until a pair is seen */
+};
+
 struct branches {
 	struct binary bin[MAX_BINARIES];
 	int nbin;
 	struct mapping map[MAX_MAPS];
 	int nmap;
-	struct td_intern *strings, *pairs;
+	struct td_intern *strings;
+	struct td_intern *pairs;       /* pairs not of two plain addresses, by their "from/to" text */
+	uint32_t *text_pair;           /* pair id of each text in pairs */
+	struct addr_pairs addr;
 	struct pair_stat *stat;
 	size_t nstat, cap;
 	struct br_totals totals;
@@ -66,6 +83,7 @@ struct branches *branches_new(void)
 	struct branches *b = td_calloc(1, sizeof(*b));
 	b->strings = td_intern_new();
 	b->pairs = td_intern_new();
+	b->addr.last_id = NONE;
 	return b;
 }
 
@@ -75,6 +93,8 @@ void branches_free(struct branches *b)
 		return;
 	td_intern_free(b->strings);
 	td_intern_free(b->pairs);
+	free(b->text_pair);
+	free(b->addr.slot);
 	free(b->stat);
 	free(b->cyc.key);
 	free(b->cyc.n);
@@ -197,9 +217,64 @@ static void cycles_add(struct cycles_table *c, uint32_t pair, unsigned long cycl
 	c->n[i]++;
 }
 
-/* The pair's statistics, keyed by the "from/to" text as printed: one hash
- * per entry; from and to are interned on a pair's first sighting. */
-static struct pair_stat *pair(struct branches *b, struct td_span from, struct td_span to, uint32_t *idp)
+/* A new pair's statistics, from and to interned: ids in order of first sighting. */
+static uint32_t new_pair(struct branches *b, struct td_span from, struct td_span to)
+{
+	uint32_t id = (uint32_t)b->nstat;
+	if (id >= b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 1024;
+		b->stat = td_realloc(b->stat, cap * sizeof(*b->stat));
+		b->cap = cap;
+	}
+	memset(&b->stat[id], 0, sizeof(*b->stat));
+	b->stat[id].from = intern_span(b, from);
+	b->stat[id].to = intern_span(b, to);
+	b->stat[id].type = NONE;
+	b->nstat = id + 1;
+	return id;
+}
+
+static size_t addr_slot_of(const struct addr_pairs *a, uint64_t from, uint64_t to)
+{
+	uint64_t h = (from * 0x9E3779B97F4A7C15ULL ^ to) * 0xC2B2AE3D27D4EB4FULL;
+	size_t i = (size_t)(h >> 32) & (a->cap - 1);
+	while (a->slot[i].id && (a->slot[i].from != from || a->slot[i].to != to))
+		i = (i + 1) & (a->cap - 1);
+	return i;
+}
+
+static void addr_grow(struct addr_pairs *a)
+{
+	struct addr_pairs old = *a;
+	a->cap = old.cap ? old.cap * 2 : 1024;
+	a->slot = td_calloc(a->cap, sizeof(*a->slot));
+	for (size_t i = 0; i < old.cap; i++)
+		if (old.slot[i].id)
+			a->slot[addr_slot_of(a, old.slot[i].from, old.slot[i].to)] = old.slot[i];
+	free(old.slot);
+}
+
+/* The pair of two plain addresses (values from, to; text as printed). */
+static uint32_t addr_pair(struct branches *b, uint64_t from, uint64_t to, struct td_span from_text, struct td_span to_text)
+{
+	struct addr_pairs *a = &b->addr;
+	if (a->last_id != NONE && a->last_from == from && a->last_to == to)
+		return a->last_id;
+	if (2 * (a->used + 1) > a->cap)
+		addr_grow(a);
+	struct addr_slot *s = &a->slot[addr_slot_of(a, from, to)];
+	if (!s->id) {
+		*s = (struct addr_slot){ from, to, new_pair(b, from_text, to_text) + 1 };
+		a->used++;
+	}
+	a->last_from = from;
+	a->last_to = to;
+	a->last_id = s->id - 1;
+	return a->last_id;
+}
+
+/* The pair of any other from and to, keyed by the "from/to" text as printed. */
+static uint32_t text_pair(struct branches *b, struct td_span from, struct td_span to)
 {
 	char buf[512];
 	const char *key = from.p;
@@ -210,32 +285,28 @@ static struct pair_stat *pair(struct branches *b, struct td_span from, struct td
 		snprintf(buf, sizeof buf, "%.*s/%.*s", (int)from.n, from.p, (int)to.n, to.p);
 		key = buf;
 	}
-	uint32_t id = td_intern(b->pairs, key, n);
-	if (id >= b->cap) {
-		size_t cap = b->cap ? b->cap * 2 : 1024;
-		b->stat = td_realloc(b->stat, cap * sizeof(*b->stat));
-		b->cap = cap;
+	uint32_t known = td_intern_count(b->pairs);
+	uint32_t t = td_intern(b->pairs, key, n);
+	if (t == known) {
+		if ((t & (t - 1)) == 0 || t == 0)    /* 0, 1, 2, 4 ...: grow */
+			b->text_pair = td_realloc(b->text_pair, (t ? 2 * (size_t)t : 1) * sizeof(*b->text_pair));
+		b->text_pair[t] = new_pair(b, from, to);
 	}
-	if (id >= b->nstat) {
-		memset(&b->stat[id], 0, sizeof(*b->stat));
-		b->stat[id].from = intern_span(b, from);
-		b->stat[id].to = intern_span(b, to);
-		b->stat[id].type = NONE;
-		b->nstat = id + 1;
-	}
-	*idp = id;
-	return &b->stat[id];
+	return b->text_pair[t];
 }
 
-static void count_entry(struct branches *b, const struct br_entry *e, bool spe_miss)
+/* The pair's id: plain addresses by value, anything else by text. */
+static uint32_t pair(struct branches *b, struct td_span from, struct td_span to)
 {
-	b->totals.entries++;
-	if (e->empty) {
-		b->totals.empty++;
-		return;
-	}
-	uint32_t id;
-	struct pair_stat *s = pair(b, e->from, e->to, &id);
+	uint64_t f, t;
+	if (brstack_plain_address(from, &f) && brstack_plain_address(to, &t))
+		return addr_pair(b, f, t, from, to);
+	return text_pair(b, from, to);
+}
+
+static void tally(struct branches *b, uint32_t id, const struct br_entry *e, bool spe_miss)
+{
+	struct pair_stat *s = &b->stat[id];
 	s->spe_miss += spe_miss;
 	s->count++;
 	s->mispredicted += e->pred == BR_MISPREDICTED;
@@ -253,6 +324,27 @@ static void count_entry(struct branches *b, const struct br_entry *e, bool spe_m
 		else
 			cycles_add(&b->cyc, id, e->cycles);
 	}
+}
+
+static void count_entry(struct branches *b, const struct br_entry *e, bool spe_miss)
+{
+	b->totals.entries++;
+	if (e->empty) {
+		b->totals.empty++;
+		return;
+	}
+	tally(b, pair(b, e->from, e->to), e, spe_miss);
+}
+
+/* An entry brstack_scan_plain() read, its addresses as values. */
+static void count_plain(struct branches *b, const struct br_entry *e, const uint64_t addr[2])
+{
+	b->totals.entries++;
+	if (e->empty) {
+		b->totals.empty++;
+		return;
+	}
+	tally(b, addr_pair(b, addr[0], addr[1], e->from, e->to), e, false);
 }
 
 /* ---- perf report -D: ARM SPE records (parsers/spe.h) ------------------ */
@@ -306,18 +398,27 @@ static int line_entries(struct branches *b, const char *line, size_t len, const 
 	for (size_t i = 0; i < len; token++) {
 		while (i < len && (line[i] == ' ' || line[i] == '\t'))
 			i++;
+		if (i == len)
+			break;
+		struct br_entry e;
+		uint64_t addr[2];
+		size_t plain = line[i] == '0' ? brstack_scan_plain(line + i, len - i, &e, addr) : 0;
+		if (plain) {                   /* the common shape, read at once */
+			*first_is_entry |= token == 0;
+			found++;
+			count_plain(b, &e, addr);
+			i += plain;
+			continue;
+		}
 		size_t start = i;
 		while (i < len && line[i] != ' ' && line[i] != '\t')
 			i++;
-		if (i == start)
-			break;
 		const char *tok = line + start;
 		size_t n = i - start;
 		/* an entry starts "0x"; only a glued "ip[sym]/..." token needs a look */
 		size_t glued = tok[0] == '0' && n > 1 && tok[1] == 'x' ? 0 : brstack_glued_ip(tok, n);
 		if (glued && memchr(tok, '/', n))
 			tok += glued, n -= glued;
-		struct br_entry e;
 		const char *why = NULL;
 		enum br_parse r = brstack_parse_entry(tok, n, &e, &why);
 		if (r == BR_NOT_ENTRY)
