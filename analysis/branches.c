@@ -410,9 +410,11 @@ static int line_entries(struct branches *b, const char *line, size_t len, const 
 			i += plain;
 			continue;
 		}
-		size_t start = i;
-		while (i < len && line[i] != ' ' && line[i] != '\t')
-			i++;
+		size_t start = i, slashes = 0;
+		for (; i < len && line[i] != ' ' && line[i] != '\t'; i++)
+			slashes += line[i] == '/';
+		if (slashes < 3)
+			continue;              /* FROM/TO/PRED/INTX at least: not an entry */
 		const char *tok = line + start;
 		size_t n = i - start;
 		/* an entry starts "0x"; only a glued "ip[sym]/..." token needs a look */
@@ -466,7 +468,9 @@ void branches_add_sample(struct branches *b, const struct br_entry *entries, siz
 
 void branches_line(struct branches *b, const char *line, size_t len, const char *file, unsigned long lineno)
 {
-	size_t lead = count_in(line, len, " ");
+	size_t lead = 0;
+	while (lead < len && line[lead] == ' ')
+		lead++;
 	if (spe_packet(b, line, len))
 		return;
 	if (lead >= len || line[0] == '#' || (line[0] == '.' && (len == 1 || line[1] == ' ')))
