@@ -1,4 +1,5 @@
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +73,7 @@ struct branches {
 	struct br_totals totals;
 	struct cycles_table cyc;
 	bool header_open;          /* a sample header whose entries may follow on later lines */
+	size_t split_min;          /* runs of lines this long are read by two threads */
 	struct spe_dump spe;
 	struct br_row *rows;
 	char *row_text;
@@ -84,6 +86,7 @@ struct branches *branches_new(void)
 	b->strings = td_intern_new();
 	b->pairs = td_intern_new();
 	b->addr.last_id = NONE;
+	b->split_min = 256 * 1024;
 	return b;
 }
 
@@ -192,7 +195,7 @@ static size_t cycles_slot(const struct cycles_table *c, uint64_t key)
 	return i;
 }
 
-static void cycles_add(struct cycles_table *c, uint32_t pair, unsigned long cycles)
+static void cycles_add(struct cycles_table *c, uint32_t pair, unsigned long cycles, unsigned long times)
 {
 	if (2 * (c->used + 1) > c->cap) {
 		struct cycles_table old = *c;
@@ -214,7 +217,7 @@ static void cycles_add(struct cycles_table *c, uint32_t pair, unsigned long cycl
 		c->key[i] = key;
 		c->used++;
 	}
-	c->n[i]++;
+	c->n[i] += times;
 }
 
 /* A new pair's statistics, from and to interned: ids in order of first sighting. */
@@ -304,25 +307,22 @@ static uint32_t pair(struct branches *b, struct td_span from, struct td_span to)
 	return text_pair(b, from, to);
 }
 
-static void tally(struct branches *b, uint32_t id, const struct br_entry *e, bool spe_miss)
+/* An entry of pair id: counts, prediction and cycles. */
+static void tally(struct branches *b, uint32_t id, enum br_prediction pred, unsigned long cycles)
 {
 	struct pair_stat *s = &b->stat[id];
-	s->spe_miss += spe_miss;
 	s->count++;
-	s->mispredicted += e->pred == BR_MISPREDICTED;
-	s->no_info += e->pred == BR_NO_INFO;
-	s->not_taken += e->not_taken;
-	b->totals.mispredicted += e->pred == BR_MISPREDICTED;
-	b->totals.no_info += e->pred == BR_NO_INFO;
-	if (s->type == NONE && e->type.n)
-		s->type = intern_span(b, e->type);
-	if (e->cycles) {
+	s->mispredicted += pred == BR_MISPREDICTED;
+	s->no_info += pred == BR_NO_INFO;
+	b->totals.mispredicted += pred == BR_MISPREDICTED;
+	b->totals.no_info += pred == BR_NO_INFO;
+	if (cycles) {
 		s->cycles_n++;
-		s->cycles_sum += (double)e->cycles;
-		if (e->cycles < SMALL && s->small[e->cycles] < UINT32_MAX)
-			s->small[e->cycles]++;
+		s->cycles_sum += (double)cycles;
+		if (cycles < SMALL && s->small[cycles] < UINT32_MAX)
+			s->small[cycles]++;
 		else
-			cycles_add(&b->cyc, id, e->cycles);
+			cycles_add(&b->cyc, id, cycles, 1);
 	}
 }
 
@@ -333,18 +333,25 @@ static void count_entry(struct branches *b, const struct br_entry *e, bool spe_m
 		b->totals.empty++;
 		return;
 	}
-	tally(b, pair(b, e->from, e->to), e, spe_miss);
+	uint32_t id = pair(b, e->from, e->to);
+	tally(b, id, e->pred, e->cycles);
+	struct pair_stat *s = &b->stat[id];
+	s->spe_miss += spe_miss;
+	s->not_taken += e->not_taken;
+	if (s->type == NONE && e->type.n)
+		s->type = intern_span(b, e->type);
 }
 
-/* An entry brstack_scan_plain() read, its addresses as values. */
-static void count_plain(struct branches *b, const struct br_entry *e, const uint64_t addr[2])
+/* An entry brstack_scan_plain() read: taken, of no known type. */
+static void count_plain(struct branches *b, const struct br_plain *e)
 {
 	b->totals.entries++;
-	if (e->empty) {
+	if (e->from == 0 && e->to == 0) {
 		b->totals.empty++;
 		return;
 	}
-	tally(b, addr_pair(b, addr[0], addr[1], e->from, e->to), e, false);
+	struct td_span from = { e->text, e->from_n }, to = { e->text + e->from_n + 1, e->to_n };
+	tally(b, addr_pair(b, e->from, e->to, from, to), (enum br_prediction)e->pred, e->cycles);
 }
 
 /* ---- perf report -D: ARM SPE records (parsers/spe.h) ------------------ */
@@ -400,16 +407,6 @@ static int line_entries(struct branches *b, const char *line, size_t len, const 
 			i++;
 		if (i == len)
 			break;
-		struct br_entry e;
-		uint64_t addr[2];
-		size_t plain = line[i] == '0' ? brstack_scan_plain(line + i, len - i, &e, addr) : 0;
-		if (plain) {                   /* the common shape, read at once */
-			*first_is_entry |= token == 0;
-			found++;
-			count_plain(b, &e, addr);
-			i += plain;
-			continue;
-		}
 		size_t start = i, slashes = 0;
 		for (; i < len && line[i] != ' ' && line[i] != '\t'; i++)
 			slashes += line[i] == '/';
@@ -421,6 +418,7 @@ static int line_entries(struct branches *b, const char *line, size_t len, const 
 		size_t glued = tok[0] == '0' && n > 1 && tok[1] == 'x' ? 0 : brstack_glued_ip(tok, n);
 		if (glued && memchr(tok, '/', n))
 			tok += glued, n -= glued;
+		struct br_entry e;
 		const char *why = NULL;
 		enum br_parse r = brstack_parse_entry(tok, n, &e, &why);
 		if (r == BR_NOT_ENTRY)
@@ -459,6 +457,58 @@ static bool spe_sample(struct branches *b, const char *line, size_t len)
 	return true;
 }
 
+/* ---- lines of plain entries only ---------------------------------------- */
+
+#define LINE_ENTRIES 64               /* BRBE's deepest stack; a line with more takes the general path */
+
+struct plain_line {
+	int n;
+	bool first_is_entry;              /* no sample header before the entries */
+	struct br_plain e[LINE_ENTRIES];
+};
+
+/* A line whose every token is an entry of the common shape
+ * (brstack_scan_plain) or cannot be an entry at all (fewer than three '/'),
+ * with one entry at least: its entries in *pl. False for any other line,
+ * which line_entries() and the rest of branches_line() then read. */
+static bool plain_line(const char *line, size_t len, struct plain_line *pl)
+{
+	pl->n = 0;
+	pl->first_is_entry = false;
+	for (size_t i = 0, token = 0;; token++) {
+		while (i < len && (line[i] == ' ' || line[i] == '\t'))
+			i++;
+		if (i == len)
+			return pl->n > 0;
+		if (line[i] == '0') {
+			if (pl->n == LINE_ENTRIES)
+				return false;
+			size_t k = brstack_scan_plain(line + i, len - i, &pl->e[pl->n]);
+			if (k) {
+				pl->first_is_entry |= token == 0;
+				pl->n++;
+				i += k;
+				continue;
+			}
+		}
+		size_t slashes = 0;
+		for (; i < len && line[i] != ' ' && line[i] != '\t'; i++)
+			slashes += line[i] == '/';
+		if (slashes >= 3)
+			return false;
+	}
+}
+
+static void count_plain_line(struct branches *b, const struct plain_line *pl)
+{
+	for (int i = 0; i < pl->n; i++)
+		count_plain(b, &pl->e[i]);
+	/* entries alone on a line continue the sample above (-g with brstack) */
+	if (!(pl->first_is_entry && b->header_open))
+		b->totals.samples++;
+	b->header_open = false;
+}
+
 void branches_add_sample(struct branches *b, const struct br_entry *entries, size_t n)
 {
 	b->totals.samples++;
@@ -477,6 +527,11 @@ void branches_line(struct branches *b, const char *line, size_t len, const char 
 		return;                        /* blank, comment, perf report -D framing */
 	if (line[0] == '\t')
 		return;                        /* a callchain frame: the entries come after */
+	struct plain_line pl;
+	if (plain_line(line, len, &pl)) {
+		count_plain_line(b, &pl);
+		return;
+	}
 	bool first_is_entry;
 	int n = line_entries(b, line, len, file, lineno, &first_is_entry);
 	if (n > 0) {
@@ -503,6 +558,143 @@ void branches_line(struct branches *b, const char *line, size_t len, const char 
 	}
 	td_bad_input(file, lineno, "not perf script branch-stack output; skipped");
 }
+
+/* ---- runs of whole lines, on two threads ---------------------------------- */
+
+/* The length of the line at p (CR dropped) in *len; the bytes it takes. */
+static size_t next_line(const char *p, size_t n, size_t *len)
+{
+	const char *nl = memchr(p, '\n', n);
+	size_t k = nl ? (size_t)(nl - p) : n;
+	*len = k && p[k - 1] == '\r' ? k - 1 : k;
+	return k + (nl != NULL);
+}
+
+static unsigned long read_lines(struct branches *b, const char *p, size_t n, const char *file, unsigned long lineno)
+{
+	unsigned long lines = 0;
+	for (size_t at = 0, len; at < n; lines++) {
+		size_t k = next_line(p + at, n - at, &len);
+		branches_line(b, p + at, len, file, lineno + lines);
+		at += k;
+	}
+	return lines;
+}
+
+/* A line branches_line() passes over without a trace: spaces only, a
+ * comment or a callchain frame. */
+static bool quiet_line(const char *line, size_t len)
+{
+	size_t lead = 0;
+	while (lead < len && line[lead] == ' ')
+		lead++;
+	return lead == len || line[0] == '#' || line[0] == '\t';
+}
+
+/* The second half of a run, read by a second thread into tables of its own
+ * for as long as every line is quiet or plain (plain_line): such lines
+ * depend on nothing before them but whether a sample header is open. The
+ * first other line is left, with the rest, to the first thread. */
+struct half {
+	struct branches *b;
+	const char *p;
+	size_t n, done;            /* done: the bytes of the lines read */
+	unsigned long lines;
+	bool entries;              /* a line with entries was read */
+	bool continues;            /* the first such line had no sample header */
+};
+
+static void *read_half(void *arg)
+{
+	struct half *h = arg;
+	struct plain_line pl;
+	for (size_t len; h->done < h->n; h->lines++) {
+		const char *line = h->p + h->done;
+		size_t k = next_line(line, h->n - h->done, &len);
+		if (!quiet_line(line, len)) {
+			if (line[0] == '.' || !plain_line(line, len, &pl))
+				break;             /* SPE dumps and all else: in order, on the first thread */
+			if (!h->entries)
+				h->continues = pl.first_is_entry;
+			h->entries = true;
+			count_plain_line(h->b, &pl);
+		}
+		h->done += k;
+	}
+	return NULL;
+}
+
+/* CYCLES value k seen n more times for pair id, in the small counts as far as they go. */
+static void add_small(struct branches *b, uint32_t id, unsigned k, unsigned long n)
+{
+	uint32_t *c = &b->stat[id].small[k];
+	unsigned long room = UINT32_MAX - *c;
+	*c += (uint32_t)(n < room ? n : room);
+	if (n > room)
+		cycles_add(&b->cyc, id, k, n - room);
+}
+
+/* The half's tables added to b's, its pairs after b's own in the order the
+ * half first saw them: as if b had read its lines itself. */
+static void merge_half(struct branches *b, const struct half *h)
+{
+	const struct branches *w = h->b;
+	uint32_t *id = td_calloc(w->nstat + 1, sizeof(*id));
+	for (size_t i = 0; i < w->nstat; i++) {
+		const struct pair_stat *ws = &w->stat[i];
+		size_t fn, tn;
+		const char *f = td_intern_str(w->strings, ws->from, &fn), *t = td_intern_str(w->strings, ws->to, &tn);
+		id[i] = pair(b, (struct td_span){ f, fn }, (struct td_span){ t, tn });
+		struct pair_stat *s = &b->stat[id[i]];
+		s->count += ws->count;
+		s->mispredicted += ws->mispredicted;
+		s->no_info += ws->no_info;
+		s->cycles_n += ws->cycles_n;
+		s->cycles_sum += ws->cycles_sum;
+		for (unsigned k = 1; k < SMALL; k++)
+			if (ws->small[k])
+				add_small(b, id[i], k, ws->small[k]);
+	}
+	for (size_t i = 0; i < w->cyc.cap; i++)
+		if (w->cyc.key[i])
+			cycles_add(&b->cyc, id[w->cyc.key[i] >> 32], (uint32_t)w->cyc.key[i], w->cyc.n[i]);
+	free(id);
+	b->totals.entries += w->totals.entries;
+	b->totals.empty += w->totals.empty;
+	b->totals.mispredicted += w->totals.mispredicted;
+	b->totals.no_info += w->totals.no_info;
+	b->totals.samples += w->totals.samples - (h->continues && b->header_open);
+	if (h->entries)
+		b->header_open = false;
+}
+
+unsigned long branches_lines(struct branches *b, const char *p, size_t n, const char *file, unsigned long lineno)
+{
+	const char *nl = n >= b->split_min ? memchr(p + n / 2, '\n', n - n / 2) : NULL;
+	size_t mid = nl ? (size_t)(nl - p) + 1 : n;
+	struct half h = { .p = p + mid, .n = n - mid };
+	pthread_t thread;
+	pthread_attr_t attr;
+	bool two = mid < n && !pthread_attr_init(&attr);
+	if (two) {
+		pthread_attr_setstacksize(&attr, 512 * 1024);   /* shallow; a smaller stack starts faster */
+		h.b = branches_new();
+		two = !pthread_create(&thread, &attr, read_half, &h);
+		pthread_attr_destroy(&attr);
+	}
+	if (!two) {
+		branches_free(h.b);
+		return read_lines(b, p, n, file, lineno);
+	}
+	unsigned long lines = read_lines(b, p, mid, file, lineno);
+	pthread_join(thread, NULL);
+	merge_half(b, &h);
+	branches_free(h.b);
+	lines += h.lines;
+	return lines + read_lines(b, h.p + h.done, h.n - h.done, file, lineno + lines);
+}
+
+void branches_split_min(struct branches *b, size_t bytes) { b->split_min = bytes; }
 
 void branches_end_input(struct branches *b)
 {

@@ -152,27 +152,27 @@ bool brstack_plain_address(struct td_span s, uint64_t *v)
 	return scan_plain_address(s.p, s.p + s.n, v) == s.p + s.n;
 }
 
-/* "/c" where c is one of the two flag letters allowed: the flag is set. */
-static bool scan_flag(const char **p, const char *end, char set, bool *flag)
+/* "/c" where c is '-' or the flag's letter. */
+static bool scan_flag(const char **p, const char *end, char letter)
 {
 	const char *q = *p;
-	if (end - q < 2 || q[0] != '/' || (q[1] != '-' && q[1] != set))
+	if (end - q < 2 || q[0] != '/' || (q[1] != '-' && q[1] != letter))
 		return false;
-	*flag = q[1] == set;
 	*p = q + 2;
 	return true;
 }
 
-size_t brstack_scan_plain(const char *p, size_t n, struct br_entry *e, uint64_t addr[2])
+size_t brstack_scan_plain(const char *p, size_t n, struct br_plain *e)
 {
 	const char *start = p, *end = p + n, *q;
-	if (!(q = scan_plain_address(p, end, &addr[0])) || q == end || *q != '/')
+	if (!(q = scan_plain_address(p, end, &e->from)) || q == end || *q != '/')
 		return 0;
-	e->from = (struct td_span){ p, (size_t)(q - p) };
+	e->text = p;
+	e->from_n = (uint8_t)(q - p);
 	p = q + 1;
-	if (!(q = scan_plain_address(p, end, &addr[1])) || end - q < 2 || q[0] != '/')
+	if (!(q = scan_plain_address(p, end, &e->to)) || end - q < 2 || q[0] != '/')
 		return 0;
-	e->to = (struct td_span){ p, (size_t)(q - p) };
+	e->to_n = (uint8_t)(q - p);
 	p = q + 1;
 	switch (*p++) {
 	case 'P': e->pred = BR_PREDICTED; break;
@@ -180,24 +180,20 @@ size_t brstack_scan_plain(const char *p, size_t n, struct br_entry *e, uint64_t 
 	case '-': e->pred = BR_NO_INFO; break;
 	default: return 0;
 	}
-	if (!scan_flag(&p, end, 'X', &e->in_tx) || !scan_flag(&p, end, 'A', &e->abort))
+	if (!scan_flag(&p, end, 'X') || !scan_flag(&p, end, 'A'))
 		return 0;
 	if (p == end || *p++ != '/')
 		return 0;
 	const char *digits = p;
-	unsigned long cycles = 0;
+	uint32_t cycles = 0;
 	for (; p < end && *p >= '0' && *p <= '9'; p++)
-		cycles = cycles * 10 + (unsigned)(*p - '0');
+		cycles = cycles * 10 + (uint32_t)(*p - '0');
 	if (p == digits || p - digits > 9)
 		return 0;
 	if (p < end && *p == '/')
 		p++;                            /* the empty TYPE field of a trailing '/' */
 	if (p < end && *p != ' ' && *p != '\t')
 		return 0;
-	e->not_taken = false;
 	e->cycles = cycles;
-	e->type = (struct td_span){ NULL, 0 };
-	e->spec = (struct td_span){ NULL, 0 };
-	e->empty = addr[0] == 0 && addr[1] == 0;
 	return (size_t)(p - start);
 }
