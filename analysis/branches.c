@@ -291,7 +291,7 @@ static uint32_t text_pair(struct branches *b, struct td_span from, struct td_spa
 	uint32_t known = td_intern_count(b->pairs);
 	uint32_t t = td_intern(b->pairs, key, n);
 	if (t == known) {
-		if ((t & (t - 1)) == 0 || t == 0)    /* 0, 1, 2, 4 ...: grow */
+		if ((t & (t - 1)) == 0)              /* 0, 1, 2, 4, 8 ...: full, grow */
 			b->text_pair = td_realloc(b->text_pair, (t ? 2 * (size_t)t : 1) * sizeof(*b->text_pair));
 		b->text_pair[t] = new_pair(b, from, to);
 	}
