@@ -74,6 +74,7 @@ struct branches {
 	struct cycles_table cyc;
 	bool header_open;          /* a sample header whose entries may follow on later lines */
 	size_t split_min;          /* runs of lines this long are read by two threads */
+	bool helper_kept_up;       /* the second thread read all of the last run's second half */
 	struct spe_dump spe;
 	struct br_row *rows;
 	char *row_text;
@@ -405,13 +406,11 @@ static int line_entries(struct branches *b, const char *line, size_t len, const 
 	for (size_t i = 0; i < len; token++) {
 		while (i < len && (line[i] == ' ' || line[i] == '\t'))
 			i++;
-		if (i == len)
+		size_t start = i;
+		while (i < len && line[i] != ' ' && line[i] != '\t')
+			i++;
+		if (i == start)
 			break;
-		size_t start = i, slashes = 0;
-		for (; i < len && line[i] != ' ' && line[i] != '\t'; i++)
-			slashes += line[i] == '/';
-		if (slashes < 3)
-			continue;              /* FROM/TO/PRED/INTX at least: not an entry */
 		const char *tok = line + start;
 		size_t n = i - start;
 		/* an entry starts "0x"; only a glued "ip[sym]/..." token needs a look */
@@ -491,11 +490,9 @@ static bool plain_line(const char *line, size_t len, struct plain_line *pl)
 				continue;
 			}
 		}
-		size_t slashes = 0;
-		for (; i < len && line[i] != ' ' && line[i] != '\t'; i++)
-			slashes += line[i] == '/';
-		if (slashes >= 3)
-			return false;
+		for (int slashes = 0; i < len && line[i] != ' ' && line[i] != '\t'; i++)
+			if (line[i] == '/' && ++slashes == 3)
+				return false;   /* FROM/TO/PRED/...: an entry of another shape */
 	}
 }
 
@@ -688,6 +685,7 @@ unsigned long branches_lines(struct branches *b, const char *p, size_t n, const 
 	}
 	unsigned long lines = read_lines(b, p, mid, file, lineno);
 	pthread_join(thread, NULL);
+	b->helper_kept_up = h.done == h.n;
 	merge_half(b, &h);
 	branches_free(h.b);
 	lines += h.lines;
@@ -695,6 +693,10 @@ unsigned long branches_lines(struct branches *b, const char *p, size_t n, const 
 }
 
 void branches_split_min(struct branches *b, size_t bytes) { b->split_min = bytes; }
+
+/* Long runs spare thread starts and merges; short ones stay in the cache
+ * between read() and the parser, which is what counts on one thread. */
+size_t branches_run_bytes(const struct branches *b) { return b->helper_kept_up ? 4u << 20 : 1u << 20; }
 
 void branches_end_input(struct branches *b)
 {

@@ -37,7 +37,9 @@ void branches_line(struct branches *b, const char *line, size_t len, const char 
  * the same as branches_line() on each, a long run read by two threads.
  * Returns the number of lines. */
 unsigned long branches_lines(struct branches *b, const char *p, size_t n, const char *file, unsigned long lineno);
-#define BR_RUN_BYTES (4u << 20)           /* a run worth asking for */
+/* How long a run to ask for next: long while the second thread reads its
+ * whole half, short (cache-sized) when it gave up on the last one. */
+size_t branches_run_bytes(const struct branches *b);
 /* Runs this long or longer are split (default 256 KiB); for tests. */
 void branches_split_min(struct branches *b, size_t bytes);
 void branches_end_input(struct branches *b);
