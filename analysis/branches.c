@@ -1,4 +1,5 @@
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,17 +45,36 @@ struct mapping {
 	int binary;
 };
 
+/* Pairs of two addresses in perf's spelling (brstack_plain_address), keyed
+ * by their values: open addressing, linear probing, a power-of-two size. */
+struct addr_slot {
+	uint64_t from, to;
+	uint32_t id;                   /* pair id + 1; 0: a free slot */
+};
+
+struct addr_pairs {
+	struct addr_slot *slot;
+	size_t cap, used;
+	uint64_t last_from, last_to;   /* the pair seen last, for runs of one pair */
+	uint32_t last_id;              /* NONE until a pair is seen */
+};
+
 struct branches {
 	struct binary bin[MAX_BINARIES];
 	int nbin;
 	struct mapping map[MAX_MAPS];
 	int nmap;
-	struct td_intern *strings, *pairs;
+	struct td_intern *strings;
+	struct td_intern *pairs;       /* pairs not of two plain addresses, by their "from/to" text */
+	uint32_t *text_pair;           /* pair id of each text in pairs */
+	struct addr_pairs addr;
 	struct pair_stat *stat;
 	size_t nstat, cap;
 	struct br_totals totals;
 	struct cycles_table cyc;
 	bool header_open;          /* a sample header whose entries may follow on later lines */
+	size_t split_min;          /* runs of lines this long are read by two threads */
+	bool helper_kept_up;       /* the second thread read all of the last run's second half */
 	struct spe_dump spe;
 	struct br_row *rows;
 	char *row_text;
@@ -66,6 +86,8 @@ struct branches *branches_new(void)
 	struct branches *b = td_calloc(1, sizeof(*b));
 	b->strings = td_intern_new();
 	b->pairs = td_intern_new();
+	b->addr.last_id = NONE;
+	b->split_min = 256 * 1024;
 	return b;
 }
 
@@ -75,6 +97,8 @@ void branches_free(struct branches *b)
 		return;
 	td_intern_free(b->strings);
 	td_intern_free(b->pairs);
+	free(b->text_pair);
+	free(b->addr.slot);
 	free(b->stat);
 	free(b->cyc.key);
 	free(b->cyc.n);
@@ -172,7 +196,7 @@ static size_t cycles_slot(const struct cycles_table *c, uint64_t key)
 	return i;
 }
 
-static void cycles_add(struct cycles_table *c, uint32_t pair, unsigned long cycles)
+static void cycles_add(struct cycles_table *c, uint32_t pair, unsigned long cycles, unsigned long times)
 {
 	if (2 * (c->used + 1) > c->cap) {
 		struct cycles_table old = *c;
@@ -194,12 +218,67 @@ static void cycles_add(struct cycles_table *c, uint32_t pair, unsigned long cycl
 		c->key[i] = key;
 		c->used++;
 	}
-	c->n[i]++;
+	c->n[i] += times;
 }
 
-/* The pair's statistics, keyed by the "from/to" text as printed: one hash
- * per entry; from and to are interned on a pair's first sighting. */
-static struct pair_stat *pair(struct branches *b, struct td_span from, struct td_span to, uint32_t *idp)
+/* A new pair's statistics, from and to interned: ids in order of first sighting. */
+static uint32_t new_pair(struct branches *b, struct td_span from, struct td_span to)
+{
+	uint32_t id = (uint32_t)b->nstat;
+	if (id >= b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 1024;
+		b->stat = td_realloc(b->stat, cap * sizeof(*b->stat));
+		b->cap = cap;
+	}
+	memset(&b->stat[id], 0, sizeof(*b->stat));
+	b->stat[id].from = intern_span(b, from);
+	b->stat[id].to = intern_span(b, to);
+	b->stat[id].type = NONE;
+	b->nstat = id + 1;
+	return id;
+}
+
+static size_t addr_slot_of(const struct addr_pairs *a, uint64_t from, uint64_t to)
+{
+	uint64_t h = (from * 0x9E3779B97F4A7C15ULL ^ to) * 0xC2B2AE3D27D4EB4FULL;
+	size_t i = (size_t)(h >> 32) & (a->cap - 1);
+	while (a->slot[i].id && (a->slot[i].from != from || a->slot[i].to != to))
+		i = (i + 1) & (a->cap - 1);
+	return i;
+}
+
+static void addr_grow(struct addr_pairs *a)
+{
+	struct addr_pairs old = *a;
+	a->cap = old.cap ? old.cap * 2 : 1024;
+	a->slot = td_calloc(a->cap, sizeof(*a->slot));
+	for (size_t i = 0; i < old.cap; i++)
+		if (old.slot[i].id)
+			a->slot[addr_slot_of(a, old.slot[i].from, old.slot[i].to)] = old.slot[i];
+	free(old.slot);
+}
+
+/* The pair of two plain addresses (values from, to; text as printed). */
+static uint32_t addr_pair(struct branches *b, uint64_t from, uint64_t to, struct td_span from_text, struct td_span to_text)
+{
+	struct addr_pairs *a = &b->addr;
+	if (a->last_id != NONE && a->last_from == from && a->last_to == to)
+		return a->last_id;
+	if (2 * (a->used + 1) > a->cap)
+		addr_grow(a);
+	struct addr_slot *s = &a->slot[addr_slot_of(a, from, to)];
+	if (!s->id) {
+		*s = (struct addr_slot){ from, to, new_pair(b, from_text, to_text) + 1 };
+		a->used++;
+	}
+	a->last_from = from;
+	a->last_to = to;
+	a->last_id = s->id - 1;
+	return a->last_id;
+}
+
+/* The pair of any other from and to, keyed by the "from/to" text as printed. */
+static uint32_t text_pair(struct branches *b, struct td_span from, struct td_span to)
 {
 	char buf[512];
 	const char *key = from.p;
@@ -210,21 +289,42 @@ static struct pair_stat *pair(struct branches *b, struct td_span from, struct td
 		snprintf(buf, sizeof buf, "%.*s/%.*s", (int)from.n, from.p, (int)to.n, to.p);
 		key = buf;
 	}
-	uint32_t id = td_intern(b->pairs, key, n);
-	if (id >= b->cap) {
-		size_t cap = b->cap ? b->cap * 2 : 1024;
-		b->stat = td_realloc(b->stat, cap * sizeof(*b->stat));
-		b->cap = cap;
+	uint32_t known = td_intern_count(b->pairs);
+	uint32_t t = td_intern(b->pairs, key, n);
+	if (t == known) {
+		if ((t & (t - 1)) == 0)              /* 0, 1, 2, 4, 8 ...: full, grow */
+			b->text_pair = td_realloc(b->text_pair, (t ? 2 * (size_t)t : 1) * sizeof(*b->text_pair));
+		b->text_pair[t] = new_pair(b, from, to);
 	}
-	if (id >= b->nstat) {
-		memset(&b->stat[id], 0, sizeof(*b->stat));
-		b->stat[id].from = intern_span(b, from);
-		b->stat[id].to = intern_span(b, to);
-		b->stat[id].type = NONE;
-		b->nstat = id + 1;
+	return b->text_pair[t];
+}
+
+/* The pair's id: plain addresses by value, anything else by text. */
+static uint32_t pair(struct branches *b, struct td_span from, struct td_span to)
+{
+	uint64_t f, t;
+	if (brstack_plain_address(from, &f) && brstack_plain_address(to, &t))
+		return addr_pair(b, f, t, from, to);
+	return text_pair(b, from, to);
+}
+
+/* An entry of pair id: counts, prediction and cycles. */
+static void tally(struct branches *b, uint32_t id, enum br_prediction pred, unsigned long cycles)
+{
+	struct pair_stat *s = &b->stat[id];
+	s->count++;
+	s->mispredicted += pred == BR_MISPREDICTED;
+	s->no_info += pred == BR_NO_INFO;
+	b->totals.mispredicted += pred == BR_MISPREDICTED;
+	b->totals.no_info += pred == BR_NO_INFO;
+	if (cycles) {
+		s->cycles_n++;
+		s->cycles_sum += (double)cycles;
+		if (cycles < SMALL && s->small[cycles] < UINT32_MAX)
+			s->small[cycles]++;
+		else
+			cycles_add(&b->cyc, id, cycles, 1);
 	}
-	*idp = id;
-	return &b->stat[id];
 }
 
 static void count_entry(struct branches *b, const struct br_entry *e, bool spe_miss)
@@ -234,25 +334,25 @@ static void count_entry(struct branches *b, const struct br_entry *e, bool spe_m
 		b->totals.empty++;
 		return;
 	}
-	uint32_t id;
-	struct pair_stat *s = pair(b, e->from, e->to, &id);
+	uint32_t id = pair(b, e->from, e->to);
+	tally(b, id, e->pred, e->cycles);
+	struct pair_stat *s = &b->stat[id];
 	s->spe_miss += spe_miss;
-	s->count++;
-	s->mispredicted += e->pred == BR_MISPREDICTED;
-	s->no_info += e->pred == BR_NO_INFO;
 	s->not_taken += e->not_taken;
-	b->totals.mispredicted += e->pred == BR_MISPREDICTED;
-	b->totals.no_info += e->pred == BR_NO_INFO;
 	if (s->type == NONE && e->type.n)
 		s->type = intern_span(b, e->type);
-	if (e->cycles) {
-		s->cycles_n++;
-		s->cycles_sum += (double)e->cycles;
-		if (e->cycles < SMALL && s->small[e->cycles] < UINT32_MAX)
-			s->small[e->cycles]++;
-		else
-			cycles_add(&b->cyc, id, e->cycles);
+}
+
+/* An entry brstack_scan_plain() read: taken, of no known type. */
+static void count_plain(struct branches *b, const struct br_plain *e)
+{
+	b->totals.entries++;
+	if (e->from == 0 && e->to == 0) {
+		b->totals.empty++;
+		return;
 	}
+	struct td_span from = { e->text, e->from_n }, to = { e->text + e->from_n + 1, e->to_n };
+	tally(b, addr_pair(b, e->from, e->to, from, to), (enum br_prediction)e->pred, e->cycles);
 }
 
 /* ---- perf report -D: ARM SPE records (parsers/spe.h) ------------------ */
@@ -356,6 +456,56 @@ static bool spe_sample(struct branches *b, const char *line, size_t len)
 	return true;
 }
 
+/* ---- lines of plain entries only ---------------------------------------- */
+
+#define LINE_ENTRIES 64               /* BRBE's deepest stack; a line with more takes the general path */
+
+struct plain_line {
+	int n;
+	bool first_is_entry;              /* no sample header before the entries */
+	struct br_plain e[LINE_ENTRIES];
+};
+
+/* A line whose every token is an entry of the common shape
+ * (brstack_scan_plain) or cannot be an entry at all (fewer than three '/'),
+ * with one entry at least: its entries in *pl. False for any other line,
+ * which line_entries() and the rest of branches_line() then read. */
+static bool plain_line(const char *line, size_t len, struct plain_line *pl)
+{
+	pl->n = 0;
+	pl->first_is_entry = false;
+	for (size_t i = 0, token = 0;; token++) {
+		while (i < len && (line[i] == ' ' || line[i] == '\t'))
+			i++;
+		if (i == len)
+			return pl->n > 0;
+		if (line[i] == '0') {
+			if (pl->n == LINE_ENTRIES)
+				return false;
+			size_t k = brstack_scan_plain(line + i, len - i, &pl->e[pl->n]);
+			if (k) {
+				pl->first_is_entry |= token == 0;
+				pl->n++;
+				i += k;
+				continue;
+			}
+		}
+		for (int slashes = 0; i < len && line[i] != ' ' && line[i] != '\t'; i++)
+			if (line[i] == '/' && ++slashes == 3)
+				return false;   /* FROM/TO/PRED/...: an entry of another shape */
+	}
+}
+
+static void count_plain_line(struct branches *b, const struct plain_line *pl)
+{
+	for (int i = 0; i < pl->n; i++)
+		count_plain(b, &pl->e[i]);
+	/* entries alone on a line continue the sample above (-g with brstack) */
+	if (!(pl->first_is_entry && b->header_open))
+		b->totals.samples++;
+	b->header_open = false;
+}
+
 void branches_add_sample(struct branches *b, const struct br_entry *entries, size_t n)
 {
 	b->totals.samples++;
@@ -365,13 +515,20 @@ void branches_add_sample(struct branches *b, const struct br_entry *entries, siz
 
 void branches_line(struct branches *b, const char *line, size_t len, const char *file, unsigned long lineno)
 {
-	size_t lead = count_in(line, len, " ");
+	size_t lead = 0;
+	while (lead < len && line[lead] == ' ')
+		lead++;
 	if (spe_packet(b, line, len))
 		return;
 	if (lead >= len || line[0] == '#' || (line[0] == '.' && (len == 1 || line[1] == ' ')))
 		return;                        /* blank, comment, perf report -D framing */
 	if (line[0] == '\t')
 		return;                        /* a callchain frame: the entries come after */
+	struct plain_line pl;
+	if (plain_line(line, len, &pl)) {
+		count_plain_line(b, &pl);
+		return;
+	}
 	bool first_is_entry;
 	int n = line_entries(b, line, len, file, lineno, &first_is_entry);
 	if (n > 0) {
@@ -398,6 +555,148 @@ void branches_line(struct branches *b, const char *line, size_t len, const char 
 	}
 	td_bad_input(file, lineno, "not perf script branch-stack output; skipped");
 }
+
+/* ---- runs of whole lines, on two threads ---------------------------------- */
+
+/* The length of the line at p (CR dropped) in *len; the bytes it takes. */
+static size_t next_line(const char *p, size_t n, size_t *len)
+{
+	const char *nl = memchr(p, '\n', n);
+	size_t k = nl ? (size_t)(nl - p) : n;
+	*len = k && p[k - 1] == '\r' ? k - 1 : k;
+	return k + (nl != NULL);
+}
+
+static unsigned long read_lines(struct branches *b, const char *p, size_t n, const char *file, unsigned long lineno)
+{
+	unsigned long lines = 0;
+	for (size_t at = 0, len; at < n; lines++) {
+		size_t k = next_line(p + at, n - at, &len);
+		branches_line(b, p + at, len, file, lineno + lines);
+		at += k;
+	}
+	return lines;
+}
+
+/* A line branches_line() passes over without a trace: spaces only, a
+ * comment or a callchain frame. */
+static bool quiet_line(const char *line, size_t len)
+{
+	size_t lead = 0;
+	while (lead < len && line[lead] == ' ')
+		lead++;
+	return lead == len || line[0] == '#' || line[0] == '\t';
+}
+
+/* The second half of a run, read by a second thread into tables of its own
+ * for as long as every line is quiet or plain (plain_line): such lines
+ * depend on nothing before them but whether a sample header is open. The
+ * first other line is left, with the rest, to the first thread. */
+struct half {
+	struct branches *b;
+	const char *p;
+	size_t n, done;            /* done: the bytes of the lines read */
+	unsigned long lines;
+	bool entries;              /* a line with entries was read */
+	bool continues;            /* the first such line had no sample header */
+};
+
+static void *read_half(void *arg)
+{
+	struct half *h = arg;
+	struct plain_line pl;
+	for (size_t len; h->done < h->n; h->lines++) {
+		const char *line = h->p + h->done;
+		size_t k = next_line(line, h->n - h->done, &len);
+		if (!quiet_line(line, len)) {
+			if (line[0] == '.' || !plain_line(line, len, &pl))
+				break;             /* SPE dumps and all else: in order, on the first thread */
+			if (!h->entries)
+				h->continues = pl.first_is_entry;
+			h->entries = true;
+			count_plain_line(h->b, &pl);
+		}
+		h->done += k;
+	}
+	return NULL;
+}
+
+/* CYCLES value k seen n more times for pair id, in the small counts as far as they go. */
+static void add_small(struct branches *b, uint32_t id, unsigned k, unsigned long n)
+{
+	uint32_t *c = &b->stat[id].small[k];
+	unsigned long room = UINT32_MAX - *c;
+	*c += (uint32_t)(n < room ? n : room);
+	if (n > room)
+		cycles_add(&b->cyc, id, k, n - room);
+}
+
+/* The half's tables added to b's, its pairs after b's own in the order the
+ * half first saw them: as if b had read its lines itself. */
+static void merge_half(struct branches *b, const struct half *h)
+{
+	const struct branches *w = h->b;
+	uint32_t *id = td_calloc(w->nstat + 1, sizeof(*id));
+	for (size_t i = 0; i < w->nstat; i++) {
+		const struct pair_stat *ws = &w->stat[i];
+		size_t fn, tn;
+		const char *f = td_intern_str(w->strings, ws->from, &fn), *t = td_intern_str(w->strings, ws->to, &tn);
+		id[i] = pair(b, (struct td_span){ f, fn }, (struct td_span){ t, tn });
+		struct pair_stat *s = &b->stat[id[i]];
+		s->count += ws->count;
+		s->mispredicted += ws->mispredicted;
+		s->no_info += ws->no_info;
+		s->cycles_n += ws->cycles_n;
+		s->cycles_sum += ws->cycles_sum;
+		for (unsigned k = 1; k < SMALL; k++)
+			if (ws->small[k])
+				add_small(b, id[i], k, ws->small[k]);
+	}
+	for (size_t i = 0; i < w->cyc.cap; i++)
+		if (w->cyc.key[i])
+			cycles_add(&b->cyc, id[w->cyc.key[i] >> 32], (uint32_t)w->cyc.key[i], w->cyc.n[i]);
+	free(id);
+	b->totals.entries += w->totals.entries;
+	b->totals.empty += w->totals.empty;
+	b->totals.mispredicted += w->totals.mispredicted;
+	b->totals.no_info += w->totals.no_info;
+	b->totals.samples += w->totals.samples - (h->continues && b->header_open);
+	if (h->entries)
+		b->header_open = false;
+}
+
+unsigned long branches_lines(struct branches *b, const char *p, size_t n, const char *file, unsigned long lineno)
+{
+	const char *nl = n >= b->split_min ? memchr(p + n / 2, '\n', n - n / 2) : NULL;
+	size_t mid = nl ? (size_t)(nl - p) + 1 : n;
+	struct half h = { .p = p + mid, .n = n - mid };
+	pthread_t thread;
+	pthread_attr_t attr;
+	bool two = mid < n && !pthread_attr_init(&attr);
+	if (two) {
+		pthread_attr_setstacksize(&attr, 512 * 1024);   /* shallow; a smaller stack starts faster */
+		h.b = branches_new();
+		two = !pthread_create(&thread, &attr, read_half, &h);
+		pthread_attr_destroy(&attr);
+	}
+	if (!two) {
+		branches_free(h.b);
+		return read_lines(b, p, n, file, lineno);
+	}
+	unsigned long lines = read_lines(b, p, mid, file, lineno);
+	pthread_join(thread, NULL);
+	b->helper_kept_up = h.done == h.n;
+	merge_half(b, &h);
+	branches_free(h.b);
+	lines += h.lines;
+	return lines + read_lines(b, h.p + h.done, h.n - h.done, file, lineno + lines);
+}
+
+void branches_split_min(struct branches *b, size_t bytes) { b->split_min = bytes; }
+
+/* Long runs spare thread starts and merges; short ones stay in the cache
+ * between read() and the parser, which is what counts on one thread. */
+size_t branches_run_bytes(const struct branches *b) { return b->helper_kept_up ? 4u << 20 : 1u << 20; }
 
 void branches_end_input(struct branches *b)
 {

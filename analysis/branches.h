@@ -33,6 +33,15 @@ struct branches *branches_new(void);
 void branches_free(struct branches *b);
 /* One line of perf script (brstack, brstacksym, SPE samples) or perf report -D. */
 void branches_line(struct branches *b, const char *line, size_t len, const char *file, unsigned long lineno);
+/* A run of whole lines (td_input_next_lines), the first numbered lineno:
+ * the same as branches_line() on each, a long run read by two threads.
+ * Returns the number of lines. */
+unsigned long branches_lines(struct branches *b, const char *p, size_t n, const char *file, unsigned long lineno);
+/* How long a run to ask for next: long while the second thread reads its
+ * whole half, short (cache-sized) when it gave up on the last one. */
+size_t branches_run_bytes(const struct branches *b);
+/* Runs this long or longer are split (default 256 KiB); for tests. */
+void branches_split_min(struct branches *b, size_t bytes);
 void branches_end_input(struct branches *b);
 /* A sample decoded elsewhere (perf.data): its branch entries, possibly none. */
 void branches_add_sample(struct branches *b, const struct br_entry *entries, size_t n);

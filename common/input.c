@@ -252,6 +252,32 @@ bool td_input_next(struct td_input *in, const char **line, size_t *len)
 	}
 }
 
+size_t td_input_next_lines(struct td_input *in, size_t want, const char **p)
+{
+	for (;;) {
+		while (in->end - in->start < want && fill(in))
+			;
+		char *s = in->buf + in->start;
+		size_t avail = in->end - in->start, n = avail;
+		bool nul = in->nul_at != SIZE_MAX && in->nul_at - in->start < avail;
+		if (nul)                                 /* whole lines before the NUL's */
+			avail = in->nul_at - in->start;
+		if (nul || !in->eof) {
+			char *nl = avail ? memrchr(s, '\n', avail) : NULL;
+			n = nl ? (size_t)(nl - s) + 1 : 0;
+		}
+		if (n || nul || in->eof) {
+			in->start += n;
+			in->scanned = 0;
+			*p = s;
+			return n;
+		}
+		want = in->end - in->start + 1;          /* one line longer than want: read on */
+	}
+}
+
+void td_input_count_lines(struct td_input *in, unsigned long n) { in->lineno += n; }
+
 const unsigned char *td_input_peek(struct td_input *in, size_t *len)
 {
 	while (in->end - in->start < *len && fill(in))

@@ -22,6 +22,16 @@ void td_input_close(struct td_input *in);
  * false at end of input or after a fatal read/binary error. */
 bool td_input_next(struct td_input *in, const char **line, size_t *len);
 
+/* Bulk reading, for a parser that splits lines itself: the next run of
+ * whole lines at *p, ending just after a newline (or at the end of input),
+ * at least want bytes long unless the input ends first; its length is
+ * returned and it stays valid until the next call. Lines keep a CR before
+ * the LF. The run stops before a line holding a NUL byte: 0 there as at the
+ * end, and td_input_next() then reports the binary data. The caller counts
+ * the lines it took with td_input_count_lines(), so line numbers go on. */
+size_t td_input_next_lines(struct td_input *in, size_t want, const char **p);
+void td_input_count_lines(struct td_input *in, unsigned long n);
+
 /* The first bytes of the (decompressed) content without consuming them;
  * up to *len bytes, fewer at end of file. For format detection. */
 const unsigned char *td_input_peek(struct td_input *in, size_t *len);

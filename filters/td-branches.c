@@ -145,9 +145,11 @@ int main(int argc, char **argv)
 				branches_read_perf_data(b, files[i]);
 			continue;
 		}
-		const char *line;
-		size_t len;
-		while (td_input_next(in, &line, &len))
+		const char *run, *line;
+		size_t n, len;
+		while ((n = td_input_next_lines(in, branches_run_bytes(b), &run)))
+			td_input_count_lines(in, branches_lines(b, run, n, td_input_name(in), td_input_lineno(in) + 1));
+		while (td_input_next(in, &line, &len))    /* what runs leave: a line with a NUL byte */
 			branches_line(b, line, len, td_input_name(in), td_input_lineno(in));
 		branches_end_input(b);
 		td_input_close(in);

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include "parsers/perf_script.h"
 
 enum br_prediction { BR_PREDICTED, BR_MISPREDICTED, BR_NO_INFO };
@@ -30,6 +31,29 @@ enum br_parse { BR_NOT_ENTRY, BR_OK, BR_BAD };
 
 /* One whitespace-free token. BR_BAD sets *why to a static message. */
 enum br_parse brstack_parse_entry(const char *p, size_t n, struct br_entry *e, const char **why);
+
+/* The shape nearly every LBR entry has, 0xFROM/0xTO/PRED/INTX/ABORT/CYCLES
+ * with an optional trailing '/', PRED one of P, M or -, both addresses in
+ * perf's own spelling (see brstack_plain_address), read in one pass with the
+ * addresses as numbers. brstack_parse_entry() reads such an entry the same
+ * (type and spec unknown, taken), INTX and ABORT aside, which are not kept. */
+struct br_plain {
+	uint64_t from, to;              /* the addresses' values */
+	const char *text;               /* FROM as printed; TO at text + from_n + 1 */
+	uint8_t from_n, to_n;
+	uint8_t pred;                   /* enum br_prediction */
+	uint32_t cycles;                /* 0: none */
+};
+
+/* p[0..n) may run on past the entry, which must end at n or at a blank.
+ * Returns the entry's length with *e set; 0 for any other shape, which
+ * brstack_parse_entry() then judges. */
+size_t brstack_scan_plain(const char *p, size_t n, struct br_plain *e);
+
+/* "0x" and 1 to 16 lowercase hex digits without a leading zero, as perf
+ * prints addresses: such a text and its value (*v) name each other one to
+ * one, so a value can stand for the text. */
+bool brstack_plain_address(struct td_span s, uint64_t *v);
 
 /* perf script glues brstacksym's first entry to the ip ("ffffb42071f2[unknown]/..."):
  * the length of such a hex prefix, or 0. */

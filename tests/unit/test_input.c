@@ -141,6 +141,41 @@ static void test_peek_perfdata(void)
 	free(p);
 }
 
+/* Runs of whole lines (td_input_next_lines), then lines as usual. */
+static void test_runs(void)
+{
+	char *p = write_tmp("a\nbb\r\nccc\nbad\0x\nnever\n", 23);
+	struct td_input *in = td_input_open(p);
+	const char *run, *l;
+	size_t n = td_input_next_lines(in, 4, &run);
+	ok(n == 10 && !memcmp(run, "a\nbb\r\nccc\n", 10), "a run ends after a newline, stops before a NUL's line, keeps CRs");
+	td_input_count_lines(in, 3);
+	ok(td_input_next_lines(in, 4, &run) == 0, "nothing more in runs at the NUL's line");
+	ok(!td_input_next(in, &l, &n) && td_input_failed(in) && td_input_lineno(in) == 4,
+	   "td_input_next reports it, counted lines on");
+	td_input_close(in);
+	unlink(p);
+	free(p);
+
+	size_t big = 3u << 20;
+	char *data = malloc(big + 8);
+	memcpy(data, "x\n", 2);
+	memset(data + 2, 'y', big);
+	memcpy(data + 2 + big, "\nz", 3);
+	p = write_tmp(data, big + 4);
+	in = td_input_open(p);
+	ok(td_input_next_lines(in, 1, &run) == 2, "a short run as asked");
+	n = td_input_next_lines(in, 16, &run);
+	ok(n == big + 1 && run[0] == 'y' && run[big] == '\n', "a line longer than asked for, whole");
+	n = td_input_next_lines(in, 16, &run);
+	ok(n == 1 && run[0] == 'z', "the unterminated last line");
+	ok(td_input_next_lines(in, 16, &run) == 0 && !td_input_next(in, &l, &n) && !td_input_failed(in), "then the end");
+	td_input_close(in);
+	unlink(p);
+	free(p);
+	free(data);
+}
+
 int main(void)
 {
 	td_quiet = 1;
@@ -149,6 +184,7 @@ int main(void)
 	test_long_line();
 	test_gzip_zstd();
 	test_peek_perfdata();
+	test_runs();
 	printf("1..%d\n", ntest);
 	return nfail != 0;
 }
