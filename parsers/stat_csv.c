@@ -68,21 +68,6 @@ static char pick_separator(const char *s, size_t n)
 	return best;
 }
 
-static int split(const char *s, size_t n, char sep, struct field *f)
-{
-	int nf = 0;
-	size_t start = 0;
-	for (size_t i = 0; i <= n && nf < MAX_FIELDS; i++) {
-		if (i == n || s[i] == sep) {
-			f[nf].p = s + start;
-			f[nf].n = i - start;
-			nf++;
-			start = i + 1;
-		}
-	}
-	return nf;
-}
-
 static struct field trim(struct field f)
 {
 	while (f.n && (*f.p == ' ' || *f.p == '\t'))
@@ -90,6 +75,32 @@ static struct field trim(struct field f)
 	while (f.n && (f.p[f.n - 1] == ' ' || f.p[f.n - 1] == '\t'))
 		f.n--;
 	return f;
+}
+
+/* The fields between separators, blanks around each already trimmed
+ * (every use trims; an event spanning fields is trimmed at its ends). */
+static int split(const char *s, size_t n, char sep, struct field *f)
+{
+	int nf = 0;
+	const char *p = s, *end = s + n;
+	while (nf < MAX_FIELDS) {
+		const char *q = memchr(p, sep, (size_t)(end - p));
+		if (!q)
+			q = end;
+		f[nf++] = trim((struct field){ p, (size_t)(q - p) });
+		if (q == end)
+			break;
+		p = q + 1;
+	}
+	return nf;
+}
+
+static bool only_digits(struct field f)
+{
+	for (size_t i = 0; i < f.n; i++)
+		if (f.p[i] < '0' || f.p[i] > '9')
+			return false;
+	return true;
 }
 
 /* A field cannot hold the separator, so "2,90" under -x';' is a decimal. */
@@ -197,7 +208,7 @@ static bool counter_row(struct stat_csv *c, struct field *f, int nf, struct stat
 	for (int j = e + 1; j + 1 < nf; j++) {
 		double run, pct;
 		struct field fj = trim(f[j]);
-		bool digits = fj.n > 0 && strspn(fj.p, "0123456789") >= fj.n;
+		bool digits = fj.n > 0 && only_digits(fj);
 		if (digits && is_num(f[j], &run) && is_num(f[j + 1], &pct)) {
 			end = j;
 			r->run_ns = run;
@@ -324,7 +335,7 @@ static bool metric_only_row(struct stat_csv *c, struct field *f, int nf, const c
 static bool all_digits(struct field f, size_t min, size_t max)
 {
 	f = trim(f);
-	return f.n >= min && f.n <= max && strspn(f.p, "0123456789") >= f.n;
+	return f.n >= min && f.n <= max && only_digits(f);
 }
 
 /* -x, under a comma locale: "2,41,msec,task-clock,2410960,100,00,0,CPUs
