@@ -16,6 +16,7 @@ struct stat_lookup {
 	struct event_name *names;
 	struct td_intern *keys;            /* set keys -> the arrays below */
 	int *cur_of_key, *total_of_key;    /* index + 1; 0 = none */
+	struct metrics_plan **plan_of_key; /* interval sets' metric inputs, NULL until needed */
 	unsigned *gen_of_key;              /* cur_of_key valid when == gen */
 	unsigned gen;
 	uint32_t nnames, cap_names, cap_keys;
@@ -62,6 +63,9 @@ void stat_model_free(struct stat_model *m)
 	free(l->cur_of_key);
 	free(l->total_of_key);
 	free(l->gen_of_key);
+	for (uint32_t i = 0; i < l->cap_keys; i++)
+		metrics_plan_free(l->plan_of_key[i]);
+	free(l->plan_of_key);
 	free(l);
 }
 
@@ -103,6 +107,8 @@ static uint32_t set_key(struct stat_model *m, int session, const char *scope, co
 		l->cur_of_key = td_realloc(l->cur_of_key, cap * sizeof(int));
 		l->total_of_key = td_realloc(l->total_of_key, cap * sizeof(int));
 		l->gen_of_key = td_realloc(l->gen_of_key, cap * sizeof(unsigned));
+		l->plan_of_key = td_realloc(l->plan_of_key, cap * sizeof(*l->plan_of_key));
+		memset(l->plan_of_key + l->cap_keys, 0, (cap - l->cap_keys) * sizeof(*l->plan_of_key));
 		memset(l->cur_of_key + l->cap_keys, 0, (cap - l->cap_keys) * sizeof(int));
 		memset(l->total_of_key + l->cap_keys, 0, (cap - l->cap_keys) * sizeof(int));
 		memset(l->gen_of_key + l->cap_keys, 0, (cap - l->cap_keys) * sizeof(unsigned));
@@ -153,6 +159,7 @@ static struct counter_set *interval_set(struct stat_model *m, uint32_t key, cons
 		l->cur_initialized = m->ncur;
 	}
 	s->session = m->cur_session;
+	s->key = key;
 	l->gen_of_key[key] = l->gen;
 	l->cur_of_key[key] = m->ncur;
 	return s;
@@ -422,7 +429,16 @@ int stat_model_metrics(const struct stat_model *m, const struct counter_set *s,
 	else if (m->has_intervals)
 		elapsed = m->last_interval[s->session];
 	bool borrowed = use == &merged && merged.n > s->n;
-	int k = metrics_compute(use, elapsed, out, max);
+	int k;
+	if (s >= m->cur && s < m->cur + m->ncur) {     /* an interval set: its key is valid */
+		struct metrics_plan **p = &m->lookup->plan_of_key[s->key];
+		if (!*p)
+			*p = metrics_plan_new();
+		metrics_plan_update(*p, use);
+		k = metrics_compute_planned(*p, use, elapsed, out, max);
+	} else {
+		k = metrics_compute(use, elapsed, out, max);
+	}
 	counter_set_free(&merged);
 	if (borrowed) {        /* wall-clock metrics belong to the unqualified set */
 		int w = 0;
