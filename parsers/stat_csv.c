@@ -68,7 +68,7 @@ static char pick_separator(const char *s, size_t n)
 	return best;
 }
 
-static struct field trim(struct field f)
+static inline struct field trim(struct field f)
 {
 	while (f.n && (*f.p == ' ' || *f.p == '\t'))
 		f.p++, f.n--;
@@ -116,11 +116,6 @@ static bool field_is(struct field f, const char *s)
 	return f.n == strlen(s) && memcmp(f.p, s, f.n) == 0;
 }
 
-static bool is_value(struct field f)
-{
-	return is_num(f, NULL) || field_is(f, "<not counted>") || field_is(f, "<not supported>");
-}
-
 /* Units perf prints in the unit column: short words, no digits. */
 static bool is_unit(struct field f)
 {
@@ -166,17 +161,31 @@ static bool is_threshold(struct field f)
 	return false;
 }
 
+/* The leading fields counter_row looks at for the value: is_value, with
+ * the number each held, which it reads again (timestamp, value). */
+struct lead {
+	double num[4];
+	bool is_num[4];
+};
+
+static bool lead_value(struct lead *l, struct field *f, int i)
+{
+	l->is_num[i] = is_num(f[i], &l->num[i]);
+	return l->is_num[i] || field_is(f[i], "<not counted>") || field_is(f[i], "<not supported>");
+}
+
 /* Parses [ts][aggr...] value unit event... [variance%] run pct [mv mu [thr]]. */
 static bool counter_row(struct stat_csv *c, struct field *f, int nf, struct stat_record *r)
 {
 	int v = -1;
+	struct lead lead;               /* fields 0..v are read */
 	for (int i = 0; i + 2 < nf && i < 4; i++)
-		if (is_value(f[i]) && is_unit(f[i + 1]) && is_event(f[i + 2])) {
+		if (lead_value(&lead, f, i) && is_unit(f[i + 1]) && is_event(f[i + 2])) {
 			v = i;
 			break;
 		}
 	if (v < 0) {
-		if (nf == 2 && is_value(f[0]) && is_event(f[1])) {      /* perf 2.6.39-3.x */
+		if (nf == 2 && lead_value(&lead, f, 0) && is_event(f[1])) {      /* perf 2.6.39-3.x */
 			v = 0;
 			f[2] = f[1];
 			f[1] = (struct field){ "", 0 };
@@ -186,9 +195,8 @@ static bool counter_row(struct stat_csv *c, struct field *f, int nf, struct stat
 		}
 	}
 	int p = 0;
-	double ts;
-	if (v >= 1 && is_num(f[0], &ts) && memchr(f[0].p, '.', f[0].n)) {
-		r->interval = ts;
+	if (v >= 1 && lead.is_num[0] && memchr(f[0].p, '.', f[0].n)) {
+		r->interval = lead.num[0];
 		p = 1;
 	}
 	size_t off = 0;
@@ -199,8 +207,8 @@ static bool counter_row(struct stat_csv *c, struct field *f, int nf, struct stat
 	struct field val = trim(f[v]);
 	r->not_counted = field_is(val, "<not counted>");
 	r->not_supported = field_is(val, "<not supported>");
-	if (!r->not_counted && !r->not_supported)
-		is_num(val, &r->value);
+	if (!r->not_counted && !r->not_supported && lead.is_num[v])
+		r->value = lead.num[v];
 	r->unit = copy(c, off, trim(f[v + 1]));
 	off += f[v + 1].n + 1;
 	/* the event runs up to the run-time field: digits followed by a percentage */
