@@ -17,6 +17,12 @@ struct row_buf {            /* a CSV row being put together */
 	size_t cap;
 };
 
+struct last_num {         /* rows repeat intervals, 100.00 ... */
+	double v;
+	uint32_t len;
+	char text[48];
+};
+
 struct td_table {
 	const struct td_column *cols;
 	int ncols;
@@ -28,6 +34,7 @@ struct td_table {
 	enum td_format stream_fmt;
 	long streamed;         /* rows written so far */
 	struct row_buf line;   /* streaming: reused for every row */
+	struct last_num *last; /* per column: the number formatted last */
 };
 
 static void write_csv_header(const struct td_table *t, FILE *f);
@@ -39,6 +46,7 @@ struct td_table *td_table_new(const struct td_column *cols, int ncols)
 	struct td_table *t = td_calloc(1, sizeof(*t));
 	t->cols = cols;
 	t->ncols = ncols;
+	t->last = td_calloc((size_t)ncols, sizeof(*t->last));
 	return t;
 }
 
@@ -49,6 +57,7 @@ void td_table_free(struct td_table *t)
 	free(t->cells);
 	free(t->text);
 	free(t->line.p);
+	free(t->last);
 	free(t);
 }
 
@@ -132,12 +141,16 @@ void td_table_int(struct td_table *t, int col, long long v)
 
 void td_table_num(struct td_table *t, int col, double v)
 {
-	char buf[64];
 	if (!isfinite(v)) {
 		set_cell(t, col, NULL, 0, false);
 		return;
 	}
-	set_cell(t, col, buf, td_format_fixed(buf, v, t->cols[col].precision), true);
+	struct last_num *l = &t->last[col];
+	if (l->len == 0 || memcmp(&l->v, &v, sizeof v)) {    /* bit for bit: -0.0 is not 0.0 */
+		l->v = v;
+		l->len = (uint32_t)td_format_fixed(l->text, v, t->cols[col].precision);
+	}
+	set_cell(t, col, l->text, l->len, true);
 }
 
 int td_table_rows(const struct td_table *t) { return t->nrows; }
