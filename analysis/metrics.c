@@ -192,6 +192,7 @@ static double combine_error(double a, double b)
 
 struct metrics_plan {
 	int num[NRATIOS][3], den[NRATIOS][3];   /* counter index per alternative; -1: absent */
+	int ndefs, defs[NRATIOS];               /* the ratios with one alternative's both counters */
 	int task_clock, cpu_clock, cycles, duration;
 	int n, cap;                             /* the names the plan was made for */
 	char (*names)[sizeof(((struct counter *)0)->name)];
@@ -205,15 +206,20 @@ static int index_of(const struct counter_set *s, const char *name)
 
 static void plan_fill(struct metrics_plan *p, const struct counter_set *s)
 {
+	p->ndefs = 0;
 	for (size_t i = 0; i < NRATIOS; i++) {
 		const struct ratio_def *d = &ratios[i];
+		bool any = false;
 		for (int a = 0; a < 3; a++) {
 			p->num[i][a] = p->den[i][a] = -1;
 			if (!d->num[a])
 				continue;
 			p->num[i][a] = index_of(s, d->num[a]);
 			p->den[i][a] = index_of(s, d->den[a] ? d->den[a] : d->den[0]);
+			any |= p->num[i][a] >= 0 && p->den[i][a] >= 0;
 		}
+		if (any)
+			p->defs[p->ndefs++] = (int)i;
 	}
 	p->task_clock = index_of(s, "task-clock");
 	p->cpu_clock = index_of(s, "cpu-clock");
@@ -307,8 +313,8 @@ int metrics_compute_planned(const struct metrics_plan *p, const struct counter_s
 			    struct metric_value *out, int max)
 {
 	int k = 0;
-	for (size_t i = 0; i < NRATIOS && k < max; i++)
-		k += ratio(p, s, i, &out[k]);
+	for (int i = 0; i < p->ndefs && k < max; i++)     /* the others have no inputs */
+		k += ratio(p, s, (size_t)p->defs[i], &out[k]);
 	const struct counter *clk = clock_ms(p, s), *cyc = at(s, p->cycles);
 	if (clk && cyc && !isnan(cyc->value) && clk->value > 0 && k < max)
 		plain(&out[k++], "ghz", cyc->value / (clk->value * 1e6), "GHz",

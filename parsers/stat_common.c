@@ -36,21 +36,19 @@ static bool parse_plain_decimal(const char *s, size_t n, double *out)
 	bool neg = false;
 	if (s[0] == '-' || s[0] == '+')
 		neg = s[i++] == '-';
-	unsigned long long mant = 0;
-	int digits = 0, frac = -1;
-	for (; i < n; i++) {
-		if (s[i] >= '0' && s[i] <= '9') {
-			mant = mant * 10 + (unsigned)(s[i] - '0');
-			digits++;
-			if (frac >= 0)
-				frac++;
-		} else if (s[i] == '.' && frac < 0) {
-			frac = 0;
-		} else {
-			return false;
-		}
+	unsigned long long mant = 0;        /* wraps past 19 digits: refused below anyway */
+	size_t start = i;
+	while (i < n && (unsigned char)(s[i] - '0') < 10)
+		mant = mant * 10 + (unsigned)(s[i++] - '0');
+	size_t digits = i - start, frac = 0;
+	if (i < n && s[i] == '.') {
+		size_t fstart = ++i;
+		while (i < n && (unsigned char)(s[i] - '0') < 10)
+			mant = mant * 10 + (unsigned)(s[i++] - '0');
+		frac = i - fstart;
+		digits += frac;
 	}
-	if (digits == 0 || digits > 15)
+	if (i != n || digits == 0 || digits > 15)    /* another character, a second point */
 		return false;
 	double v = (double)mant;
 	if (frac > 0)

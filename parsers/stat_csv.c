@@ -84,9 +84,9 @@ static int split(const char *s, size_t n, char sep, struct field *f)
 	int nf = 0;
 	const char *p = s, *end = s + n;
 	while (nf < MAX_FIELDS) {
-		const char *q = memchr(p, sep, (size_t)(end - p));
-		if (!q)
-			q = end;
+		const char *q = p;
+		while (q < end && *q != sep)      /* fields are short: no memchr call */
+			q++;
 		f[nf++] = trim((struct field){ p, (size_t)(q - p) });
 		if (q == end)
 			break;
@@ -110,7 +110,7 @@ static bool is_num(struct field f, double *v)
 	return stat_parse_number_comma(f.p, f.n, v ? v : &tmp);
 }
 
-static bool field_is(struct field f, const char *s)
+static inline bool field_is(struct field f, const char *s)
 {
 	f = trim(f);
 	return f.n == strlen(s) && memcmp(f.p, s, f.n) == 0;
