@@ -475,6 +475,14 @@ static double nominal_interval(const struct stat_model *m, int session)
 	return first >= 0.01 ? floor(first * 100 + 1e-9) / 100 : first;   /* -I is usually a round 10 ms */
 }
 
+/* s is one of the open interval's sets (compared as addresses: s may
+ * point anywhere, and cur may be NULL). */
+static bool is_open_interval_set(const struct stat_model *m, const struct counter_set *s)
+{
+	uintptr_t p = (uintptr_t)s, first = (uintptr_t)m->cur;
+	return m->ncur > 0 && p >= first && p < first + (size_t)m->ncur * sizeof(*m->cur);
+}
+
 int stat_model_metrics(const struct stat_model *m, const struct counter_set *s,
 		       struct metric_value *out, int max)
 {
@@ -502,7 +510,7 @@ int stat_model_metrics(const struct stat_model *m, const struct counter_set *s,
 		elapsed = m->last_interval[s->session];
 	bool borrowed = use == &merged && merged.n > s->n;
 	int k;
-	if (s >= m->cur && s < m->cur + m->ncur) {     /* an interval set: its key is valid */
+	if (is_open_interval_set(m, s)) {              /* its key is valid */
 		struct metrics_plan **p = &m->lookup->plan_of_key[s->key];
 		if (!*p)
 			*p = metrics_plan_new();
