@@ -55,14 +55,22 @@ static const char *const names[] = {
 
 const char *const *metrics_names(void) { return names; }
 
+/* snprintf(dst, cap, "%s", src) without its cost: sets are made per interval. */
+static void copy_truncated(char *dst, size_t cap, const char *src)
+{
+	size_t n = strnlen(src, cap - 1);
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
 void counter_set_init(struct counter_set *s, double interval, const char *scope, const char *pmu)
 {
 	s->session = 0;
 	s->interval = interval;
 	s->n = s->cap = 0;
 	s->c = NULL;
-	snprintf(s->scope, sizeof s->scope, "%s", scope);
-	snprintf(s->pmu, sizeof s->pmu, "%s", pmu);
+	copy_truncated(s->scope, sizeof s->scope, scope);
+	copy_truncated(s->pmu, sizeof s->pmu, pmu);
 }
 
 void counter_set_reset(struct counter_set *s, double interval, const char *scope, const char *pmu)
@@ -180,11 +188,87 @@ static double combine_error(double a, double b)
 	return sqrt(a * a + b * b);
 }
 
-static bool ratio(const struct counter_set *s, const struct ratio_def *d, struct metric_value *m)
+#define NRATIOS (sizeof ratios / sizeof *ratios)
+
+struct metrics_plan {
+	int num[NRATIOS][3], den[NRATIOS][3];   /* counter index per alternative; -1: absent */
+	int ndefs, defs[NRATIOS];               /* the ratios with one alternative's both counters */
+	int task_clock, cpu_clock, cycles, duration;
+	int n, cap;                             /* the names the plan was made for */
+	char (*names)[sizeof(((struct counter *)0)->name)];
+};
+
+static int index_of(const struct counter_set *s, const char *name)
 {
+	const struct counter *c = counter_set_get(s, name);
+	return c ? (int)(c - s->c) : -1;
+}
+
+static void plan_fill(struct metrics_plan *p, const struct counter_set *s)
+{
+	p->ndefs = 0;
+	for (size_t i = 0; i < NRATIOS; i++) {
+		const struct ratio_def *d = &ratios[i];
+		bool any = false;
+		for (int a = 0; a < 3; a++) {
+			p->num[i][a] = p->den[i][a] = -1;
+			if (!d->num[a])
+				continue;
+			p->num[i][a] = index_of(s, d->num[a]);
+			p->den[i][a] = index_of(s, d->den[a] ? d->den[a] : d->den[0]);
+			any |= p->num[i][a] >= 0 && p->den[i][a] >= 0;
+		}
+		if (any)
+			p->defs[p->ndefs++] = (int)i;
+	}
+	p->task_clock = index_of(s, "task-clock");
+	p->cpu_clock = index_of(s, "cpu-clock");
+	p->cycles = index_of(s, "cycles");
+	p->duration = index_of(s, "duration_time");
+}
+
+struct metrics_plan *metrics_plan_new(void) { return td_calloc(1, sizeof(struct metrics_plan)); }
+
+void metrics_plan_free(struct metrics_plan *p)
+{
+	if (p)
+		free(p->names);
+	free(p);
+}
+
+static bool plan_matches(const struct metrics_plan *p, const struct counter_set *s)
+{
+	if (p->n != s->n || !p->names)
+		return false;
+	for (int i = 0; i < s->n; i++)
+		if (strcmp(p->names[i], s->c[i].name))
+			return false;
+	return true;
+}
+
+void metrics_plan_update(struct metrics_plan *p, const struct counter_set *s)
+{
+	if (plan_matches(p, s))
+		return;
+	plan_fill(p, s);
+	if (s->n > p->cap || !p->names) {
+		p->cap = s->n > 8 ? s->n : 8;
+		p->names = td_realloc(p->names, (size_t)p->cap * sizeof(*p->names));
+	}
+	for (int i = 0; i < s->n; i++)
+		memcpy(p->names[i], s->c[i].name, sizeof p->names[i]);
+	p->n = s->n;
+}
+
+static const struct counter *at(const struct counter_set *s, int i) { return i >= 0 ? &s->c[i] : NULL; }
+
+/* The first alternative whose two counters were counted and whose
+ * denominator is not zero. */
+static bool ratio(const struct metrics_plan *p, const struct counter_set *s, size_t def, struct metric_value *m)
+{
+	const struct ratio_def *d = &ratios[def];
 	for (int i = 0; i < 3 && d->num[i]; i++) {
-		const struct counter *n = counter_set_get(s, d->num[i]);
-		const struct counter *q = counter_set_get(s, d->den[i] ? d->den[i] : d->den[0]);
+		const struct counter *n = at(s, p->num[def][i]), *q = at(s, p->den[def][i]);
 		if (!n || !q || isnan(n->value) || isnan(q->value) || q->value == 0)
 			continue;
 		memset(m, 0, sizeof(*m));
@@ -217,24 +301,25 @@ static void plain(struct metric_value *m, const char *name, double v, const char
 }
 
 /* task-clock (or cpu-clock) in ms, NaN if neither */
-static const struct counter *clock_ms(const struct counter_set *s)
+static const struct counter *clock_ms(const struct metrics_plan *p, const struct counter_set *s)
 {
-	const struct counter *c = counter_set_get(s, "task-clock");
+	const struct counter *c = at(s, p->task_clock);
 	if (!c || isnan(c->value))
-		c = counter_set_get(s, "cpu-clock");
+		c = at(s, p->cpu_clock);
 	return c && !isnan(c->value) ? c : NULL;
 }
 
-int metrics_compute(const struct counter_set *s, double elapsed_s, struct metric_value *out, int max)
+int metrics_compute_planned(const struct metrics_plan *p, const struct counter_set *s, double elapsed_s,
+			    struct metric_value *out, int max)
 {
 	int k = 0;
-	for (size_t i = 0; i < sizeof ratios / sizeof *ratios && k < max; i++)
-		k += ratio(s, &ratios[i], &out[k]);
-	const struct counter *clk = clock_ms(s), *cyc = counter_set_get(s, "cycles");
+	for (int i = 0; i < p->ndefs && k < max; i++)     /* the others have no inputs */
+		k += ratio(p, s, (size_t)p->defs[i], &out[k]);
+	const struct counter *clk = clock_ms(p, s), *cyc = at(s, p->cycles);
 	if (clk && cyc && !isnan(cyc->value) && clk->value > 0 && k < max)
 		plain(&out[k++], "ghz", cyc->value / (clk->value * 1e6), "GHz",
 		      fmin(clk->enabled_pct, cyc->enabled_pct));
-	const struct counter *dur = counter_set_get(s, "duration_time");
+	const struct counter *dur = at(s, p->duration);
 	if (isnan(elapsed_s) && dur && !isnan(dur->value))
 		elapsed_s = dur->value / 1e9;
 	if (clk && elapsed_s > 0 && k < max)
@@ -242,6 +327,13 @@ int metrics_compute(const struct counter_set *s, double elapsed_s, struct metric
 	if (elapsed_s > 0 && k < max)
 		plain(&out[k++], "elapsed_s", elapsed_s, "s", 100);
 	return k;
+}
+
+int metrics_compute(const struct counter_set *s, double elapsed_s, struct metric_value *out, int max)
+{
+	struct metrics_plan p;
+	plan_fill(&p, s);
+	return metrics_compute_planned(&p, s, elapsed_s, out, max);
 }
 
 /* perf's metric units and the tdkit metric printing the same number */

@@ -62,6 +62,18 @@ struct metric_value {
 /* elapsed_s: wall time of the set (NaN when unknown). Returns the count. */
 int metrics_compute(const struct counter_set *s, double elapsed_s, struct metric_value *out, int max);
 
+/* Which counters feed which metric, found by name once for a list of
+ * counter names and reused while a set (the same scope in every interval)
+ * has the same names in the same order: metrics_compute without its name
+ * lookups, with the same result. */
+struct metrics_plan;
+struct metrics_plan *metrics_plan_new(void);
+void metrics_plan_free(struct metrics_plan *p);
+/* Makes p fit s: kept when s has p's names, else rebuilt. */
+void metrics_plan_update(struct metrics_plan *p, const struct counter_set *s);
+int metrics_compute_planned(const struct metrics_plan *p, const struct counter_set *s, double elapsed_s,
+			    struct metric_value *out, int max);
+
 /* The metric a perf-printed unit corresponds to ("insn per cycle" -> "ipc"),
  * and the factor from tdkit's value to perf's (e.g. 1 for %). NULL if none. */
 const char *metrics_for_perf_unit(const char *unit, double *factor);

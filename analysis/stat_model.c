@@ -7,15 +7,32 @@
 #include "common/intern.h"
 #include "stat_model.h"
 
+/* The strings a table interned last, to skip hashing: rows repeat a few
+ * scopes, events and units. An id never changes, so a hit is exact. */
+#define RECENT 8
+#define RECENT_LEN 64
+
+struct recent {
+	struct {
+		uint32_t len, id;
+		char s[RECENT_LEN];
+	} e[RECENT];
+	int n, next;
+};
+
 /* Per-record lookups without string work: an event spelling is normalized
  * once; a (session, scope, PMU) key is interned once and indexes the open
  * interval's set and the run total directly. */
 struct stat_lookup {
 	struct td_intern *strings;         /* scopes, PMUs, units, files */
 	struct td_intern *events;          /* raw spelling -> names[id] */
+	struct recent recent_scopes, recent_units, recent_events, recent_keys;
+	const char **pmu_of_name, **name_of_name;  /* names[id]'s strings interned; NULL until asked */
+	const char *file_raw, *file;       /* the last record's file, interned */
 	struct event_name *names;
 	struct td_intern *keys;            /* set keys -> the arrays below */
 	int *cur_of_key, *total_of_key;    /* index + 1; 0 = none */
+	struct metrics_plan **plan_of_key; /* interval sets' metric inputs, NULL until needed */
 	unsigned *gen_of_key;              /* cur_of_key valid when == gen */
 	unsigned gen;
 	uint32_t nnames, cap_names, cap_keys;
@@ -59,10 +76,33 @@ void stat_model_free(struct stat_model *m)
 	td_intern_free(l->events);
 	td_intern_free(l->keys);
 	free(l->names);
+	free(l->pmu_of_name);
+	free(l->name_of_name);
 	free(l->cur_of_key);
 	free(l->total_of_key);
 	free(l->gen_of_key);
+	for (uint32_t i = 0; i < l->cap_keys; i++)
+		metrics_plan_free(l->plan_of_key[i]);
+	free(l->plan_of_key);
 	free(l);
+}
+
+/* td_intern, answered from the recent strings when it can be. */
+static uint32_t intern_recent(struct td_intern *t, struct recent *r, const char *s, size_t n)
+{
+	for (int i = 0; i < r->n; i++)
+		if (r->e[i].len == n && memcmp(r->e[i].s, s, n) == 0)
+			return r->e[i].id;
+	uint32_t id = td_intern(t, s, n);
+	if (n < RECENT_LEN) {
+		r->e[r->next].len = (uint32_t)n;
+		r->e[r->next].id = id;
+		memcpy(r->e[r->next].s, s, n);
+		r->next = (r->next + 1) % RECENT;
+		if (r->n < RECENT)
+			r->n++;
+	}
+	return id;
 }
 
 static const char *intern_str(struct stat_model *m, const char *s)
@@ -71,19 +111,49 @@ static const char *intern_str(struct stat_model *m, const char *s)
 	return td_intern_str(m->lookup->strings, td_intern(m->lookup->strings, s, strlen(s)), NULL);
 }
 
-static const struct event_name *normalized(struct stat_model *m, const char *raw)
+/* intern_str through one of the recent caches. */
+static const char *intern_str_recent(struct stat_model *m, struct recent *r, const char *s)
+{
+	s = s ? s : "";
+	return td_intern_str(m->lookup->strings, intern_recent(m->lookup->strings, r, s, strlen(s)), NULL);
+}
+
+/* The file name of a record: the reader hands out the same pointer for
+ * every line of a file, so the interned copy is kept while it does. */
+static const char *intern_file(struct stat_model *m, const char *file)
 {
 	struct stat_lookup *l = m->lookup;
-	uint32_t id = td_intern(l->events, raw, strlen(raw));
+	if (!file || file != l->file_raw || strcmp(file, l->file)) {
+		l->file_raw = file;
+		l->file = intern_str(m, file);
+	}
+	return l->file;
+}
+
+static uint32_t event_id(struct stat_model *m, const char *raw)
+{
+	struct stat_lookup *l = m->lookup;
+	uint32_t id = intern_recent(l->events, &l->recent_events, raw, strlen(raw));
 	if (id >= l->cap_names) {
-		l->cap_names = l->cap_names ? l->cap_names * 2 : 64;
-		l->names = td_realloc(l->names, l->cap_names * sizeof(*l->names));
+		uint32_t cap = l->cap_names ? l->cap_names * 2 : 64;
+		l->names = td_realloc(l->names, cap * sizeof(*l->names));
+		l->pmu_of_name = td_realloc(l->pmu_of_name, cap * sizeof(*l->pmu_of_name));
+		l->name_of_name = td_realloc(l->name_of_name, cap * sizeof(*l->name_of_name));
+		memset(l->pmu_of_name + l->cap_names, 0, (cap - l->cap_names) * sizeof(*l->pmu_of_name));
+		memset(l->name_of_name + l->cap_names, 0, (cap - l->cap_names) * sizeof(*l->name_of_name));
+		l->cap_names = cap;
 	}
 	if (id >= l->nnames) {          /* first time this spelling is seen */
 		event_normalize(raw, &l->names[id]);
 		l->nnames = id + 1;
 	}
-	return &l->names[id];
+	return id;
+}
+
+static const struct event_name *normalized(struct stat_model *m, const char *raw)
+{
+	uint32_t id = event_id(m, raw);       /* may move names */
+	return &m->lookup->names[id];
 }
 
 static uint32_t set_key(struct stat_model *m, int session, const char *scope, const char *pmu)
@@ -97,12 +167,14 @@ static uint32_t set_key(struct stat_model *m, int session, const char *scope, co
 	buf[n++] = '\x1f';
 	memcpy(buf + n, pmu, np);
 	n += np;
-	uint32_t id = td_intern(l->keys, buf, n);
+	uint32_t id = intern_recent(l->keys, &l->recent_keys, buf, n);
 	if (id >= l->cap_keys) {
 		uint32_t cap = l->cap_keys ? l->cap_keys * 2 : 256;
 		l->cur_of_key = td_realloc(l->cur_of_key, cap * sizeof(int));
 		l->total_of_key = td_realloc(l->total_of_key, cap * sizeof(int));
 		l->gen_of_key = td_realloc(l->gen_of_key, cap * sizeof(unsigned));
+		l->plan_of_key = td_realloc(l->plan_of_key, cap * sizeof(*l->plan_of_key));
+		memset(l->plan_of_key + l->cap_keys, 0, (cap - l->cap_keys) * sizeof(*l->plan_of_key));
 		memset(l->cur_of_key + l->cap_keys, 0, (cap - l->cap_keys) * sizeof(int));
 		memset(l->total_of_key + l->cap_keys, 0, (cap - l->cap_keys) * sizeof(int));
 		memset(l->gen_of_key + l->cap_keys, 0, (cap - l->cap_keys) * sizeof(unsigned));
@@ -153,6 +225,7 @@ static struct counter_set *interval_set(struct stat_model *m, uint32_t key, cons
 		l->cur_initialized = m->ncur;
 	}
 	s->session = m->cur_session;
+	s->key = key;
 	l->gen_of_key[key] = l->gen;
 	l->cur_of_key[key] = m->ncur;
 	return s;
@@ -229,14 +302,20 @@ static void add_perf_metric(struct stat_model *m, const struct stat_record *r)
 		*arr = td_realloc(*arr, (size_t)*cap * sizeof(**arr));
 	}
 	struct perf_metric *p = &(*arr)[(*n)++];
-	const struct event_name *en = normalized(m, r->event);
+	struct stat_lookup *l = m->lookup;
+	uint32_t id = event_id(m, r->event);
+	const struct event_name *en = &l->names[id];
+	if (!l->name_of_name[id]) {
+		l->pmu_of_name[id] = intern_str(m, en->pmu);
+		l->name_of_name[id] = intern_str(m, en->name);
+	}
 	p->session = m->session;
 	p->interval = r->interval;
-	p->scope = intern_str(m, r->scope);
-	p->pmu = intern_str(m, en->pmu);
-	p->event = intern_str(m, en->name);
-	p->unit = intern_str(m, r->metric_unit);
-	p->file = intern_str(m, r->file);
+	p->scope = intern_str_recent(m, &l->recent_scopes, r->scope);
+	p->pmu = l->pmu_of_name[id];
+	p->event = l->name_of_name[id];
+	p->unit = intern_str_recent(m, &l->recent_units, r->metric_unit);
+	p->file = intern_file(m, r->file);
 	p->value = r->metric_value;
 	p->decimals = r->metric_decimals;
 	p->line = r->line;
@@ -396,6 +475,14 @@ static double nominal_interval(const struct stat_model *m, int session)
 	return first >= 0.01 ? floor(first * 100 + 1e-9) / 100 : first;   /* -I is usually a round 10 ms */
 }
 
+/* s is one of the open interval's sets (compared as addresses: s may
+ * point anywhere, and cur may be NULL). */
+static bool is_open_interval_set(const struct stat_model *m, const struct counter_set *s)
+{
+	uintptr_t p = (uintptr_t)s, first = (uintptr_t)m->cur;
+	return m->ncur > 0 && p >= first && p < first + (size_t)m->ncur * sizeof(*m->cur);
+}
+
 int stat_model_metrics(const struct stat_model *m, const struct counter_set *s,
 		       struct metric_value *out, int max)
 {
@@ -422,7 +509,16 @@ int stat_model_metrics(const struct stat_model *m, const struct counter_set *s,
 	else if (m->has_intervals)
 		elapsed = m->last_interval[s->session];
 	bool borrowed = use == &merged && merged.n > s->n;
-	int k = metrics_compute(use, elapsed, out, max);
+	int k;
+	if (is_open_interval_set(m, s)) {              /* its key is valid */
+		struct metrics_plan **p = &m->lookup->plan_of_key[s->key];
+		if (!*p)
+			*p = metrics_plan_new();
+		metrics_plan_update(*p, use);
+		k = metrics_compute_planned(*p, use, elapsed, out, max);
+	} else {
+		k = metrics_compute(use, elapsed, out, max);
+	}
 	counter_set_free(&merged);
 	if (borrowed) {        /* wall-clock metrics belong to the unqualified set */
 		int w = 0;

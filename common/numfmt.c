@@ -16,6 +16,32 @@ static size_t by_printf(char *buf, double v, int prec)
 	return (size_t)n;
 }
 
+static const char pairs[] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+/* The decimal digits of r, at least min of them (zeros in front), ending
+ * at end; returns where they start. */
+static char *digits_before(char *end, unsigned long long r, int min)
+{
+	char *p = end;
+	while (r >= 100) {
+		p -= 2;
+		memcpy(p, pairs + 2 * (r % 100), 2);
+		r /= 100;
+	}
+	if (r >= 10) {
+		p -= 2;
+		memcpy(p, pairs + 2 * r, 2);
+	} else {
+		*--p = (char)('0' + r);
+	}
+	while (end - p < min)
+		*--p = '0';
+	return p;
+}
+
 size_t td_format_fixed(char *buf, double v, int prec)
 {
 	if (prec < 0 || prec > 9)
@@ -23,32 +49,24 @@ size_t td_format_fixed(char *buf, double v, int prec)
 	double scaled = fabs(v) * pow10_table[prec];
 	if (!(scaled < 1e15))
 		return by_printf(buf, v, prec);
-	double whole = floor(scaled);
-	double frac = scaled - whole;
+	unsigned long long whole = (unsigned long long)scaled;   /* floor: scaled >= 0, < 2^53 */
+	double frac = scaled - (double)whole;
 	/* near a tie the product's rounding may differ from printf's exact one */
 	if (fabs(frac - 0.5) < 1e-6 + scaled * 4e-16)
 		return by_printf(buf, v, prec);
-	unsigned long long r = (unsigned long long)whole + (frac > 0.5);
-	char digits[32];
-	int nd = 0;
-	do {
-		digits[nd++] = (char)('0' + r % 10);
-		r /= 10;
-	} while (r);
-	while (nd <= prec)
-		digits[nd++] = '0';
-	size_t n = 0;
-	if (v < 0) {
-		bool all_zero = true;
-		for (int i = 0; i < nd; i++)
-			all_zero &= digits[i] == '0';
-		if (!all_zero)
-			buf[n++] = '-';
-	}
-	for (int i = nd - 1; i >= 0; i--) {
-		buf[n++] = digits[i];
-		if (i == prec && prec > 0)
-			buf[n++] = '.';
+	unsigned long long r = whole + (frac > 0.5);
+	char tmp[32], *end = tmp + sizeof tmp;
+	char *d = digits_before(end, r, prec + 1);
+	size_t nd = (size_t)(end - d), n = 0;
+	if (v < 0 && r != 0)             /* no "-0.00" */
+		buf[n++] = '-';
+	size_t whole_digits = nd - (size_t)prec;
+	memcpy(buf + n, d, whole_digits);
+	n += whole_digits;
+	if (prec > 0) {
+		buf[n++] = '.';
+		memcpy(buf + n, d + whole_digits, (size_t)prec);
+		n += (size_t)prec;
 	}
 	buf[n] = '\0';
 	return n;

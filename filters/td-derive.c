@@ -56,26 +56,43 @@ static const struct td_column columns[NCOLS] = {
 #define MAX_PRINTED 64
 #define UNIT_CACHE 512
 
-/* The TMA node a perf unit names, remembered per unit: units are interned
- * by the model, so the pointer is the key (one lookup per distinct unit). */
-static const char *tma_node_of_unit(const char *unit, bool *uncorrected)
+/* What a perf unit names, remembered per unit: units are interned by the
+ * model, so the pointer is the key (one lookup per distinct unit). */
+struct unit_info {
+	const char *unit;
+	const char *tma_node;      /* tma_node_for_perf_unit */
+	bool uncorrected;
+	const char *metric;        /* metrics_for_perf_unit */
+	double factor;
+};
+
+static const struct unit_info *unit_info(const char *unit)
 {
-	static const char *keys[UNIT_CACHE], *nodes[UNIT_CACHE];
-	static bool shadow[UNIT_CACHE];
+	static struct unit_info cache[UNIT_CACHE];
+	static struct unit_info spill;
 	size_t h = ((uintptr_t)unit >> 3) % UNIT_CACHE;
 	for (size_t i = 0; i < UNIT_CACHE; i++, h = (h + 1) % UNIT_CACHE) {
-		if (keys[h] == unit) {
-			*uncorrected = shadow[h];
-			return nodes[h];
-		}
-		if (!keys[h]) {
-			keys[h] = unit;
-			nodes[h] = tma_node_for_perf_unit(unit, &shadow[h]);
-			*uncorrected = shadow[h];
-			return nodes[h];
+		struct unit_info *u = &cache[h];
+		if (u->unit == unit)
+			return u;
+		if (!u->unit) {
+			u->unit = unit;
+			u->tma_node = tma_node_for_perf_unit(unit, &u->uncorrected);
+			u->metric = metrics_for_perf_unit(unit, &u->factor);
+			return u;
 		}
 	}
-	return tma_node_for_perf_unit(unit, uncorrected);
+	spill.unit = unit;         /* cache full: looked up every time */
+	spill.tma_node = tma_node_for_perf_unit(unit, &spill.uncorrected);
+	spill.metric = metrics_for_perf_unit(unit, &spill.factor);
+	return &spill;
+}
+
+static const char *tma_node_of_unit(const char *unit, bool *uncorrected)
+{
+	const struct unit_info *u = unit_info(unit);
+	*uncorrected = u->uncorrected;
+	return u->tma_node;
 }
 
 /* The metrics perf printed for this set (its interval's, or the summary's). */
@@ -85,8 +102,8 @@ static int printed_for(const struct stat_model *m, const struct counter_set *s, 
 	int npm = s->interval >= 0 ? m->nperf_cur : m->nperf, n = 0;
 	bool shadow;
 	for (int i = 0; i < npm && n < MAX_PRINTED; i++)
-		if (pm[i].session == s->session && pm[i].interval == s->interval && !strcmp(pm[i].scope, s->scope) &&
-		    !strcmp(pm[i].pmu, s->pmu) && tma_node_of_unit(pm[i].unit, &shadow))
+		if (tma_node_of_unit(pm[i].unit, &shadow) && pm[i].session == s->session && pm[i].interval == s->interval &&
+		    !strcmp(pm[i].scope, s->scope) && !strcmp(pm[i].pmu, s->pmu))
 			out[n++] = (struct tma_printed){ pm[i].unit, pm[i].value };
 	return n;
 }
@@ -226,9 +243,19 @@ static void add_rows(struct td_table *t, const struct stat_model *m, const struc
 static int perf_checked, perf_agree;
 
 /* Every metric perf printed must equal ours at perf's precision. */
+static double pow10_neg(int decimals)
+{
+	static double known[32];
+	if (decimals < 0 || decimals >= 32)
+		return pow(10, -decimals);
+	if (known[decimals] == 0)
+		known[decimals] = pow(10, -decimals);
+	return known[decimals];
+}
+
 static void compare_with_perf(const struct perf_metric *p, const char *name, double ours, double rel)
 {
-	double tol = 0.5 * pow(10, -(p->decimals >= 0 ? p->decimals : 2)) + rel * fabs(ours);
+	double tol = 0.5 * pow10_neg(p->decimals >= 0 ? p->decimals : 2) + rel * fabs(ours);
 	perf_checked++;
 	if (fabs(ours - p->value) <= tol * 1.0001)
 		perf_agree++;
@@ -260,10 +287,10 @@ static void check_perf(const struct stat_model *m, const struct perf_metric *pm,
 		const struct perf_metric *p = &pm[i];
 		if (isnan(p->value))
 			continue;
-		double factor;
-		bool shadow;
-		const char *name = metrics_for_perf_unit(p->unit, &factor);
-		if (!name && !tma_node_of_unit(p->unit, &shadow))
+		const struct unit_info *u = unit_info(p->unit);
+		const char *name = u->metric;
+		double factor = u->factor;
+		if (!name && !u->tma_node)
 			continue;              /* K/sec and other rates perf prints: nothing to check */
 		const struct counter_set *s = stat_model_find(m, false, p->session, p->interval, p->scope, p->pmu);
 		if (!s)

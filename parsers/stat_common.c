@@ -36,21 +36,19 @@ static bool parse_plain_decimal(const char *s, size_t n, double *out)
 	bool neg = false;
 	if (s[0] == '-' || s[0] == '+')
 		neg = s[i++] == '-';
-	unsigned long long mant = 0;
-	int digits = 0, frac = -1;
-	for (; i < n; i++) {
-		if (s[i] >= '0' && s[i] <= '9') {
-			mant = mant * 10 + (unsigned)(s[i] - '0');
-			digits++;
-			if (frac >= 0)
-				frac++;
-		} else if (s[i] == '.' && frac < 0) {
-			frac = 0;
-		} else {
-			return false;
-		}
+	unsigned long long mant = 0;        /* wraps past 19 digits: refused below anyway */
+	size_t start = i;
+	while (i < n && (unsigned char)(s[i] - '0') < 10)
+		mant = mant * 10 + (unsigned)(s[i++] - '0');
+	size_t digits = i - start, frac = 0;
+	if (i < n && s[i] == '.') {
+		size_t fstart = ++i;
+		while (i < n && (unsigned char)(s[i] - '0') < 10)
+			mant = mant * 10 + (unsigned)(s[i++] - '0');
+		frac = i - fstart;
+		digits += frac;
 	}
-	if (digits == 0 || digits > 15)
+	if (i != n || digits == 0 || digits > 15)    /* another character, a second point */
 		return false;
 	double v = (double)mant;
 	if (frac > 0)
@@ -67,13 +65,13 @@ bool stat_parse_number(const char *s, size_t n, double *out)
 		n--;
 	if (n == 0 || n > 63)
 		return false;
+	if (!((s[0] >= '0' && s[0] <= '9') || s[0] == '-' || s[0] == '+' || s[0] == '.'))
+		return false;
+	if (parse_plain_decimal(s, n, out))      /* reads only s[0..n): no copy */
+		return true;
 	char buf[64];
 	memcpy(buf, s, n);
 	buf[n] = '\0';
-	if (!((buf[0] >= '0' && buf[0] <= '9') || buf[0] == '-' || buf[0] == '+' || buf[0] == '.'))
-		return false;
-	if (parse_plain_decimal(buf, n, out))
-		return true;
 	char *end;
 	double v = strtod(buf, &end);
 	if (*end)
@@ -104,11 +102,20 @@ enum stat_format stat_detect(const char *s, size_t n)
 		i++;
 	if (i < n && s[i] == '{')
 		return STAT_JSON;
-	if (memmem(s, n, "Performance counter stats", 25) || memmem(s, n, " seconds ", 9))
-		return STAT_TEXT;
-	for (size_t k = i; k + 3 < n; k++)       /* text columns: runs of 3+ blanks */
-		if (s[k] != ' ' && s[k + 1] == ' ' && s[k + 2] == ' ' && s[k + 3] == ' ')
+	/* Every text marker holds a blank after the leading ones: "Performance
+	 * counter stats" 11 bytes after its start, " seconds " one before its
+	 * "seconds ", a run of blanks at its second byte. Searching from 11
+	 * bytes before the first such blank finds what a search of the whole
+	 * line finds. */
+	const char *blank = i < n ? memchr(s + i, ' ', n - i) : NULL;
+	if (blank) {
+		size_t from = (size_t)(blank - s) > i + 11 ? (size_t)(blank - s) - 11 : 0;
+		if (memmem(s + from, n - from, "Performance counter stats", 25) || memmem(s + from, n - from, " seconds ", 9))
 			return STAT_TEXT;
+		for (size_t k = (size_t)(blank - s) > i ? (size_t)(blank - s) - 1 : i; k + 3 < n; k++)
+			if (s[k] != ' ' && s[k + 1] == ' ' && s[k + 2] == ' ' && s[k + 3] == ' ')
+				return STAT_TEXT;   /* text columns: runs of 3+ blanks */
+	}
 	if (!memchr(s, ',', n) && !memchr(s, ';', n) && !memchr(s, '\t', n) && !memchr(s, '|', n))
 		return STAT_AUTO;               /* no separator: the layout of the lines around */
 	return STAT_CSV;

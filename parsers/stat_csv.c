@@ -68,28 +68,40 @@ static char pick_separator(const char *s, size_t n)
 	return best;
 }
 
-static int split(const char *s, size_t n, char sep, struct field *f)
-{
-	int nf = 0;
-	size_t start = 0;
-	for (size_t i = 0; i <= n && nf < MAX_FIELDS; i++) {
-		if (i == n || s[i] == sep) {
-			f[nf].p = s + start;
-			f[nf].n = i - start;
-			nf++;
-			start = i + 1;
-		}
-	}
-	return nf;
-}
-
-static struct field trim(struct field f)
+static inline struct field trim(struct field f)
 {
 	while (f.n && (*f.p == ' ' || *f.p == '\t'))
 		f.p++, f.n--;
 	while (f.n && (f.p[f.n - 1] == ' ' || f.p[f.n - 1] == '\t'))
 		f.n--;
 	return f;
+}
+
+/* The fields between separators, blanks around each trimmed: every field
+ * in f[] is trimmed (so the helpers below do not trim again); an event
+ * spanning several fields is trimmed at its ends. */
+static int split(const char *s, size_t n, char sep, struct field *f)
+{
+	int nf = 0;
+	const char *p = s, *end = s + n;
+	while (nf < MAX_FIELDS) {
+		const char *q = p;
+		while (q < end && *q != sep)      /* fields are short: no memchr call */
+			q++;
+		f[nf++] = trim((struct field){ p, (size_t)(q - p) });
+		if (q == end)
+			break;
+		p = q + 1;
+	}
+	return nf;
+}
+
+static bool only_digits(struct field f)
+{
+	for (size_t i = 0; i < f.n; i++)
+		if (f.p[i] < '0' || f.p[i] > '9')
+			return false;
+	return true;
 }
 
 /* A field cannot hold the separator, so "2,90" under -x';' is a decimal. */
@@ -99,21 +111,14 @@ static bool is_num(struct field f, double *v)
 	return stat_parse_number_comma(f.p, f.n, v ? v : &tmp);
 }
 
-static bool field_is(struct field f, const char *s)
+static inline bool field_is(struct field f, const char *s)
 {
-	f = trim(f);
 	return f.n == strlen(s) && memcmp(f.p, s, f.n) == 0;
-}
-
-static bool is_value(struct field f)
-{
-	return is_num(f, NULL) || field_is(f, "<not counted>") || field_is(f, "<not supported>");
 }
 
 /* Units perf prints in the unit column: short words, no digits. */
 static bool is_unit(struct field f)
 {
-	f = trim(f);
 	if (f.n > 16)
 		return false;
 	for (size_t i = 0; i < f.n; i++)
@@ -124,7 +129,6 @@ static bool is_unit(struct field f)
 
 static bool is_event(struct field f)
 {
-	f = trim(f);
 	return f.n > 0 && !is_num(f, NULL) && !field_is(f, "<not counted>") && !field_is(f, "<not supported>");
 }
 
@@ -141,7 +145,6 @@ static const char *copy(struct stat_csv *c, size_t at, struct field f)
 
 static int decimals(struct field f)
 {
-	f = trim(f);
 	const char *dot = memchr(f.p, '.', f.n);
 	return dot ? (int)(f.p + f.n - dot - 1) : 0;
 }
@@ -155,17 +158,31 @@ static bool is_threshold(struct field f)
 	return false;
 }
 
+/* The leading fields counter_row looks at for the value: is_value, with
+ * the number each held, which it reads again (timestamp, value). */
+struct lead {
+	double num[4];
+	bool is_num[4];
+};
+
+static bool lead_value(struct lead *l, struct field *f, int i)
+{
+	l->is_num[i] = is_num(f[i], &l->num[i]);
+	return l->is_num[i] || field_is(f[i], "<not counted>") || field_is(f[i], "<not supported>");
+}
+
 /* Parses [ts][aggr...] value unit event... [variance%] run pct [mv mu [thr]]. */
 static bool counter_row(struct stat_csv *c, struct field *f, int nf, struct stat_record *r)
 {
 	int v = -1;
+	struct lead lead;               /* fields 0..v are read */
 	for (int i = 0; i + 2 < nf && i < 4; i++)
-		if (is_value(f[i]) && is_unit(f[i + 1]) && is_event(f[i + 2])) {
+		if (lead_value(&lead, f, i) && is_unit(f[i + 1]) && is_event(f[i + 2])) {
 			v = i;
 			break;
 		}
 	if (v < 0) {
-		if (nf == 2 && is_value(f[0]) && is_event(f[1])) {      /* perf 2.6.39-3.x */
+		if (nf == 2 && lead_value(&lead, f, 0) && is_event(f[1])) {      /* perf 2.6.39-3.x */
 			v = 0;
 			f[2] = f[1];
 			f[1] = (struct field){ "", 0 };
@@ -175,29 +192,28 @@ static bool counter_row(struct stat_csv *c, struct field *f, int nf, struct stat
 		}
 	}
 	int p = 0;
-	double ts;
-	if (v >= 1 && is_num(f[0], &ts) && memchr(f[0].p, '.', f[0].n)) {
-		r->interval = ts;
+	if (v >= 1 && lead.is_num[0] && memchr(f[0].p, '.', f[0].n)) {
+		r->interval = lead.num[0];
 		p = 1;
 	}
 	size_t off = 0;
 	if (v > p) {              /* aggregation id; a second field is the CPU count */
-		r->scope = copy(c, off, trim(f[p]));
+		r->scope = copy(c, off, f[p]);
 		off += f[p].n + 1;
 	}
-	struct field val = trim(f[v]);
+	struct field val = f[v];
 	r->not_counted = field_is(val, "<not counted>");
 	r->not_supported = field_is(val, "<not supported>");
-	if (!r->not_counted && !r->not_supported)
-		is_num(val, &r->value);
-	r->unit = copy(c, off, trim(f[v + 1]));
+	if (!r->not_counted && !r->not_supported && lead.is_num[v])
+		r->value = lead.num[v];
+	r->unit = copy(c, off, f[v + 1]);
 	off += f[v + 1].n + 1;
 	/* the event runs up to the run-time field: digits followed by a percentage */
 	int e = v + 2, end = nf;
 	for (int j = e + 1; j + 1 < nf; j++) {
 		double run, pct;
-		struct field fj = trim(f[j]);
-		bool digits = fj.n > 0 && strspn(fj.p, "0123456789") >= fj.n;
+		struct field fj = f[j];
+		bool digits = fj.n > 0 && only_digits(fj);
 		if (digits && is_num(f[j], &run) && is_num(f[j + 1], &pct)) {
 			end = j;
 			r->run_ns = run;
@@ -207,7 +223,7 @@ static bool counter_row(struct stat_csv *c, struct field *f, int nf, struct stat
 	}
 	int last_event_field = end - 1;
 	if (end < nf && last_event_field > e) {        /* -r variance "1.58%" */
-		struct field fv = trim(f[last_event_field]);
+		struct field fv = f[last_event_field];
 		if (fv.n > 1 && fv.p[fv.n - 1] == '%' && is_num((struct field){ fv.p, fv.n - 1 }, &r->variance_pct))
 			last_event_field--;
 	}
@@ -221,11 +237,11 @@ static bool counter_row(struct stat_csv *c, struct field *f, int nf, struct stat
 			r->metric_decimals = decimals(f[end + 2]);
 		}
 		if (end + 3 < nf) {
-			r->metric_unit = copy(c, off, trim(f[end + 3]));
+			r->metric_unit = copy(c, off, f[end + 3]);
 			off += f[end + 3].n + 1;
 		}
 		if (end + 4 < nf && is_threshold(f[end + 4]))
-			r->threshold = copy(c, off, trim(f[end + 4]));
+			r->threshold = copy(c, off, f[end + 4]);
 	}
 	return true;
 }
@@ -235,7 +251,7 @@ static bool counter_row(struct stat_csv *c, struct field *f, int nf, struct stat
 static bool continuation_row(struct stat_csv *c, struct field *f, int nf, struct stat_record *r)
 {
 	int last = nf - 1;
-	while (last >= 0 && trim(f[last]).n == 0)
+	while (last >= 0 && f[last].n == 0)
 		last--;
 	if (last < 1)
 		return false;
@@ -244,15 +260,15 @@ static bool continuation_row(struct stat_csv *c, struct field *f, int nf, struct
 	if (!is_num(f[unit - 1], &mv) || is_num(f[unit], NULL))
 		return false;
 	for (int i = 1; i < unit - 1; i++)      /* everything between prefix and metric empty */
-		if (trim(f[i]).n && i > 2)
+		if (f[i].n && i > 2)
 			return false;
 	r->kind = STAT_METRIC;
 	stat_last_apply(&c->last, r);
 	r->metric_value = mv;
 	r->metric_decimals = decimals(f[unit - 1]);
-	r->metric_unit = copy(c, 0, trim(f[unit]));
+	r->metric_unit = copy(c, 0, f[unit]);
 	if (unit != last)
-		r->threshold = copy(c, f[unit].n + 1, trim(f[last]));
+		r->threshold = copy(c, f[unit].n + 1, f[last]);
 	return true;
 }
 
@@ -273,7 +289,7 @@ static bool metric_header(struct stat_csv *c, struct field *f, int nf)
 	for (int i = 0; i < nf; i++) {
 		if (is_num(f[i], NULL))
 			return false;
-		named += trim(f[i]).n > 0;
+		named += f[i].n > 0;
 	}
 	if (named < 2)
 		return false;
@@ -282,7 +298,7 @@ static bool metric_header(struct stat_csv *c, struct field *f, int nf)
 	c->ncolumns = nf;
 	c->prefix_columns = 0;
 	for (int i = 0; i < nf; i++) {
-		struct field t = trim(f[i]);
+		struct field t = f[i];
 		c->columns[i] = td_strndup(t.p, t.n);
 		if (i == c->prefix_columns && is_aggr_header(f[i]))
 			c->prefix_columns++;
@@ -301,7 +317,7 @@ static bool metric_only_row(struct stat_csv *c, struct field *f, int nf, const c
 	int col = 0;
 	char scope[256] = "";
 	for (; col < c->prefix_columns && col < nf; col++) {
-		struct field t = trim(f[col]);
+		struct field t = f[col];
 		if (strcmp(c->columns[col], "time") == 0)
 			is_num(t, &r.interval);
 		else if (!scope[0] && t.n < sizeof scope)
@@ -323,8 +339,7 @@ static bool metric_only_row(struct stat_csv *c, struct field *f, int nf, const c
 
 static bool all_digits(struct field f, size_t min, size_t max)
 {
-	f = trim(f);
-	return f.n >= min && f.n <= max && strspn(f.p, "0123456789") >= f.n;
+	return f.n >= min && f.n <= max && only_digits(f);
 }
 
 /* -x, under a comma locale: "2,41,msec,task-clock,2410960,100,00,0,CPUs
@@ -354,7 +369,7 @@ static bool comma_locale_row(struct stat_csv *c, struct field *f, int *nf)
 		unit++;                         /* [cpus] value [decimals] */
 	if (unit == first_number || unit >= run)
 		return false;
-	bool has_decimals = trim(f[unit]).n > 0 && unit - first_number >= 2;
+	bool has_decimals = f[unit].n > 0 && unit - first_number >= 2;
 	size_t cap = 0;
 	for (int k = 0; k < *nf; k++)
 		cap += f[k].n + 1;
@@ -367,12 +382,12 @@ static bool comma_locale_row(struct stat_csv *c, struct field *f, int *nf)
 	int n = 0;
 	for (int k = 0; k <= run + 2; k++) {
 		bool join = (has_decimals && k == unit - 2) || k == run + 1;
-		struct field a = trim(f[k]);
+		struct field a = f[k];
 		out[n].p = w;
 		memcpy(w, a.p, a.n);
 		w += a.n;
 		if (join) {
-			struct field b = trim(f[++k]);
+			struct field b = f[++k];
 			*w++ = '.';
 			memcpy(w, b.p, b.n);
 			w += b.n;
@@ -404,7 +419,7 @@ void stat_csv_line(struct stat_csv *c, const char *line, size_t len, const char 
 	}
 	int nonempty = 0;
 	for (int i = 0; i < nf; i++)
-		nonempty += trim(f[i]).n > 0;
+		nonempty += f[i].n > 0;
 	if (nonempty == 0)
 		return;                       /* ",,,,," : a group that failed to count */
 	struct stat_record r;
@@ -425,9 +440,9 @@ void stat_csv_line(struct stat_csv *c, const char *line, size_t len, const char 
 		return;
 	}
 	int last = nf - 1;
-	while (last > 0 && trim(f[last]).n == 0)
+	while (last > 0 && f[last].n == 0)
 		last--;
-	if (nf >= 3 && (nonempty == 1 || trim(f[0]).n == 0) && !is_num(f[last], NULL) && !is_threshold(f[last]))
+	if (nf >= 3 && (nonempty == 1 || f[0].n == 0) && !is_num(f[last], NULL) && !is_threshold(f[last]))
 		return;                       /* metric-group header: "TopdownL1 (cpu_core)" */
 	if (metric_only_row(c, f, nf, file, lineno, emit, ctx))
 		return;

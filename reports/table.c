@@ -1,24 +1,44 @@
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../common/diag.h"
 #include "../common/numfmt.h"
 #include "table.h"
 
+struct cell {
+	long off;              /* into text, -1 = empty */
+	uint32_t len;
+	bool plain;            /* a number: nothing to quote or escape */
+};
+
+struct row_buf {            /* a CSV row being put together */
+	char *p;
+	size_t cap;
+};
+
+struct last_num {         /* rows repeat intervals, 100.00 ... */
+	double v;
+	uint32_t len;
+	char text[48];
+};
+
 struct td_table {
 	const struct td_column *cols;
 	int ncols;
-	long *cells;           /* rows * ncols offsets into text, -1 = empty */
+	struct cell *cells;    /* rows * ncols */
 	int nrows, cap_rows;
 	char *text;            /* every cell's bytes, NUL-terminated */
 	size_t text_len, text_cap;
 	FILE *stream;          /* streaming: rows are written as they complete */
 	enum td_format stream_fmt;
 	long streamed;         /* rows written so far */
+	struct row_buf line;   /* streaming: reused for every row */
+	struct last_num *last; /* per column: the number formatted last */
 };
 
 static void write_csv_header(const struct td_table *t, FILE *f);
-static void write_csv_row(const struct td_table *t, int r, FILE *f);
+static void write_csv_row(const struct td_table *t, struct row_buf *b, int r, FILE *f);
 static void write_json_row(const struct td_table *t, int r, FILE *f);
 
 struct td_table *td_table_new(const struct td_column *cols, int ncols)
@@ -26,6 +46,7 @@ struct td_table *td_table_new(const struct td_column *cols, int ncols)
 	struct td_table *t = td_calloc(1, sizeof(*t));
 	t->cols = cols;
 	t->ncols = ncols;
+	t->last = td_calloc((size_t)ncols, sizeof(*t->last));
 	return t;
 }
 
@@ -35,6 +56,8 @@ void td_table_free(struct td_table *t)
 		return;
 	free(t->cells);
 	free(t->text);
+	free(t->line.p);
+	free(t->last);
 	free(t);
 }
 
@@ -54,7 +77,7 @@ static void stream_pending(struct td_table *t)
 	if (!t->stream || t->nrows == 0)
 		return;
 	if (t->stream_fmt == TD_FMT_CSV) {
-		write_csv_row(t, 0, t->stream);
+		write_csv_row(t, &t->line, 0, t->stream);
 	} else {
 		fputs_unlocked(t->streamed ? ",\n  " : "\n  ", t->stream);
 		write_json_row(t, 0, t->stream);
@@ -81,17 +104,17 @@ void td_table_row(struct td_table *t)
 		t->cap_rows = t->cap_rows ? t->cap_rows * 2 : 64;
 		t->cells = td_realloc(t->cells, (size_t)t->cap_rows * t->ncols * sizeof(*t->cells));
 	}
-	long *row = &t->cells[(size_t)t->nrows * t->ncols];
+	struct cell *row = &t->cells[(size_t)t->nrows * t->ncols];
 	for (int c = 0; c < t->ncols; c++)
-		row[c] = -1;
+		row[c] = (struct cell){ -1, 0, false };
 	t->nrows++;
 }
 
-static void set_cell(struct td_table *t, int col, const char *s, size_t len)
+static void set_cell(struct td_table *t, int col, const char *s, size_t len, bool plain)
 {
-	long *c = &t->cells[(size_t)(t->nrows - 1) * t->ncols + col];
+	struct cell *c = &t->cells[(size_t)(t->nrows - 1) * t->ncols + col];
 	if (!s) {
-		*c = -1;
+		*c = (struct cell){ -1, 0, false };
 		return;
 	}
 	if (t->text_len + len + 1 > t->text_cap) {
@@ -100,37 +123,41 @@ static void set_cell(struct td_table *t, int col, const char *s, size_t len)
 	}
 	memcpy(t->text + t->text_len, s, len);
 	t->text[t->text_len + len] = '\0';
-	*c = (long)t->text_len;
+	*c = (struct cell){ (long)t->text_len, (uint32_t)len, plain };
 	t->text_len += len + 1;
 }
 
 void td_table_str(struct td_table *t, int col, const char *s)
 {
-	set_cell(t, col, s && *s ? s : NULL, s ? strlen(s) : 0);   /* "" is an empty cell */
+	set_cell(t, col, s && *s ? s : NULL, s ? strlen(s) : 0, false);   /* "" is an empty cell */
 }
 
 void td_table_int(struct td_table *t, int col, long long v)
 {
 	char buf[32];
 	int n = snprintf(buf, sizeof buf, "%lld", v);
-	set_cell(t, col, buf, (size_t)n);
+	set_cell(t, col, buf, (size_t)n, true);
 }
 
 void td_table_num(struct td_table *t, int col, double v)
 {
-	char buf[64];
 	if (!isfinite(v)) {
-		set_cell(t, col, NULL, 0);
+		set_cell(t, col, NULL, 0, false);
 		return;
 	}
-	set_cell(t, col, buf, td_format_fixed(buf, v, t->cols[col].precision));
+	struct last_num *l = &t->last[col];
+	if (l->len == 0 || memcmp(&l->v, &v, sizeof v)) {    /* bit for bit: -0.0 is not 0.0 */
+		l->v = v;
+		l->len = (uint32_t)td_format_fixed(l->text, v, t->cols[col].precision);
+	}
+	set_cell(t, col, l->text, l->len, true);
 }
 
 int td_table_rows(const struct td_table *t) { return t->nrows; }
 
 const char *td_table_cell(const struct td_table *t, int row, int col)
 {
-	long off = t->cells[(size_t)row * t->ncols + col];
+	long off = t->cells[(size_t)row * t->ncols + col].off;
 	return off < 0 ? NULL : t->text + off;
 }
 
@@ -180,23 +207,65 @@ static void write_csv_header(const struct td_table *t, FILE *f)
 	putc_unlocked('\n', f);
 }
 
-static void write_csv_row(const struct td_table *t, int r, FILE *f)
+/* Bytes that make a CSV field need quotes (td_csv_field). */
+static bool csv_special(unsigned char ch) { return ch == ',' || ch == '"' || ch == '\n' || ch == '\r'; }
+
+/* Room for n more bytes in the row being put together. */
+static char *line_room(struct row_buf *b, size_t used, size_t n)
 {
-	for (int c = 0; c < t->ncols; c++) {
-		const char *s = td_table_cell(t, r, c);
-		if (c)
-			putc_unlocked(',', f);
-		if (s)
-			td_csv_field(f, s);
+	if (used + n > b->cap) {
+		b->cap = (used + n) * 2 + 256;
+		b->p = td_realloc(b->p, b->cap);
 	}
-	putc_unlocked('\n', f);
+	return b->p + used;
+}
+
+/* One cell as td_csv_field writes it, appended at used; returns the new end. */
+static size_t put_csv_cell(const struct td_table *t, struct row_buf *b, size_t used, const struct cell *c)
+{
+	const char *s = t->text + c->off;
+	char *w = line_room(b, used, 2 * (size_t)c->len + 2);
+	size_t i = 0;
+	if (!c->plain)
+		while (i < c->len && !csv_special((unsigned char)s[i]))
+			i++;
+	if (c->plain || i == c->len) {
+		memcpy(w, s, c->len);
+		return used + c->len;
+	}
+	char *start = w;
+	*w++ = '"';
+	for (i = 0; i < c->len; i++) {
+		if (s[i] == '"')
+			*w++ = '"';
+		*w++ = s[i];
+	}
+	*w++ = '"';
+	return used + (size_t)(w - start);
+}
+
+/* The row put together in memory, then one write. */
+static void write_csv_row(const struct td_table *t, struct row_buf *b, int r, FILE *f)
+{
+	const struct cell *row = &t->cells[(size_t)r * t->ncols];
+	size_t used = 0;
+	for (int c = 0; c < t->ncols; c++) {
+		if (c)
+			*line_room(b, used++, 1) = ',';
+		if (row[c].off >= 0)
+			used = put_csv_cell(t, b, used, &row[c]);
+	}
+	*line_room(b, used++, 1) = '\n';
+	fwrite_unlocked(b->p, 1, used, f);
 }
 
 static void write_csv(const struct td_table *t, FILE *f)
 {
+	struct row_buf b = { NULL, 0 };
 	write_csv_header(t, f);
 	for (int r = 0; r < t->nrows; r++)
-		write_csv_row(t, r, f);
+		write_csv_row(t, &b, r, f);
+	free(b.p);
 }
 
 static void write_json_row(const struct td_table *t, int r, FILE *f)
