@@ -1,3 +1,4 @@
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 #include <unistd.h>
 #include "common/diag.h"
 #include "common/intern.h"
+#include "common/sorted.h"
 #include "parsers/elf_symbols.h"
 #include "parsers/kallsyms.h"
 #include "machine.h"
@@ -184,14 +186,7 @@ static void load_perf_map(struct dso *d)
 
 static const char *find_jit(const struct dso *d, uint64_t addr, uint64_t *start)
 {
-	size_t lo = 0, hi = d->njit;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (d->jit[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = td_count_at_or_before(d->jit, d->njit, sizeof(*d->jit), offsetof(struct jit_sym, start), addr);
 	if (lo == 0 || addr >= d->jit[lo - 1].end)
 		return NULL;
 	*start = d->jit[lo - 1].start;
@@ -368,14 +363,7 @@ static void maps_insert(struct maps *ms, const struct map *mp)
 
 static const struct map *maps_find(const struct maps *ms, uint64_t addr)
 {
-	size_t lo = 0, hi = ms->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (ms->v[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = td_count_at_or_before(ms->v, ms->n, sizeof(*ms->v), offsetof(struct map, start), addr);
 	if (lo == 0 || addr >= ms->v[lo - 1].end)
 		return NULL;
 	return &ms->v[lo - 1];
@@ -634,7 +622,7 @@ void machine_resolve(struct machine *m, int32_t pid, int cpumode, uint64_t ip, s
 		return;
 	out->dso = m->dsos[mp->dso].name;
 	out->addr = mp->identity ? ip : ip - mp->start + mp->pgoff;
-	struct map copy = *mp;        /* loading kernel symbols may not move it, but be safe */
+	struct map copy = *mp;        /* loading kernel symbols can rebuild kmaps (kcore, stretch): mp may move */
 	out->sym = map_symbol(m, &copy, ip, &out->sym_off);
 }
 

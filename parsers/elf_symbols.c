@@ -2,11 +2,13 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "common/diag.h"
+#include "common/sorted.h"
 #include "elf_symbols.h"
 
 struct sym {
@@ -358,14 +360,7 @@ uint64_t elf_symbols_vaddr(const struct elf_symbols *e, uint64_t addr, uint64_t 
 
 const char *elf_symbols_find(const struct elf_symbols *e, uint64_t vaddr, uint64_t *start)
 {
-	size_t lo = 0, hi = e->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (e->sym[mid].start <= vaddr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = td_count_at_or_before(e->sym, e->n, sizeof(*e->sym), offsetof(struct sym, start), vaddr);
 	if (lo == 0 || vaddr >= e->sym[lo - 1].end)
 		return NULL;
 	*start = e->sym[lo - 1].start;
