@@ -1,3 +1,5 @@
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "common/diag.h"
@@ -35,6 +37,7 @@ struct fold {
 	/* the sample being read */
 	bool in_sample;
 	uint32_t pname;
+	bool java;                       /* pname is java*: tidy Java names */
 	uint64_t period;
 	struct id_vec frames;            /* leaf first, each line's names reversed */
 	struct id_vec key;
@@ -47,6 +50,10 @@ struct fold {
 	/* what the end-of-run notes say */
 	uint64_t frames_total, frames_unknown;
 	uint64_t malformed;
+	uint32_t *plain[2];              /* fold_resolved_frame: [java][sym_id] -> cache index + 1 */
+	size_t plain_cap[2];
+	struct resolved_slot *resolved;  /* its frames whose names depend on the address */
+	size_t resolved_n, resolved_cap;
 	char scratch_buf[256];
 	char *scratch;
 	size_t scratch_cap;
@@ -90,6 +97,9 @@ void fold_free(struct fold *f)
 	free(f->event);
 	free(f->skipped_samples);
 	free(f->scratch);
+	free(f->resolved);
+	free(f->plain[0]);
+	free(f->plain[1]);
 	free(f);
 }
 
@@ -356,19 +366,22 @@ static void header_line(struct fold *f, const struct script_header *h)
 		if (b[i] == ' ')
 			b[i] = '_';
 	f->pname = td_intern(f->names, b, len);
+	f->java = len >= 4 && memcmp(b, "java", 4) == 0;    /* as stackcollapse-perf.pl */
 	f->period = h->period;
 	f->in_sample = true;
 }
 
-static void frame_line(struct fold *f, const struct script_frame *fr)
+static void push_frame_names(struct fold *f, const struct cached_frame *c)
 {
-	size_t pn;
-	const char *pname = td_intern_str(f->names, f->pname, &pn);
-	const struct cached_frame *c = frame_names(f, fr, pn >= 4 && memcmp(pname, "java", 4) == 0);
 	for (uint32_t i = c->count; i-- > 0;)
 		vec_push(&f->frames, f->frame_pool.v[c->first + i]);
 	f->frames_total += c->count;
 	f->frames_unknown += c->unknown;
+}
+
+static void frame_line(struct fold *f, const struct script_frame *fr)
+{
+	push_frame_names(f, frame_names(f, fr, f->java));
 }
 
 /* A sample recorded without -g is one line; stackcollapse-perf.pl loses
@@ -432,6 +445,131 @@ void fold_line(struct fold *f, const char *line, size_t len, const char *file, u
 	if (!f->in_sample)
 		return;        /* a frame of a sample whose event is filtered out */
 	frame_line(f, &fr);
+}
+
+/* ---- frames resolved by the caller -------------------------------------------- */
+
+#define NOT_PLAIN UINT32_MAX
+
+struct resolved_key {
+	const char *sym, *dso;
+	uint64_t addr, off;
+	uint32_t java, unused;
+};
+
+struct resolved_slot {
+	struct resolved_key k;
+	uint32_t frame;              /* index into cache; NOT_PLAIN: no frame */
+	bool used;
+};
+
+static uint64_t resolved_hash(const struct resolved_key *k)
+{
+	return td_hash(k, sizeof *k);
+}
+
+static struct resolved_slot *resolved_slot(struct fold *f, const struct resolved_key *k)
+{
+	if (2 * (f->resolved_n + 1) > f->resolved_cap) {
+		struct resolved_slot *old = f->resolved;
+		size_t old_cap = f->resolved_cap;
+		f->resolved_cap = old_cap ? old_cap * 2 : 4096;
+		f->resolved = td_calloc(f->resolved_cap, sizeof(*f->resolved));
+		f->resolved_n = 0;
+		for (size_t i = 0; i < old_cap; i++)
+			if (old[i].used) {
+				*resolved_slot(f, &old[i].k) = old[i];
+				f->resolved_n++;
+			}
+		free(old);
+	}
+	size_t mask = f->resolved_cap - 1;
+	for (size_t i = resolved_hash(k) & mask;; i = (i + 1) & mask)
+		if (!f->resolved[i].used || memcmp(&f->resolved[i].k, k, sizeof *k) == 0)
+			return &f->resolved[i];
+}
+
+static void resolved_put(struct fold *f, const struct resolved_key *k, uint32_t frame)
+{
+	struct resolved_slot *s = resolved_slot(f, k);
+	if (!s->used)
+		f->resolved_n++;
+	*s = (struct resolved_slot){ *k, frame, true };
+}
+
+static bool span_is(struct td_span sp, const char *s)
+{
+	return strlen(s) == sp.n && memcmp(sp.p, s, sp.n) == 0;
+}
+
+/* The names of the frame's text line, through the line's own parser, so
+ * odd names (a dso with " (" in it, an empty symbol) fold as their text
+ * does. Plain: the result depends on (sym, dso) only, not on the address. */
+static uint32_t resolve_by_text(struct fold *f, const char *sym, uint64_t off, const char *dso, uint64_t addr,
+				bool java, bool *plain)
+{
+	char line[1024];
+	int n;
+	if (sym)
+		n = snprintf(line, sizeof line, "\t%16" PRIx64 " %s+0x%" PRIx64 " (%s)", addr, sym, off, dso ? dso : "[unknown]");
+	else
+		n = snprintf(line, sizeof line, "\t%16" PRIx64 " [unknown] (%s)", addr, dso ? dso : "[unknown]");
+	size_t len = n < 0 ? 0 : (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;
+	struct script_frame fr;
+	if (!script_parse_frame(line, len, &fr)) {
+		*plain = false;
+		return NOT_PLAIN;
+	}
+	const struct cached_frame *c = frame_names(f, &fr, java);
+	const char *want = sym ? sym : "[unknown]";
+	size_t wn = strlen(want), suffix = sym ? (size_t)snprintf(NULL, 0, "+0x%" PRIx64, off) : 0;
+	*plain = (size_t)n < sizeof line && wn > 0 && fr.sym.n == wn + suffix && memcmp(fr.sym.p, want, wn) == 0 &&
+		 span_is(fr.dso, dso ? dso : "[unknown]") && !(f->opt.addrs && strstr(want, "[unknown]"));
+	return (uint32_t)(c - f->cache);
+}
+
+static uint32_t *plain_slot(struct fold *f, bool java, uint32_t sym_id)
+{
+	size_t cap = f->plain_cap[java];
+	if (sym_id >= cap) {
+		size_t want = cap ? cap : 1024;
+		while (want <= sym_id)
+			want *= 2;
+		f->plain[java] = td_realloc(f->plain[java], want * sizeof(uint32_t));
+		memset(f->plain[java] + cap, 0, (want - cap) * sizeof(uint32_t));
+		f->plain_cap[java] = want;
+	}
+	return &f->plain[java][sym_id];
+}
+
+void fold_resolved_frame(struct fold *f, const char *sym, uint64_t sym_off, const char *dso, uint64_t addr, uint32_t sym_id)
+{
+	if (!f->in_sample)
+		return;
+	uint32_t *plain = plain_slot(f, f->java, sym_id);
+	if (*plain && *plain != NOT_PLAIN) {
+		push_frame_names(f, &f->cache[*plain - 1]);
+		return;
+	}
+	struct resolved_key exact = { sym, dso, addr, sym_off, f->java, 0 };
+	if (*plain == NOT_PLAIN) {
+		struct resolved_slot *e = resolved_slot(f, &exact);
+		if (e->used) {
+			if (e->frame != NOT_PLAIN)
+				push_frame_names(f, &f->cache[e->frame]);
+			return;
+		}
+	}
+	bool is_plain;
+	uint32_t frame = resolve_by_text(f, sym, sym_off, dso, addr, f->java, &is_plain);
+	if (is_plain) {
+		*plain = frame + 1;
+	} else {
+		*plain = NOT_PLAIN;
+		resolved_put(f, &exact, frame);
+	}
+	if (frame != NOT_PLAIN)
+		push_frame_names(f, &f->cache[frame]);
 }
 
 void fold_end_input(struct fold *f, const char *file, unsigned long lineno)

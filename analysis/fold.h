@@ -29,6 +29,13 @@ void fold_free(struct fold *f);
 /* Feed perf script text one line at a time (CR and LF already removed).
  * file/lineno are for warnings only. */
 void fold_line(struct fold *f, const char *line, size_t len, const char *file, unsigned long lineno);
+/* A callchain frame the caller resolved itself (perf.data replay), in
+ * place of the line "\t%16lx sym+0xOFF (dso)" perf script would print
+ * (sym or dso NULL: "[unknown]"); folds to the same names. sym_id names
+ * the (sym, dso) pair densely (0, 1, ...): names are cached by it and by
+ * the pointers, whose text must not change while the fold lives. */
+void fold_resolved_frame(struct fold *f, const char *sym, uint64_t sym_off, const char *dso, uint64_t addr,
+			 uint32_t sym_id);
 /* End of one input file: a sample still open is kept, with a warning. */
 void fold_end_input(struct fold *f, const char *file, unsigned long lineno);
 

@@ -66,8 +66,22 @@ struct machine {
 	struct kallsyms *ksyms;
 	bool ksyms_tried;
 	const struct perf_data *data;
+	uint32_t gen;                /* bumped whenever a lookup could change */
+	struct resolved *cache;      /* direct-mapped, by (pid, cpumode, ip) */
+	struct td_intern *sym_ids;   /* (sym, dso) pointer pairs */
 	char tmp[64];
 };
+
+/* A resolved address; valid while its gen is the machine's. */
+struct resolved {
+	uint64_t ip;
+	int32_t pid;
+	int16_t cpumode;
+	uint32_t gen;                /* 0: empty */
+	struct machine_frame f;
+};
+
+#define CACHE_BITS 15
 
 static void maps_insert(struct maps *ms, const struct map *mp);
 
@@ -502,6 +516,8 @@ void machine_apply(struct machine *m, const struct pd_record *r)
 {
 	if (!r->decoded && r->type != PERF_RECORD_MMAP && r->type != PERF_RECORD_MMAP2)
 		return;
+	if (r->type == PERF_RECORD_MMAP || r->type == PERF_RECORD_MMAP2 || r->type == PERF_RECORD_FORK)
+		m->gen++;
 	switch (r->type) {
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2: {
@@ -541,6 +557,7 @@ const char *machine_comm(struct machine *m, int32_t pid, int32_t tid)
 static void load_symbols(struct machine *m, struct dso *d)
 {
 	d->loaded = true;
+	m->gen++;
 	if (d->kind == DSO_FILE || d->kind == DSO_VDSO)
 		load_elf(m, d);
 	else if (d->kind == DSO_PERF_MAP)
@@ -585,6 +602,7 @@ static const char *map_symbol(struct machine *m, const struct map *mp, uint64_t 
 static void default_kernel_map(struct machine *m)
 {
 	m->kernel_mapped = true;
+	m->gen++;
 	FILE *f = fopen("/proc/kallsyms", "r");
 	if (!f)
 		return;
@@ -604,9 +622,9 @@ static void default_kernel_map(struct machine *m)
 	maps_insert(&m->kmaps, &mp);
 }
 
-void machine_resolve(struct machine *m, int32_t pid, int cpumode, uint64_t ip, struct machine_frame *out)
+static void resolve(struct machine *m, int32_t pid, int cpumode, uint64_t ip, struct machine_frame *out)
 {
-	*out = (struct machine_frame){ NULL, 0, NULL, ip };
+	*out = (struct machine_frame){ NULL, 0, NULL, ip, 0 };
 	const struct maps *ms;
 	if (cpumode == PERF_RECORD_MISC_KERNEL) {
 		if (!m->kernel_mapped)
@@ -626,6 +644,27 @@ void machine_resolve(struct machine *m, int32_t pid, int cpumode, uint64_t ip, s
 	out->sym = map_symbol(m, &copy, ip, &out->sym_off);
 }
 
+/* Samples hit the same addresses over and over: remember the answers
+ * until a record or a symbol load may change them. */
+void machine_resolve(struct machine *m, int32_t pid, int cpumode, uint64_t ip, struct machine_frame *out)
+{
+	if (cpumode == PERF_RECORD_MISC_KERNEL)
+		pid = -1;                     /* one kernel for all */
+	uint64_t h = (ip ^ ((uint64_t)(uint32_t)pid << 32 | (uint32_t)cpumode)) * 0x9e3779b97f4a7c15u;
+	struct resolved *c = &m->cache[h >> (64 - CACHE_BITS)];
+	if (c->gen == m->gen && c->ip == ip && c->pid == pid && c->cpumode == cpumode) {
+		*out = c->f;
+		return;
+	}
+	uint32_t gen = m->gen;
+	resolve(m, pid, cpumode, ip, out);
+	const char *pair[2] = { out->sym, out->dso };
+	out->sym_id = td_intern(m->sym_ids, (const char *)pair, sizeof pair);
+	if (m->gen != gen)
+		return;                       /* symbols or maps were loaded on the way */
+	*c = (struct resolved){ ip, pid, (int16_t)cpumode, gen, *out };
+}
+
 /* ---- life ------------------------------------------------------------------------- */
 
 struct machine *machine_new(const struct perf_data *d, const struct machine_options *o)
@@ -642,6 +681,9 @@ struct machine *machine_new(const struct perf_data *d, const struct machine_opti
 	m->tids = td_intern_new();
 	m->comms = td_intern_new();
 	m->kernel_dso = dso_of(m, "[kernel.kallsyms]", DSO_KERNEL);
+	m->gen = 1;
+	m->cache = td_calloc((size_t)1 << CACHE_BITS, sizeof(*m->cache));
+	m->sym_ids = td_intern_new();
 	set_comm(m, thread(m, 0, 0, NULL), "swapper");    /* perf's idle thread */
 	return m;
 }
@@ -662,6 +704,8 @@ void machine_free(struct machine *m)
 	free(m->procs);
 	free(m->threads);
 	free(m->kmaps.v);
+	free(m->cache);
+	td_intern_free(m->sym_ids);
 	kallsyms_free(m->ksyms);
 	td_intern_free(m->names);
 	td_intern_free(m->pids);

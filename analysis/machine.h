@@ -32,6 +32,7 @@ struct machine_frame {
 	uint64_t sym_off;            /* addr - symbol start */
 	const char *dso;             /* NULL: no map ("[unknown]") */
 	uint64_t addr;               /* as perf prints it: map-relative for user maps */
+	uint32_t sym_id;             /* dense id of the (sym, dso) pair */
 };
 
 struct machine;

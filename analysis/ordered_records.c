@@ -18,6 +18,8 @@ struct ordered_records {
 	void *ctx;
 	struct queued *q;
 	size_t n, cap;
+	struct queued *tmp;          /* sort_queue's merge buffer */
+	size_t tmp_cap;
 	unsigned char *arena;
 	size_t used, arena_cap;
 	uint64_t seq, max_time, next_flush;
@@ -37,6 +39,7 @@ void ordered_free(struct ordered_records *o)
 	if (!o)
 		return;
 	free(o->q);
+	free(o->tmp);
 	free(o->arena);
 	free(o);
 }
@@ -48,12 +51,54 @@ static uint64_t record_time(const struct pd_record *r)
 	return r->sid.valid ? r->sid.time : 0;
 }
 
-static int cmp_queued(const void *a, const void *b)
+static bool before(const struct queued *x, const struct queued *y)
 {
-	const struct queued *x = a, *y = b;
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	return x->time != y->time ? x->time < y->time : x->seq < y->seq;
+}
+
+/* Each CPU's buffer arrives in time order, so a round is a few ascending
+ * runs: merge neighbouring runs until one is left (a natural merge sort;
+ * stable, and (time, seq) keys are distinct anyway). */
+static void sort_queue(struct ordered_records *o)
+{
+	size_t n = o->n;
+	if (n < 2)
+		return;
+	if (o->tmp_cap < n) {
+		o->tmp_cap = n;
+		o->tmp = td_realloc(o->tmp, n * sizeof(*o->tmp));
+	}
+	struct queued *a = o->q, *b = o->tmp;
+	for (;;) {
+		size_t runs = 0, w = 0;
+		for (size_t i = 0; i < n;) {
+			size_t mid = i + 1;
+			while (mid < n && !before(&a[mid], &a[mid - 1]))
+				mid++;
+			size_t end = mid;
+			if (mid < n) {
+				end = mid + 1;
+				while (end < n && !before(&a[end], &a[end - 1]))
+					end++;
+			}
+			size_t x = i, y = mid;
+			while (x < mid && y < end)
+				b[w++] = before(&a[y], &a[x]) ? a[y++] : a[x++];
+			while (x < mid)
+				b[w++] = a[x++];
+			while (y < end)
+				b[w++] = a[y++];
+			runs++;
+			i = end;
+		}
+		struct queued *t = a;
+		a = b;
+		b = t;
+		if (runs == 1)
+			break;
+	}
+	if (a != o->q)
+		memcpy(o->q, a, n * sizeof(*a));
 }
 
 /* Deliver the queued records up to limit, keep the others. */
@@ -61,7 +106,7 @@ static void flush(struct ordered_records *o, uint64_t limit)
 {
 	if (!o->n)
 		return;
-	qsort(o->q, o->n, sizeof(*o->q), cmp_queued);
+	sort_queue(o);
 	size_t i = 0;
 	struct pd_record rec;
 	for (; i < o->n && o->q[i].time <= limit; i++) {

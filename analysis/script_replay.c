@@ -1,10 +1,10 @@
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "analysis/ordered_records.h"
 #include "common/diag.h"
+#include "common/put.h"
 #include "script_replay.h"
 
 #define PD_AUXTRACE_INFO 70
@@ -14,61 +14,64 @@ struct replay {
 	struct perf_data *d;
 	struct machine *m;
 	unsigned max_stack;
-	replay_line_fn fn;
-	void *ctx;
+	struct replay_sink sink;
 	char (*names)[128];          /* per attr */
 	int name_width;
 	bool refused;
 	char line[4096];
 };
 
-static void emit(struct replay *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void emit(struct replay *r, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(r->line, sizeof r->line, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	r->fn(r->ctx, r->line, (size_t)n < sizeof r->line ? (size_t)n : sizeof r->line - 1);
-}
-
 /* "comm  tid [cpu] time: period event:" as perf script lays it out. */
 static size_t header(struct replay *r, const struct pd_sample *s, bool callchain_layout, char *buf, size_t cap)
 {
 	int32_t pid = s->sample_type & PERF_SAMPLE_TID ? (int32_t)s->pid : -1;
 	int32_t tid = s->sample_type & PERF_SAMPLE_TID ? (int32_t)s->tid : -1;
-	const char *comm = machine_comm(r->m, pid, tid);
-	size_t n = 0;
-#define PUT(...) do { int k = snprintf(buf + n, cap - n, __VA_ARGS__); if (k > 0) n = n + (size_t)k < cap ? n + (size_t)k : cap - 1; } while (0)
-	if (callchain_layout)
-		PUT("%s ", comm);
-	else
-		PUT("%16s ", comm);
-	if (s->sample_type & PERF_SAMPLE_TID)
-		PUT("%5d ", (int)tid);
-	if (s->sample_type & PERF_SAMPLE_CPU)
-		PUT("[%03u] ", s->cpu);
+	struct td_put b = { buf, 0, cap };
+	buf[0] = '\0';
+	td_put_str(&b, machine_comm(r->m, pid, tid), callchain_layout ? 0 : 16);
+	td_put_mem(&b, " ", 1);
+	if (s->sample_type & PERF_SAMPLE_TID) {
+		td_put_i64(&b, tid, 5);
+		td_put_mem(&b, " ", 1);
+	}
+	if (s->sample_type & PERF_SAMPLE_CPU) {
+		td_put_mem(&b, "[", 1);
+		td_put_u64(&b, s->cpu, 3, 1);
+		td_put_mem(&b, "] ", 2);
+	}
 	if (s->sample_type & PERF_SAMPLE_TIME) {
 		char t[48];
-		snprintf(t, sizeof t, "%" PRIu64 ".%06" PRIu64, s->time / 1000000000u, s->time % 1000000000u / 1000u);
-		PUT("%12s: ", t);
+		struct td_put tb = { t, 0, sizeof t };
+		td_put_u64(&tb, s->time / 1000000000u, 0, 0);
+		td_put_mem(&tb, ".", 1);
+		td_put_u64(&tb, s->time % 1000000000u / 1000u, 6, 1);
+		td_put_str(&b, t, 12);
+		td_put_mem(&b, ": ", 2);
 	}
 	/* perf prints a period even when none was sampled: the fixed one */
-	PUT("%10" PRIu64 " ", s->sample_type & PERF_SAMPLE_PERIOD ? s->period
-			      : (uint64_t)r->d->attrs[s->attr].attr.sample_period);
-	PUT("%*s: ", r->name_width, r->names[s->attr]);
-#undef PUT
-	return n;
+	td_put_u64(&b, s->sample_type & PERF_SAMPLE_PERIOD ? s->period : (uint64_t)r->d->attrs[s->attr].attr.sample_period,
+		   10, 0);
+	td_put_mem(&b, " ", 1);
+	td_put_str(&b, r->names[s->attr], r->name_width);
+	td_put_mem(&b, ": ", 2);
+	return b.n;
 }
 
-static void frame_text(const struct machine_frame *f, char *buf, size_t cap)
+/* "addr sym+0xoff (dso)" */
+static void frame_text(struct td_put *b, const struct machine_frame *f)
 {
-	if (f->sym)
-		snprintf(buf, cap, "%16" PRIx64 " %s+0x%" PRIx64 " (%s)", f->addr, f->sym, f->sym_off, f->dso ? f->dso : "[unknown]");
-	else
-		snprintf(buf, cap, "%16" PRIx64 " [unknown] (%s)", f->addr, f->dso ? f->dso : "[unknown]");
+	td_put_hex(b, f->addr, 16);
+	td_put_mem(b, " ", 1);
+	if (f->sym) {
+		td_put_str(b, f->sym, 0);
+		td_put_mem(b, "+0x", 3);
+		td_put_hex(b, f->sym_off, 0);
+	} else {
+		td_put_mem(b, "[unknown]", 9);
+	}
+	td_put_mem(b, " (", 2);
+	td_put_str(b, f->dso ? f->dso : "[unknown]", 0);
+	td_put_mem(b, ")", 1);
 }
 
 static void callchain(struct replay *r, const struct pd_sample *s)
@@ -92,9 +95,14 @@ static void callchain(struct replay *r, const struct pd_sample *s)
 		entries++;
 		struct machine_frame f;
 		machine_resolve(r->m, s->sample_type & PERF_SAMPLE_TID ? (int32_t)s->pid : -1, cpumode, ip, &f);
-		char text[1024];
-		frame_text(&f, text, sizeof text);
-		emit(r, "\t%s", text);
+		if (r->sink.frame) {
+			r->sink.frame(r->sink.ctx, &f);
+			continue;
+		}
+		struct td_put b = { r->line, 0, sizeof r->line };
+		td_put_mem(&b, "\t", 1);
+		frame_text(&b, &f);
+		r->sink.line(r->sink.ctx, b.p, b.n);
 	}
 }
 
@@ -105,18 +113,20 @@ static void sample(struct replay *r, const struct pd_record *rec)
 	char head[1024];
 	size_t n = header(r, s, has_chain, head, sizeof head);
 	if (has_chain) {
-		r->fn(r->ctx, head, n);
+		r->sink.line(r->sink.ctx, head, n);
 		callchain(r, s);
-		r->fn(r->ctx, "", 0);
+		r->sink.line(r->sink.ctx, "", 0);
 		return;
 	}
 	struct machine_frame f;
 	machine_resolve(r->m, s->sample_type & PERF_SAMPLE_TID ? (int32_t)s->pid : -1,
 			rec->misc & PERF_RECORD_MISC_CPUMODE_MASK, s->ip, &f);
 	f.addr = s->ip;               /* a lone sample prints its ip as recorded */
-	char text[1024];
-	frame_text(&f, text, sizeof text);
-	emit(r, "%s %s", head, text);
+	struct td_put b = { r->line, 0, sizeof r->line };
+	td_put_mem(&b, head, n);
+	td_put_mem(&b, " ", 1);
+	frame_text(&b, &f);
+	r->sink.line(r->sink.ctx, b.p, b.n);
 }
 
 static void deliver(void *ctx, const struct pd_record *rec)
@@ -161,11 +171,11 @@ static void set_names(struct replay *r)
 	}
 }
 
-bool script_replay(struct perf_data *d, const struct replay_options *o, replay_line_fn fn, void *ctx)
+bool script_replay(struct perf_data *d, const struct replay_options *o, const struct replay_sink *sink)
 {
 	if (refuse_attrs(d))
 		return false;
-	struct replay r = { .d = d, .max_stack = o->max_stack ? o->max_stack : 127, .fn = fn, .ctx = ctx };
+	struct replay r = { .d = d, .max_stack = o->max_stack ? o->max_stack : 127, .sink = *sink };
 	r.m = machine_new(d, &o->machine);
 	int nattrs = -1;
 	struct ordered_records *q = ordered_new(d, deliver, &r);

@@ -26,10 +26,18 @@ struct replay_options {
 	unsigned max_stack;          /* 0: 127 */
 };
 
-typedef void (*replay_line_fn)(void *ctx, const char *line, size_t len);
+/* Where the samples go: every line as text, or, with frame set, callchain
+ * frames unrendered (the rest of the lines stay text). A consumer that only
+ * needs a frame's parts saves perf script's printf and its own re-parsing;
+ * the sym and dso strings stay valid until the replay ends. */
+struct replay_sink {
+	void (*line)(void *ctx, const char *line, size_t len);
+	void (*frame)(void *ctx, const struct machine_frame *f);    /* NULL: frames as lines */
+	void *ctx;
+};
 
 /* false if the file was refused or reading stopped on bad input (both
  * reported); lines of every sample read before that were delivered. */
-bool script_replay(struct perf_data *d, const struct replay_options *o, replay_line_fn fn, void *ctx);
+bool script_replay(struct perf_data *d, const struct replay_options *o, const struct replay_sink *sink);
 
 #endif

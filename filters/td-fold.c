@@ -55,7 +55,14 @@ static void fold_script_line(void *ctx, const char *line, size_t len)
 	fold_line(f, line, len, NULL, 0);
 }
 
-/* perf.data: replayed as the text perf script would print, folded alike. */
+static void fold_frame(void *ctx, const struct machine_frame *fr)
+{
+	struct fold *f = ctx;
+	fold_resolved_frame(f, fr->sym, fr->sym_off, fr->dso, fr->addr, fr->sym_id);
+}
+
+/* perf.data: replayed as the text perf script would print, folded alike
+ * (callchain frames skip the text: they fold to the names it would give). */
 static void fold_perf_data(struct fold *f, struct td_input *in)
 {
 	struct perf_data *d = perf_data_open_input(in);
@@ -64,7 +71,7 @@ static void fold_perf_data(struct fold *f, struct td_input *in)
 	replay.max_stack = opt_max_stack > 0 ? (unsigned)opt_max_stack : 0;
 	if (!replay.machine.buildid_dir)
 		replay.machine.buildid_dir = getenv("PERF_BUILDID_DIR");
-	script_replay(d, &replay, fold_script_line, f);
+	script_replay(d, &replay, &(struct replay_sink){ fold_script_line, fold_frame, f });
 	fold_end_input(f, td_input_name(in), 0);
 	perf_data_close(d);
 }

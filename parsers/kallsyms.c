@@ -1,9 +1,11 @@
 #include <ctype.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "common/diag.h"
 #include "common/input.h"
+#include "common/sorted.h"
 #include "kallsyms.h"
 
 struct ksym {
@@ -19,6 +21,8 @@ struct kallsyms {
 	size_t n, cap;
 	char *names;
 	size_t names_len, names_cap;
+	struct ktable { uint32_t module; size_t first, end; } *tables;   /* kernel proper, then each module */
+	size_t ntables;
 	uint64_t text, stext;        /* _text and _stext: perf's relocation reference */
 	bool has_text, has_stext;
 };
@@ -132,6 +136,11 @@ static void fix_up(struct kallsyms *k)
 	for (size_t i = 0; i < k->n; i++) {
 		bool last = i + 1 == k->n || k->sym[i + 1].module != k->sym[i].module;
 		k->sym[i].end = last ? ((k->sym[i].start + 4095) & ~4095ULL) + 4096 : k->sym[i + 1].start;
+		if (i == 0 || k->sym[i].module != k->sym[i - 1].module) {
+			k->tables = td_realloc(k->tables, (k->ntables + 1) * sizeof(*k->tables));
+			k->tables[k->ntables++] = (struct ktable){ k->sym[i].module, i, i };
+		}
+		k->tables[k->ntables - 1].end = i + 1;
 	}
 }
 
@@ -170,38 +179,31 @@ void kallsyms_free(struct kallsyms *k)
 	if (!k)
 		return;
 	free(k->sym);
+	free(k->tables);
 	free(k->names);
 	free(k);
 }
 
-static uint32_t module_id(const struct kallsyms *k, const char *module)
+static const struct ktable *table_of(const struct kallsyms *k, const char *module)
 {
-	if (!module)
-		return 0;
-	for (size_t i = 0; i < k->n; i++)           /* modules are few; found once per map */
-		if (k->sym[i].module && strcmp(k->names + k->sym[i].module, module) == 0)
-			return k->sym[i].module;
-	return UINT32_MAX;
+	for (size_t i = 0; i < k->ntables; i++)     /* a few hundred modules at most */
+		if (module ? k->tables[i].module && strcmp(k->names + k->tables[i].module, module) == 0
+			   : k->tables[i].module == 0)
+			return &k->tables[i];
+	return NULL;
 }
 
 const char *kallsyms_find(const struct kallsyms *k, const char *module, uint64_t addr, uint64_t *start)
 {
-	uint32_t mod = module_id(k, module);
-	if (mod == UINT32_MAX)
+	const struct ktable *t = table_of(k, module);
+	if (!t)
 		return NULL;
-	size_t lo = 0, hi = k->n;
-	while (lo < hi) {             /* last symbol of the table at or before addr */
-		size_t mid = lo + (hi - lo) / 2;
-		const struct ksym *s = &k->sym[mid];
-		if (s->module < mod || (s->module == mod && s->start <= addr))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0)
+	size_t lo = t->first + td_count_at_or_before(k->sym + t->first, t->end - t->first, sizeof(*k->sym),
+						     offsetof(struct ksym, start), addr);
+	if (lo == t->first)
 		return NULL;
 	const struct ksym *s = &k->sym[lo - 1];
-	if (s->module != mod || addr >= s->end)
+	if (addr >= s->end)
 		return NULL;
 	*start = s->start;
 	return k->names + s->name;
