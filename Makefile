@@ -12,7 +12,7 @@ CC       ?= cc
 CFLAGS   ?= -O2 -g
 WARN     := -Wall -Wextra
 CPPFLAGS += -D_GNU_SOURCE -DTD_VERSION='"$(VERSION)"' -I.
-LDLIBS   := -lzstd -lz -lxxhash -lelf -ldw -lpthread -lm
+LDLIBS   := -lzstd -lz -lxxhash -lelf -ldw -liberty -lpthread -lm
 
 LIB_SRC  := $(sort $(wildcard common/*.c parsers/*.c analysis/*.c reports/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "common/demangle.h"
 #include "common/diag.h"
 #include "common/sorted.h"
 #include "elf_symbols.h"
@@ -24,6 +25,8 @@ struct elf_symbols {
 	struct sym *sym;
 	size_t n;
 	char *names;                 /* all names, back to back */
+	char **demangled;            /* names that differ from the file's */
+	size_t ndemangled;
 	char *plt_names;             /* "name@plt" of the synthesized PLT entries */
 	bool pie;
 	struct load { uint64_t offset, vaddr, size; } load[MAX_LOADS];
@@ -63,6 +66,16 @@ static int cmp_sym(const void *x, const void *y)
 	if (a->start != b->start)
 		return a->start < b->start ? -1 : 1;
 	return better(a, b) ? -1 : better(b, a) ? 1 : (a->index < b->index ? -1 : a->index > b->index);
+}
+
+/* Keeps a demangled name for the table's life; NULL stays NULL. */
+static const char *keep_demangled(struct elf_symbols *e, char *name)
+{
+	if (!name)
+		return NULL;
+	e->demangled = td_realloc(e->demangled, (e->ndemangled + 1) * sizeof(*e->demangled));
+	e->demangled[e->ndemangled++] = name;
+	return name;
 }
 
 /* The symbols perf keeps: functions (ifuncs too) and objects defined in
@@ -119,10 +132,14 @@ static bool read_table(struct elf_symbols *e, Elf *elf, Elf_Scn *scn, const GElf
 		int type = GELF_ST_TYPE(s.st_info);
 		if (arm && eh.e_machine == EM_ARM && type == STT_FUNC && (s.st_value & 1))
 			s.st_value--;        /* the thumb bit */
-		size_t len = strlen(name) + 1;
-		memcpy(w, name, len);
-		e->sym[e->n++] = (struct sym){ s.st_value, s.st_value + s.st_size, w, GELF_ST_BIND(s.st_info), i };
-		w += len;
+		const char *shown = keep_demangled(e, td_demangle(name));
+		if (!shown) {
+			size_t len = strlen(name) + 1;
+			memcpy(w, name, len);
+			shown = w;
+			w += len;
+		}
+		e->sym[e->n++] = (struct sym){ s.st_value, s.st_value + s.st_size, shown, GELF_ST_BIND(s.st_info), i };
 	}
 	return e->n > 0;
 }
@@ -187,10 +204,13 @@ static void add_plt(struct elf_symbols *e, Elf *elf)
 	}
 	if (x86)
 		qsort(rels, nrel, sizeof(*rels), cmp_rel);
+	const char **names = td_calloc(nrel + 1, sizeof(*names));
 	for (size_t i = 0; i < nrel; i++) {
 		GElf_Sym sym;
 		const char *name = gelf_getsym(ddata, (int)rels[i].sym, &sym) ? elf_strptr(elf, dyn.sh_link, sym.st_name) : NULL;
-		names_len += (name ? strlen(name) : 0) + 40;
+		const char *shown = name ? keep_demangled(e, td_demangle(name)) : NULL;
+		names[i] = shown ? shown : name;
+		names_len += (names[i] ? strlen(names[i]) : 0) + 40;
 	}
 	e->plt_names = td_malloc(names_len + 8);
 	char *w = e->plt_names;
@@ -203,12 +223,12 @@ static void add_plt(struct elf_symbols *e, Elf *elf)
 		at += header;
 	}
 	for (size_t i = 0; i < nrel; i++, at += entry) {
-		GElf_Sym sym;
-		const char *name = gelf_getsym(ddata, (int)rels[i].sym, &sym) ? elf_strptr(elf, dyn.sh_link, sym.st_name) : NULL;
+		const char *name = names[i];
 		int k = name && *name ? sprintf(w, "%s@plt", name) : sprintf(w, "offset_%#llx@plt", (unsigned long long)at);
 		add_sym(e, &cap, at, entry, w);
 		w += k + 1;
 	}
+	free(names);
 	free(rels);
 }
 
@@ -341,6 +361,9 @@ void elf_symbols_close(struct elf_symbols *e)
 	free(e->sym);
 	free(e->names);
 	free(e->plt_names);
+	for (size_t i = 0; i < e->ndemangled; i++)
+		free(e->demangled[i]);
+	free(e->demangled);
 	free(e);
 }
 
