@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <gelf.h>
 #include <unistd.h>
 #include "common/diag.h"
@@ -65,6 +66,12 @@ struct machine {
 	char ref_name[32];
 	struct kallsyms *ksyms;
 	bool ksyms_tried;
+	uint32_t comm_gen;           /* bumped by COMM and FORK */
+	struct last_comm { int32_t pid, tid; uint32_t gen; const char *comm; } last_comm;
+	char ksyms_path[700];        /* where they come from */
+	pthread_t ksyms_thread;      /* reading them ahead of need */
+	bool ksyms_loading;
+	struct kallsyms *ksyms_early;
 	const struct perf_data *data;
 	uint32_t gen;                /* bumped whenever a lookup could change */
 	struct resolved *cache;      /* direct-mapped, by (pid, cpumode, ip) */
@@ -81,7 +88,7 @@ struct resolved {
 	struct machine_frame f;
 };
 
-#define CACHE_BITS 15
+#define CACHE_BITS 13
 
 static void maps_insert(struct maps *ms, const struct map *mp);
 
@@ -303,22 +310,58 @@ static void stretch_kernel_map(struct machine *m)
 	}
 }
 
-static void load_kernel_symbols(struct machine *m)
+/* Which kallsyms perf would read (the kernel's recorded build id is known
+ * from the file's header, so this is fixed from the start). */
+static void choose_kallsyms(struct machine *m)
 {
-	m->ksyms_tried = true;
 	const char *bid = m->dsos[m->kernel_dso].build_id;
-	char path[700];
+	char *path = m->ksyms_path;
+	size_t cap = sizeof m->ksyms_path;
 	if (m->opt.kallsyms) {
-		snprintf(path, sizeof path, "%s", m->opt.kallsyms);
+		snprintf(path, cap, "%s", m->opt.kallsyms);
 	} else {
 		char running[41];
 		running_kernel_build_id(running, sizeof running);
 		if (!*bid || strcmp(running, bid) == 0)
-			snprintf(path, sizeof path, "/proc/kallsyms");
+			snprintf(path, cap, "/proc/kallsyms");
 		else
-			snprintf(path, sizeof path, "%s/[kernel.kallsyms]/%s/kallsyms", m->buildid_dir, bid);
+			snprintf(path, cap, "%s/[kernel.kallsyms]/%s/kallsyms", m->buildid_dir, bid);
 	}
-	m->ksyms = kallsyms_load(path);
+}
+
+static void *kallsyms_loader(void *arg)
+{
+	struct machine *m = arg;
+	m->ksyms_early = kallsyms_load(m->ksyms_path);
+	return NULL;
+}
+
+/* Reading kallsyms takes tens of milliseconds (the kernel formats
+ * /proc/kallsyms line by line): start it on a thread of its own when the
+ * file may hold kernel addresses; load_kernel_symbols() collects it. */
+static void start_kallsyms(struct machine *m, const struct perf_data *d)
+{
+	bool kernel = false;
+	for (int i = 0; i < d->nattrs; i++)
+		kernel |= !d->attrs[i].attr.exclude_kernel;
+	if (kernel && pthread_create(&m->ksyms_thread, NULL, kallsyms_loader, m) == 0)
+		m->ksyms_loading = true;
+}
+
+static struct kallsyms *collect_kallsyms(struct machine *m)
+{
+	if (!m->ksyms_loading)
+		return kallsyms_load(m->ksyms_path);
+	pthread_join(m->ksyms_thread, NULL);
+	m->ksyms_loading = false;
+	return m->ksyms_early;
+}
+
+static void load_kernel_symbols(struct machine *m)
+{
+	m->ksyms_tried = true;
+	const char *path = m->ksyms_path;
+	m->ksyms = collect_kallsyms(m);
 	if (strcmp(path, "/proc/kallsyms") == 0)
 		use_kcore(m);
 	stretch_kernel_map(m);
@@ -420,11 +463,13 @@ static struct thread *thread(struct machine *m, int32_t pid, int32_t tid, bool *
 
 static void set_comm(struct machine *m, struct thread *t, const char *comm)
 {
+	m->comm_gen++;
 	t->comm = td_intern(m->comms, comm, strlen(comm));
 }
 
 static void apply_fork(struct machine *m, const struct pd_record *r)
 {
+	m->comm_gen++;
 	uint32_t pid = r->u.task.pid, tid = r->u.task.tid, ppid = r->u.task.ppid, ptid = r->u.task.ptid;
 	struct thread *parent = thread(m, (int32_t)ppid, (int32_t)ptid, NULL);
 	uint32_t comm = parent->comm;
@@ -544,7 +589,7 @@ void machine_apply(struct machine *m, const struct pd_record *r)
 
 /* ---- lookups ---------------------------------------------------------------------- */
 
-const char *machine_comm(struct machine *m, int32_t pid, int32_t tid)
+static const char *comm_of(struct machine *m, int32_t pid, int32_t tid)
 {
 	struct thread *t = thread(m, pid, tid, NULL);
 	if (t->comm == UINT32_MAX) {
@@ -552,6 +597,17 @@ const char *machine_comm(struct machine *m, int32_t pid, int32_t tid)
 		return m->tmp;
 	}
 	return td_intern_str(m->comms, t->comm, NULL);
+}
+
+/* Runs of samples come from one thread: the last answer is kept until a
+ * COMM or FORK record. */
+const char *machine_comm(struct machine *m, int32_t pid, int32_t tid)
+{
+	if (m->last_comm.comm && m->last_comm.gen == m->comm_gen && m->last_comm.pid == pid && m->last_comm.tid == tid)
+		return m->last_comm.comm;
+	const char *comm = comm_of(m, pid, tid);
+	m->last_comm = (struct last_comm){ pid, tid, m->comm_gen, comm };
+	return comm;
 }
 
 static void load_symbols(struct machine *m, struct dso *d)
@@ -682,6 +738,8 @@ struct machine *machine_new(const struct perf_data *d, const struct machine_opti
 	m->comms = td_intern_new();
 	m->kernel_dso = dso_of(m, "[kernel.kallsyms]", DSO_KERNEL);
 	m->gen = 1;
+	choose_kallsyms(m);
+	start_kallsyms(m, d);
 	m->cache = td_calloc((size_t)1 << CACHE_BITS, sizeof(*m->cache));
 	m->sym_ids = td_intern_new();
 	set_comm(m, thread(m, 0, 0, NULL), "swapper");    /* perf's idle thread */
@@ -706,6 +764,8 @@ void machine_free(struct machine *m)
 	free(m->kmaps.v);
 	free(m->cache);
 	td_intern_free(m->sym_ids);
+	if (m->ksyms_loading)
+		kallsyms_free(collect_kallsyms(m));
 	kallsyms_free(m->ksyms);
 	td_intern_free(m->names);
 	td_intern_free(m->pids);

@@ -22,39 +22,55 @@ struct replay {
 };
 
 /* "comm  tid [cpu] time: period event:" as perf script lays it out. */
-static size_t header(struct replay *r, const struct pd_sample *s, bool callchain_layout, char *buf, size_t cap)
+size_t replay_header_text(const struct replay_header *h, char *buf, size_t cap)
 {
-	int32_t pid = s->sample_type & PERF_SAMPLE_TID ? (int32_t)s->pid : -1;
-	int32_t tid = s->sample_type & PERF_SAMPLE_TID ? (int32_t)s->tid : -1;
 	struct td_put b = { buf, 0, cap };
 	buf[0] = '\0';
-	td_put_str(&b, machine_comm(r->m, pid, tid), callchain_layout ? 0 : 16);
+	td_put_str(&b, h->comm, h->callchain_layout ? 0 : 16);
 	td_put_mem(&b, " ", 1);
-	if (s->sample_type & PERF_SAMPLE_TID) {
-		td_put_i64(&b, tid, 5);
+	if (h->has_tid) {
+		td_put_i64(&b, h->tid, 5);
 		td_put_mem(&b, " ", 1);
 	}
-	if (s->sample_type & PERF_SAMPLE_CPU) {
+	if (h->has_cpu) {
 		td_put_mem(&b, "[", 1);
-		td_put_u64(&b, s->cpu, 3, 1);
+		td_put_u64(&b, h->cpu, 3, 1);
 		td_put_mem(&b, "] ", 2);
 	}
-	if (s->sample_type & PERF_SAMPLE_TIME) {
+	if (h->has_time) {
 		char t[48];
 		struct td_put tb = { t, 0, sizeof t };
-		td_put_u64(&tb, s->time / 1000000000u, 0, 0);
+		td_put_u64(&tb, h->time / 1000000000u, 0, 0);
 		td_put_mem(&tb, ".", 1);
-		td_put_u64(&tb, s->time % 1000000000u / 1000u, 6, 1);
+		td_put_u64(&tb, h->time % 1000000000u / 1000u, 6, 1);
 		td_put_str(&b, t, 12);
 		td_put_mem(&b, ": ", 2);
 	}
-	/* perf prints a period even when none was sampled: the fixed one */
-	td_put_u64(&b, s->sample_type & PERF_SAMPLE_PERIOD ? s->period : (uint64_t)r->d->attrs[s->attr].attr.sample_period,
-		   10, 0);
+	td_put_u64(&b, h->period, 10, 0);
 	td_put_mem(&b, " ", 1);
-	td_put_str(&b, r->names[s->attr], r->name_width);
+	td_put_str(&b, h->event, h->event_width);
 	td_put_mem(&b, ": ", 2);
 	return b.n;
+}
+
+static struct replay_header header_of(struct replay *r, const struct pd_sample *s, bool callchain_layout)
+{
+	bool has_tid = s->sample_type & PERF_SAMPLE_TID;
+	int32_t pid = has_tid ? (int32_t)s->pid : -1, tid = has_tid ? (int32_t)s->tid : -1;
+	return (struct replay_header){
+		.comm = machine_comm(r->m, pid, tid),
+		.event = r->names[s->attr],
+		.event_width = r->name_width,
+		.has_tid = has_tid,
+		.has_cpu = s->sample_type & PERF_SAMPLE_CPU,
+		.has_time = s->sample_type & PERF_SAMPLE_TIME,
+		.callchain_layout = callchain_layout,
+		.tid = tid,
+		.cpu = s->cpu,
+		.time = s->time,
+		/* perf prints a period even when none was sampled: the fixed one */
+		.period = s->sample_type & PERF_SAMPLE_PERIOD ? s->period : (uint64_t)r->d->attrs[s->attr].attr.sample_period,
+	};
 }
 
 /* "addr sym+0xoff (dso)" */
@@ -110,10 +126,16 @@ static void sample(struct replay *r, const struct pd_record *rec)
 {
 	const struct pd_sample *s = &rec->u.sample;
 	bool has_chain = s->sample_type & PERF_SAMPLE_CALLCHAIN;
+	struct replay_header h = header_of(r, s, has_chain);
 	char head[1024];
-	size_t n = header(r, s, has_chain, head, sizeof head);
+	size_t n = 0;
+	if (!has_chain || !r->sink.header)
+		n = replay_header_text(&h, head, sizeof head);
 	if (has_chain) {
-		r->sink.line(r->sink.ctx, head, n);
+		if (r->sink.header)
+			r->sink.header(r->sink.ctx, &h);
+		else
+			r->sink.line(r->sink.ctx, head, n);
 		callchain(r, s);
 		r->sink.line(r->sink.ctx, "", 0);
 		return;
@@ -206,6 +228,8 @@ bool script_replay(struct perf_data *d, const struct replay_options *o, const st
 	}
 	ordered_finish(q);
 	ordered_free(q);
+	if (r.sink.end)
+		r.sink.end(r.sink.ctx);
 	machine_free(r.m);
 	free(r.names);
 	return ok && k == 0;

@@ -26,13 +26,29 @@ struct replay_options {
 	unsigned max_stack;          /* 0: 127 */
 };
 
-/* Where the samples go: every line as text, or, with frame set, callchain
- * frames unrendered (the rest of the lines stay text). A consumer that only
- * needs a frame's parts saves perf script's printf and its own re-parsing;
- * the sym and dso strings stay valid until the replay ends. */
+/* The header line of a sample with a callchain, as values. */
+struct replay_header {
+	const char *comm, *event;    /* valid during the call only */
+	int event_width;             /* the event column's width */
+	bool has_tid, has_cpu, has_time, callchain_layout;
+	int32_t tid;
+	uint32_t cpu;
+	uint64_t time, period;
+};
+
+/* The text perf script prints for it (no newline); returns its length. */
+size_t replay_header_text(const struct replay_header *h, char *buf, size_t cap);
+
+/* Where the samples go: every line as text, or, with header and frame
+ * set, callchain samples' headers and frames as values (the rest of the
+ * lines stay text). A consumer that only needs their parts saves perf
+ * script's formatting and its own re-parsing, or can format them on
+ * another thread; sym and dso strings stay valid until the replay ends. */
 struct replay_sink {
 	void (*line)(void *ctx, const char *line, size_t len);
+	void (*header)(void *ctx, const struct replay_header *h);   /* NULL: headers as lines */
 	void (*frame)(void *ctx, const struct machine_frame *f);    /* NULL: frames as lines */
+	void (*end)(void *ctx);      /* NULL, or called last, while those strings are valid */
 	void *ctx;
 };
 

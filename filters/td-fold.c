@@ -3,6 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "analysis/fold_threads.h"
+#include "analysis/replay_pipe.h"
 #include "analysis/script_replay.h"
 #include "common/diag.h"
 #include "common/input.h"
@@ -62,17 +63,25 @@ static void fold_frame(void *ctx, const struct machine_frame *fr)
 }
 
 /* perf.data: replayed as the text perf script would print, folded alike
- * (callchain frames skip the text: they fold to the names it would give). */
-static void fold_perf_data(struct fold *f, struct td_input *in)
+ * (callchain frames skip the text: they fold to the names it would give).
+ * A plain file is read in place; stdin and compressed files are spooled. */
+static void fold_perf_data(struct fold *f, const char *path, struct td_input *in, int nthreads)
 {
-	struct perf_data *d = perf_data_open_input(in);
+	struct perf_data *d = strcmp(path, "-") ? perf_data_open(path) : perf_data_open_input(in);
 	if (!d)
 		return;
 	replay.max_stack = opt_max_stack > 0 ? (unsigned)opt_max_stack : 0;
 	if (!replay.machine.buildid_dir)
 		replay.machine.buildid_dir = getenv("PERF_BUILDID_DIR");
-	script_replay(d, &replay, &(struct replay_sink){ fold_script_line, fold_frame, f });
-	fold_end_input(f, td_input_name(in), 0);
+	struct replay_sink fold_sink = { fold_script_line, NULL, fold_frame, NULL, f };
+	if (nthreads > 1) {          /* reading and resolving here, folding on a second thread */
+		struct replay_pipe *pipe = replay_pipe_start(&fold_sink);
+		script_replay(d, &replay, replay_pipe_sink(pipe));
+		replay_pipe_finish(pipe);
+	} else {
+		script_replay(d, &replay, &fold_sink);
+	}
+	fold_end_input(f, td_input_display_name(path), 0);
 	perf_data_close(d);
 }
 
@@ -82,7 +91,7 @@ static void fold_file(struct fold *f, const char *path, int nthreads)
 	if (!in)
 		return;
 	if (td_input_is_perf_data(in)) {
-		fold_perf_data(f, in);
+		fold_perf_data(f, path, in, nthreads);
 		td_input_close(in);
 		return;
 	}

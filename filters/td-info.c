@@ -352,7 +352,7 @@ int main(int argc, char **argv)
 		if (opt_script) {
 			if (!replay.machine.buildid_dir)
 				replay.machine.buildid_dir = getenv("PERF_BUILDID_DIR");
-			script_replay(d, &replay, &(struct replay_sink){ print_line, NULL, NULL });
+			script_replay(d, &replay, &(struct replay_sink){ print_line, NULL, NULL, NULL, NULL });
 			perf_data_close(d);
 			continue;
 		}
