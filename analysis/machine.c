@@ -129,13 +129,28 @@ static bool is_file(const char *path)
 
 /* The first readable candidate with the recorded build id (any, when none
  * was recorded) and symbols; else the first with the build id at all. */
-static struct elf_symbols *open_matching(const char *const *paths, int n, const char *build_id)
+/* The first path that holds the binary itself, with the recorded build id. */
+static const char *runtime_file(const char *const *paths, int n, const char *build_id)
+{
+	for (int i = 0; i < n; i++) {
+		char hex[41];
+		if (paths[i] && is_file(paths[i]) && elf_file_build_id(paths[i], hex) && (!*build_id || strcmp(hex, build_id) == 0))
+			return paths[i];
+	}
+	return NULL;
+}
+
+/* Symbols from the first of paths with the build id (the cache's debug
+ * file first, as perf); PLT stubs from the first of runtime_paths. */
+static struct elf_symbols *open_matching(const char *const *paths, int n, const char *const *runtime_paths, int nrun,
+					 const char *build_id)
 {
 	struct elf_symbols *fallback = NULL;
+	const char *runtime = runtime_file(runtime_paths, nrun, build_id);
 	for (int i = 0; i < n; i++) {
 		if (!paths[i] || !is_file(paths[i]))
 			continue;
-		struct elf_symbols *e = elf_symbols_try(paths[i]);
+		struct elf_symbols *e = elf_symbols_try(paths[i], runtime);
 		if (!e)
 			continue;
 		if (*build_id && strcmp(elf_symbols_build_id(e), build_id) != 0) {
@@ -165,7 +180,7 @@ static void load_elf(struct machine *m, struct dso *d)
 	if (d->kind == DSO_FILE)
 		snprintf(path, sizeof path, "%s%s", m->opt.symfs ? m->opt.symfs : "", d->name);
 	const char *candidates[] = { cache_debug, cache_elf, path };
-	d->elf = open_matching(candidates, 3, d->build_id);
+	d->elf = open_matching(candidates, 3, candidates + 1, 2, d->build_id);
 }
 
 static int cmp_jit(const void *a, const void *b)

@@ -90,22 +90,42 @@ static void frame_text(struct td_put *b, const struct machine_frame *f)
 	td_put_mem(b, ")", 1);
 }
 
+static uint64_t chain_entry(const struct pd_sample *s, uint64_t i)
+{
+	uint64_t ip;
+	memcpy(&ip, &s->callchain[i], sizeof ip);    /* may sit unaligned in the record */
+	return ip;
+}
+
+/* perf discards the whole chain when it meets a context marker other than
+ * kernel, user or hypervisor (guest markers, or the (u64)-1 some kernels
+ * leave at the end of a user stack) before max_stack entries were taken. */
+static bool chain_discarded(const struct replay *r, const struct pd_sample *s)
+{
+	unsigned entries = 0;
+	for (uint64_t i = 0; i < s->nr_callchain && entries < r->max_stack; i++) {
+		uint64_t ip = chain_entry(s, i);
+		if (!pd_is_context(ip))
+			entries++;
+		else if (ip != (uint64_t)PERF_CONTEXT_KERNEL && ip != (uint64_t)PERF_CONTEXT_USER &&
+			 ip != (uint64_t)PERF_CONTEXT_HV)
+			return true;
+	}
+	return false;
+}
+
 static void callchain(struct replay *r, const struct pd_sample *s)
 {
+	if (chain_discarded(r, s))
+		return;
 	int cpumode = PERF_RECORD_MISC_USER;
 	unsigned entries = 0;
 	for (uint64_t i = 0; i < s->nr_callchain && entries < r->max_stack; i++) {
-		uint64_t ip;
-		memcpy(&ip, &s->callchain[i], sizeof ip);    /* may sit unaligned in the record */
+		uint64_t ip = chain_entry(s, i);
 		if (pd_is_context(ip)) {
-			if (ip == (uint64_t)PERF_CONTEXT_KERNEL)
-				cpumode = PERF_RECORD_MISC_KERNEL;
-			else if (ip == (uint64_t)PERF_CONTEXT_USER)
-				cpumode = PERF_RECORD_MISC_USER;
-			else if (ip == (uint64_t)PERF_CONTEXT_HV)
-				cpumode = PERF_RECORD_MISC_HYPERVISOR;
-			else
-				return;         /* perf drops the rest of a chain with a guest marker */
+			cpumode = ip == (uint64_t)PERF_CONTEXT_KERNEL ? PERF_RECORD_MISC_KERNEL
+				: ip == (uint64_t)PERF_CONTEXT_USER ? PERF_RECORD_MISC_USER
+				: PERF_RECORD_MISC_HYPERVISOR;
 			continue;
 		}
 		entries++;

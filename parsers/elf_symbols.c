@@ -10,20 +10,22 @@
 #include "common/demangle.h"
 #include "common/diag.h"
 #include "common/sorted.h"
+#include "perf_symtab.h"
 #include "elf_symbols.h"
 
 struct sym {
 	uint64_t start, end;
 	const char *name;
 	unsigned char bind;
-	size_t index;                /* in the symbol table: perf keeps the first of equals */
 };
 
 #define MAX_LOADS 16
 
 struct elf_symbols {
-	struct sym *sym;
-	size_t n;
+	struct sym *sym;             /* while loading: in table order, then the PLT stubs */
+	size_t n, ntable;
+	struct symtab_range *range;  /* the lookup table perf's steps leave */
+	size_t nrange;
 	char *names;                 /* all names, back to back */
 	char **demangled;            /* names that differ from the file's */
 	size_t ndemangled;
@@ -34,39 +36,6 @@ struct elf_symbols {
 	char build_id[41];           /* hex, "" when the file has none */
 	bool from_debug_file;
 };
-
-static int count_underscores(const char *s)
-{
-	int n = 0;
-	while (s[n] == '_')
-		n++;
-	return n;
-}
-
-/* Of two symbols at one address, the one perf shows: sized, then not
- * weak, then global, then fewer leading underscores, then the longer name. */
-static bool better(const struct sym *a, const struct sym *b)
-{
-	bool sa = a->end > a->start, sb = b->end > b->start;
-	if (sa != sb)
-		return sa;
-	if ((a->bind == STB_WEAK) != (b->bind == STB_WEAK))
-		return b->bind == STB_WEAK;
-	if ((a->bind == STB_GLOBAL) != (b->bind == STB_GLOBAL))
-		return a->bind == STB_GLOBAL;
-	int ua = count_underscores(a->name), ub = count_underscores(b->name);
-	if (ua != ub)
-		return ua < ub;
-	return strlen(a->name) > strlen(b->name);
-}
-
-static int cmp_sym(const void *x, const void *y)
-{
-	const struct sym *a = x, *b = y;
-	if (a->start != b->start)
-		return a->start < b->start ? -1 : 1;
-	return better(a, b) ? -1 : better(b, a) ? 1 : (a->index < b->index ? -1 : a->index > b->index);
-}
 
 /* Keeps a demangled name for the table's life; NULL stays NULL. */
 static const char *keep_demangled(struct elf_symbols *e, char *name)
@@ -81,22 +50,26 @@ static const char *keep_demangled(struct elf_symbols *e, char *name)
 /* The symbols perf keeps: functions (ifuncs too) and objects defined in
  * the file, plus untyped labels in text or data sections; not ARM mapping
  * symbols ($a $d $t $x). */
+/* perf's choice: named functions and objects, and labels (no type) in a
+ * text or data section, that are not absolute (symbol versions such as
+ * GLIBC_2.2.5) and live in a section loaded at run time. */
 static bool wanted(Elf *elf, size_t shstrndx, const GElf_Sym *s, const char *name, bool arm)
 {
-	if (!*name || s->st_shndx == SHN_UNDEF)
+	if (!*name || s->st_shndx == SHN_UNDEF || s->st_shndx == SHN_ABS)
 		return false;
 	if (arm && name[0] == '$' && name[1] && strchr("adtx", name[1]) && (name[2] == '\0' || name[2] == '.'))
 		return false;
-	int type = GELF_ST_TYPE(s->st_info);
-	if (type == STT_FUNC || type == STT_GNU_IFUNC || type == STT_OBJECT)
-		return true;
-	int vis = GELF_ST_VISIBILITY(s->st_other);
-	if (type != STT_NOTYPE || s->st_shndx == SHN_ABS || s->st_shndx >= SHN_LORESERVE ||
-	    vis == STV_HIDDEN || vis == STV_INTERNAL)
+	int type = GELF_ST_TYPE(s->st_info), vis = GELF_ST_VISIBILITY(s->st_other);
+	bool label = type == STT_NOTYPE && vis != STV_HIDDEN && vis != STV_INTERNAL;
+	if (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_OBJECT && !label)
 		return false;
 	GElf_Shdr sh;
 	Elf_Scn *scn = elf_getscn(elf, s->st_shndx);
-	const char *sec = scn && gelf_getshdr(scn, &sh) ? elf_strptr(elf, shstrndx, sh.sh_name) : NULL;
+	if (!scn || !gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC))
+		return false;
+	if (!label)
+		return true;
+	const char *sec = elf_strptr(elf, shstrndx, sh.sh_name);
 	return sec && (strstr(sec, "text") || strstr(sec, "data"));
 }
 
@@ -139,7 +112,7 @@ static bool read_table(struct elf_symbols *e, Elf *elf, Elf_Scn *scn, const GElf
 			shown = w;
 			w += len;
 		}
-		e->sym[e->n++] = (struct sym){ s.st_value, s.st_value + s.st_size, shown, GELF_ST_BIND(s.st_info), i };
+		e->sym[e->n++] = (struct sym){ s.st_value, s.st_value + s.st_size, shown, GELF_ST_BIND(s.st_info) };
 	}
 	return e->n > 0;
 }
@@ -154,98 +127,80 @@ static Elf_Scn *section(Elf *elf, size_t shstrndx, const char *want, GElf_Shdr *
 	return NULL;
 }
 
-struct plt_rel { uint64_t got; uint32_t sym; };
-
-static int cmp_rel(const void *a, const void *b)
-{
-	const struct plt_rel *x = a, *y = b;
-	return x->got < y->got ? -1 : x->got > y->got;
-}
-
 static void add_sym(struct elf_symbols *e, size_t *cap, uint64_t start, uint64_t size, const char *name)
 {
 	if (e->n == *cap) {
 		*cap = *cap * 2 + 16;
 		e->sym = td_realloc(e->sym, *cap * sizeof(*e->sym));
 	}
-	e->sym[e->n] = (struct sym){ start, start + size, name, STB_GLOBAL, SIZE_MAX - e->n };
+	e->sym[e->n] = (struct sym){ start, start + size, name, STB_GLOBAL };
 	e->n++;
 }
 
-/* perf names the stubs of the procedure linkage table "callee@plt" (the
- * lazy .plt header ".plt"), from the .rela.plt entries in GOT order on x86. */
+/* perf 6.1 names the stubs of the procedure linkage table "callee@plt"
+ * ("@plt" for a relocation without a symbol, such as an IFUNC's), one per
+ * .rela.plt entry in table order, after a header the size of an entry on
+ * x86 (20/12 bytes on ARM, 32/16 on AArch64). */
 static void add_plt(struct elf_symbols *e, Elf *elf)
 {
 	GElf_Ehdr eh;
 	size_t shstrndx;
 	if (!gelf_getehdr(elf, &eh) || elf_getshdrstrndx(elf, &shstrndx) != 0)
 		return;
-	bool x86 = eh.e_machine == EM_X86_64 || eh.e_machine == EM_386;
-	uint64_t header = x86 ? 16 : eh.e_machine == EM_AARCH64 ? 32 : 0, entry = 16;
-	GElf_Shdr plt, sec, rel, dyn;
+	GElf_Shdr plt, rel, dyn;
 	Elf_Scn *rel_scn;
-	if (!header || !section(elf, shstrndx, ".plt", &plt) ||
+	if (!section(elf, shstrndx, ".plt", &plt) ||
 	    (!(rel_scn = section(elf, shstrndx, ".rela.plt", &rel)) && !(rel_scn = section(elf, shstrndx, ".rel.plt", &rel))) ||
 	    (rel.sh_type != SHT_RELA && rel.sh_type != SHT_REL) || rel.sh_entsize == 0)
 		return;
+	uint64_t header = plt.sh_entsize, entry = plt.sh_entsize;
+	if (eh.e_machine == EM_ARM)
+		header = 20, entry = 12;
+	else if (eh.e_machine == EM_AARCH64)
+		header = 32, entry = 16;
 	Elf_Scn *dyn_scn = elf_getscn(elf, rel.sh_link);
 	Elf_Data *rdata = elf_getdata(rel_scn, NULL), *ddata = dyn_scn ? elf_getdata(dyn_scn, NULL) : NULL;
 	if (!rdata || !ddata || !gelf_getshdr(dyn_scn, &dyn) || dyn.sh_type != SHT_DYNSYM)
 		return;
 	size_t nrel = rel.sh_size / rel.sh_entsize, cap = e->n, names_len = 0;
-	struct plt_rel *rels = td_calloc(nrel + 1, sizeof(*rels));
+	const char **names = td_calloc(nrel + 1, sizeof(*names));
 	for (size_t i = 0; i < nrel; i++) {
 		GElf_Rela ra;
 		GElf_Rel r;
-		if (rel.sh_type == SHT_RELA && gelf_getrela(rdata, (int)i, &ra))
-			rels[i] = (struct plt_rel){ ra.r_offset, (uint32_t)GELF_R_SYM(ra.r_info) };
-		else if (rel.sh_type == SHT_REL && gelf_getrel(rdata, (int)i, &r))
-			rels[i] = (struct plt_rel){ r.r_offset, (uint32_t)GELF_R_SYM(r.r_info) };
-	}
-	if (x86)
-		qsort(rels, nrel, sizeof(*rels), cmp_rel);
-	const char **names = td_calloc(nrel + 1, sizeof(*names));
-	for (size_t i = 0; i < nrel; i++) {
+		uint64_t info = rel.sh_type == SHT_RELA ? (gelf_getrela(rdata, (int)i, &ra) ? ra.r_info : 0)
+							: (gelf_getrel(rdata, (int)i, &r) ? r.r_info : 0);
 		GElf_Sym sym;
-		const char *name = gelf_getsym(ddata, (int)rels[i].sym, &sym) ? elf_strptr(elf, dyn.sh_link, sym.st_name) : NULL;
+		const char *name = gelf_getsym(ddata, (int)GELF_R_SYM(info), &sym) ? elf_strptr(elf, dyn.sh_link, sym.st_name) : NULL;
 		const char *shown = name ? keep_demangled(e, td_demangle(name)) : NULL;
-		names[i] = shown ? shown : name;
-		names_len += (names[i] ? strlen(names[i]) : 0) + 40;
+		names[i] = shown ? shown : name ? name : "";
+		names_len += strlen(names[i]) + 5;
 	}
 	e->plt_names = td_malloc(names_len + 8);
 	char *w = e->plt_names;
-	uint64_t at = plt.sh_addr;
-	if (x86 && section(elf, shstrndx, ".plt.sec", &sec)) {
-		add_sym(e, &cap, plt.sh_addr, plt.sh_size, ".plt");
-		at = sec.sh_addr;
-	} else if (nrel * entry != plt.sh_size) {
-		add_sym(e, &cap, plt.sh_addr, header, ".plt");
-		at += header;
-	}
+	uint64_t at = plt.sh_addr + header;
 	for (size_t i = 0; i < nrel; i++, at += entry) {
-		const char *name = names[i];
-		int k = name && *name ? sprintf(w, "%s@plt", name) : sprintf(w, "offset_%#llx@plt", (unsigned long long)at);
+		int k = sprintf(w, "%s@plt", names[i]);
 		add_sym(e, &cap, at, entry, w);
 		w += k + 1;
 	}
 	free(names);
-	free(rels);
 }
 
-/* Sorted, one symbol per address, zero sizes reaching to the next one. */
-static void fix_up(struct elf_symbols *e)
+/* The symbols through perf's tree: table symbols, fix-ups, PLT stubs. */
+static void build_ranges(struct elf_symbols *e)
 {
-	qsort(e->sym, e->n, sizeof(*e->sym), cmp_sym);
-	size_t w = 0;
-	for (size_t i = 0; i < e->n; i++)
-		if (w == 0 || e->sym[i].start != e->sym[w - 1].start)
-			e->sym[w++] = e->sym[i];
-	e->n = w;
-	for (size_t i = 0; i + 1 < e->n; i++)
-		if (e->sym[i].end <= e->sym[i].start)
-			e->sym[i].end = e->sym[i + 1].start;
-	if (e->n && e->sym[e->n - 1].end <= e->sym[e->n - 1].start)   /* perf: to the end of the next page */
-		e->sym[e->n - 1].end = ((e->sym[e->n - 1].start + 4095) & ~4095ULL) + 4096;
+	struct perf_symtab *t = perf_symtab_new();
+	for (size_t i = 0; i < e->n; i++) {
+		if (i == e->ntable)
+			perf_symtab_fixup(t);
+		perf_symtab_insert(t, e->sym[i].start, e->sym[i].end - e->sym[i].start, e->sym[i].bind, e->sym[i].name);
+	}
+	if (e->ntable == e->n)
+		perf_symtab_fixup(t);
+	e->nrange = perf_symtab_ranges(t, &e->range);
+	perf_symtab_free(t);
+	free(e->sym);
+	e->sym = NULL;
 }
 
 static void read_build_id(struct elf_symbols *e, Elf *elf)
@@ -295,7 +250,20 @@ static bool read_debug_file(struct elf_symbols *e)
 
 const char *elf_symbols_build_id(const struct elf_symbols *e) { return e->build_id; }
 
-static struct elf_symbols *open_elf(const char *path, bool quiet)
+/* The PLT stubs are only in a file that runs (a debug file has the
+ * section headers but no contents): from runtime when it is given. */
+static void add_plt_of(struct elf_symbols *e, Elf *elf, const char *runtime)
+{
+	int fd = runtime ? open(runtime, O_RDONLY) : -1;
+	Elf *run = fd >= 0 ? elf_begin(fd, ELF_C_READ, NULL) : NULL;
+	add_plt(e, run && elf_kind(run) == ELF_K_ELF ? run : elf);
+	if (run)
+		elf_end(run);
+	if (fd >= 0)
+		close(fd);
+}
+
+static struct elf_symbols *open_elf(const char *path, bool quiet, const char *runtime)
 {
 	elf_version(EV_CURRENT);
 	int fd = open(path, O_RDONLY);
@@ -337,8 +305,9 @@ static struct elf_symbols *open_elf(const char *path, bool quiet)
 	}
 	bool ok = (symtab && read_table(e, elf, symtab, &st_sh)) || read_debug_file(e) ||
 		  (dynsym && read_table(e, elf, dynsym, &dyn_sh));
+	e->ntable = e->n;
 	if (ok)
-		add_plt(e, elf);
+		add_plt_of(e, elf, runtime);
 	elf_end(elf);
 	close(fd);
 	if (!ok) {
@@ -347,18 +316,37 @@ static struct elf_symbols *open_elf(const char *path, bool quiet)
 		e->n = 0;
 		return e;
 	}
-	fix_up(e);
+	build_ranges(e);
 	return e;
 }
 
-struct elf_symbols *elf_symbols_open(const char *path) { return open_elf(path, false); }
-struct elf_symbols *elf_symbols_try(const char *path) { return open_elf(path, true); }
+struct elf_symbols *elf_symbols_open(const char *path) { return open_elf(path, false, NULL); }
+struct elf_symbols *elf_symbols_try(const char *path, const char *runtime) { return open_elf(path, true, runtime); }
+
+bool elf_file_build_id(const char *path, char hex[41])
+{
+	elf_version(EV_CURRENT);
+	int fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return false;
+	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+	struct elf_symbols probe = { 0 };
+	bool ok = elf && elf_kind(elf) == ELF_K_ELF;
+	if (ok)
+		read_build_id(&probe, elf);
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	memcpy(hex, probe.build_id, sizeof probe.build_id);
+	return ok;
+}
 
 void elf_symbols_close(struct elf_symbols *e)
 {
 	if (!e)
 		return;
 	free(e->sym);
+	free(e->range);
 	free(e->names);
 	free(e->plt_names);
 	for (size_t i = 0; i < e->ndemangled; i++)
@@ -368,7 +356,7 @@ void elf_symbols_close(struct elf_symbols *e)
 }
 
 bool elf_symbols_is_pie(const struct elf_symbols *e) { return e->pie; }
-size_t elf_symbols_count(const struct elf_symbols *e) { return e->n; }
+size_t elf_symbols_count(const struct elf_symbols *e) { return e->nrange; }
 
 uint64_t elf_symbols_vaddr(const struct elf_symbols *e, uint64_t addr, uint64_t map_start, uint64_t pgoff)
 {
@@ -383,11 +371,11 @@ uint64_t elf_symbols_vaddr(const struct elf_symbols *e, uint64_t addr, uint64_t 
 
 const char *elf_symbols_find(const struct elf_symbols *e, uint64_t vaddr, uint64_t *start)
 {
-	size_t lo = td_count_at_or_before(e->sym, e->n, sizeof(*e->sym), offsetof(struct sym, start), vaddr);
-	if (lo == 0 || vaddr >= e->sym[lo - 1].end)
+	size_t lo = td_count_at_or_before(e->range, e->nrange, sizeof(*e->range), offsetof(struct symtab_range, lo), vaddr);
+	if (lo == 0 || vaddr >= e->range[lo - 1].hi)
 		return NULL;
-	*start = e->sym[lo - 1].start;
-	return e->sym[lo - 1].name;
+	*start = e->range[lo - 1].start;
+	return e->range[lo - 1].name;
 }
 
 bool elf_symbols_lookup(const struct elf_symbols *e, uint64_t vaddr, char *buf, size_t cap)

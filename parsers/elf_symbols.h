@@ -12,8 +12,13 @@ struct elf_symbols;
 /* NULL after "tool: PATH: why" (counted as bad input). */
 struct elf_symbols *elf_symbols_open(const char *path);
 /* The same, silent: NULL when the file cannot be read or is not ELF, and
- * an empty table (no warning) when it has no symbols. */
-struct elf_symbols *elf_symbols_try(const char *path);
+ * an empty table (no warning) when it has no symbols. PLT stubs are read
+ * from runtime, the binary itself, when path is a separate debug file
+ * (NULL: from path). */
+struct elf_symbols *elf_symbols_try(const char *path, const char *runtime);
+/* The GNU build id of an ELF file in hex ("" if none); false if the file
+ * is not a readable ELF file. */
+bool elf_file_build_id(const char *path, char hex[41]);
 void elf_symbols_close(struct elf_symbols *e);
 
 /* The file's virtual address of a runtime address: for a position-

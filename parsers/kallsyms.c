@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "common/diag.h"
 #include "common/input.h"
 #include "common/sorted.h"
@@ -12,8 +13,7 @@ struct ksym {
 	uint64_t start, end;
 	uint32_t name;               /* offset into names */
 	uint32_t module;             /* 0: kernel proper, else offset of the module's name */
-	uint32_t index;              /* line order: perf keeps the first of equals */
-	unsigned char bind;          /* 0 local, 1 global, 2 weak (kallsyms' letter case) */
+	uint32_t index;              /* line order: perf keeps the last of equals */
 };
 
 struct kallsyms {
@@ -58,6 +58,8 @@ static bool parse_line(struct kallsyms *k, const char *p, size_t len, uint32_t i
 		name_end++;
 	if (name_end == name)
 		return false;
+	if (name[0] == '$')
+		return true;                 /* ARM module mapping symbols: perf skips them */
 	size_t nlen = (size_t)(name_end - name);
 	if (nlen == 5 && memcmp(name, "_text", 5) == 0)
 		k->text = addr, k->has_text = true;
@@ -79,63 +81,48 @@ static bool parse_line(struct kallsyms *k, const char *p, size_t len, uint32_t i
 		k->cap = k->cap ? k->cap * 2 : 4096;
 		k->sym = td_realloc(k->sym, k->cap * sizeof(*k->sym));
 	}
-	unsigned char bind = up == 'W' ? 2 : isupper((unsigned char)type) ? 1 : 0;
-	k->sym[k->n++] = (struct ksym){ addr, addr, add_name(k, name, (size_t)(name_end - name)), module, index, bind };
+	k->sym[k->n++] = (struct ksym){ addr, addr, add_name(k, name, (size_t)(name_end - name)), module, index };
 	return true;
 }
 
-static const struct kallsyms *sort_ctx;
-
-static int underscores(const char *s)
+static int by_address(const void *x, const void *y)
 {
-	int n = 0;
-	while (s[n] == '_')
-		n++;
-	return n;
+	const struct ksym *a = x, *b = y;
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	return a->index < b->index ? -1 : a->index > b->index;
 }
 
-/* perf's choice among symbols at one address (all kallsyms sizes are 0):
- * not weak, then global, then fewer leading underscores, then longer. */
-static int better_first(const struct ksym *a, const struct ksym *b)
-{
-	const char *na = sort_ctx->names + a->name, *nb = sort_ctx->names + b->name;
-	if ((a->bind == 2) != (b->bind == 2))
-		return a->bind == 2 ? 1 : -1;
-	if ((a->bind == 1) != (b->bind == 1))
-		return a->bind == 1 ? -1 : 1;
-	int ua = underscores(na), ub = underscores(nb);
-	if (ua != ub)
-		return ua < ub ? -1 : 1;
-	size_t la = strlen(na), lb = strlen(nb);
-	if (la != lb)
-		return la > lb ? -1 : 1;
-	return a->index < b->index ? -1 : 1;
-}
-
-static int cmp_ksym(const void *x, const void *y)
+static int by_table(const void *x, const void *y)
 {
 	const struct ksym *a = x, *b = y;
 	if (a->module != b->module)    /* kernel proper first, then module by module */
 		return a->module < b->module ? -1 : 1;
-	if (a->start != b->start)
-		return a->start < b->start ? -1 : 1;
-	return better_first(a, b);
+	return a->start < b->start ? -1 : a->start > b->start;
 }
 
-/* One symbol per address; each reaches to the next one of its table, the
- * last to the end of the page after its own. */
+/* What perf 6.1 makes of kallsyms, all sizes being 0: in address order,
+ * a symbol reaches to the next one, or to the end of the page after its
+ * own where kernel proper and modules meet (and for the last one); that
+ * leaves, of several symbols at one address, only the last listed with a
+ * size, and perf keeps the sized one. Then one table per module. */
 static void fix_up(struct kallsyms *k)
 {
-	sort_ctx = k;
-	qsort(k->sym, k->n, sizeof(*k->sym), cmp_ksym);
+	qsort(k->sym, k->n, sizeof(*k->sym), by_address);
 	size_t w = 0;
-	for (size_t i = 0; i < k->n; i++)
-		if (w == 0 || k->sym[i].start != k->sym[w - 1].start || k->sym[i].module != k->sym[w - 1].module)
-			k->sym[w++] = k->sym[i];
+	for (size_t i = 0; i < k->n; i++) {
+		if (w > 0 && k->sym[w - 1].start == k->sym[i].start)
+			w--;                     /* a later line at the same address wins */
+		k->sym[w++] = k->sym[i];
+	}
 	k->n = w;
 	for (size_t i = 0; i < k->n; i++) {
-		bool last = i + 1 == k->n || k->sym[i + 1].module != k->sym[i].module;
-		k->sym[i].end = last ? ((k->sym[i].start + 4095) & ~4095ULL) + 4096 : k->sym[i + 1].start;
+		struct ksym *s = &k->sym[i];
+		bool page_end = i + 1 == k->n || (s->module == 0) != (k->sym[i + 1].module == 0);
+		s->end = page_end ? ((s->start + 4095) & ~4095ULL) + 4096 : k->sym[i + 1].start;
+	}
+	qsort(k->sym, k->n, sizeof(*k->sym), by_table);
+	for (size_t i = 0; i < k->n; i++) {
 		if (i == 0 || k->sym[i].module != k->sym[i - 1].module) {
 			k->tables = td_realloc(k->tables, (k->ntables + 1) * sizeof(*k->tables));
 			k->tables[k->ntables++] = (struct ktable){ k->sym[i].module, i, i };
@@ -146,22 +133,19 @@ static void fix_up(struct kallsyms *k)
 
 struct kallsyms *kallsyms_load(const char *path)
 {
-	FILE *f = fopen(path, "r");
-	if (!f)
+	if (access(path, R_OK) != 0)
+		return NULL;                 /* perf's other candidates are often absent: quietly */
+	struct td_input *in = td_input_open(path);
+	if (!in)
 		return NULL;
 	struct kallsyms *k = td_calloc(1, sizeof(*k));
 	add_name(k, "", 0);          /* offset 0 means "no module" */
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
+	const char *line;
+	size_t len;
 	uint32_t index = 0, last_module = 0;
-	while ((len = getline(&line, &cap, f)) > 0) {
-		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-			len--;
-		parse_line(k, line, (size_t)len, index++, &last_module);
-	}
-	free(line);
-	fclose(f);
+	while (td_input_next(in, &line, &len))
+		parse_line(k, line, len, index++, &last_module);
+	td_input_close(in);
 	/* kptr_restrict hides the addresses behind zeros: nothing usable */
 	bool any = false;
 	for (size_t i = 0; i < k->n && !any; i++)

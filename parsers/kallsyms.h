@@ -11,8 +11,9 @@
 
 struct kallsyms;
 
-/* NULL when the file cannot be read or holds no usable symbol (silent:
- * a missing kallsyms only means frames stay [unknown], as in perf). */
+/* The file may be gzip or zstd compressed. NULL when it cannot be read
+ * or holds no usable symbol (silent: a missing kallsyms only means frames
+ * stay [unknown], as in perf). */
 struct kallsyms *kallsyms_load(const char *path);
 void kallsyms_free(struct kallsyms *k);
 

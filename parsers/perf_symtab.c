@@ -1,0 +1,330 @@
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <elf.h>
+#include "common/diag.h"
+#include "perf_symtab.h"
+
+#define NIL (-1L)
+
+enum { RED, BLACK };
+
+struct node {
+	uint64_t start, end;
+	const char *name;
+	int bind;
+	long left, right, parent;
+	int color;
+};
+
+struct perf_symtab {
+	struct node *n;
+	size_t count, cap;
+	long root;
+};
+
+struct perf_symtab *perf_symtab_new(void)
+{
+	struct perf_symtab *t = td_calloc(1, sizeof(*t));
+	t->root = NIL;
+	return t;
+}
+
+void perf_symtab_free(struct perf_symtab *t)
+{
+	if (!t)
+		return;
+	free(t->n);
+	free(t);
+}
+
+/* ---- the red-black tree (the textbook algorithm, as the kernel's rbtree) ---------- */
+
+static bool is_red(const struct perf_symtab *t, long x) { return x != NIL && t->n[x].color == RED; }
+
+static void replace_child(struct perf_symtab *t, long parent, long old, long new)
+{
+	if (parent == NIL)
+		t->root = new;
+	else if (t->n[parent].left == old)
+		t->n[parent].left = new;
+	else
+		t->n[parent].right = new;
+	if (new != NIL)
+		t->n[new].parent = parent;
+}
+
+static void rotate_left(struct perf_symtab *t, long x)
+{
+	long y = t->n[x].right;
+	t->n[x].right = t->n[y].left;
+	if (t->n[y].left != NIL)
+		t->n[t->n[y].left].parent = x;
+	replace_child(t, t->n[x].parent, x, y);
+	t->n[y].left = x;
+	t->n[x].parent = y;
+}
+
+static void rotate_right(struct perf_symtab *t, long x)
+{
+	long y = t->n[x].left;
+	t->n[x].left = t->n[y].right;
+	if (t->n[y].right != NIL)
+		t->n[t->n[y].right].parent = x;
+	replace_child(t, t->n[x].parent, x, y);
+	t->n[y].right = x;
+	t->n[x].parent = y;
+}
+
+static void insert_fixup(struct perf_symtab *t, long z)
+{
+	while (is_red(t, t->n[z].parent)) {
+		long p = t->n[z].parent, g = t->n[p].parent;
+		bool left = p == t->n[g].left;
+		long u = left ? t->n[g].right : t->n[g].left;
+		if (is_red(t, u)) {
+			t->n[p].color = t->n[u].color = BLACK;
+			t->n[g].color = RED;
+			z = g;
+			continue;
+		}
+		if (z == (left ? t->n[p].right : t->n[p].left)) {
+			z = p;
+			left ? rotate_left(t, z) : rotate_right(t, z);
+			p = t->n[z].parent;
+		}
+		t->n[p].color = BLACK;
+		t->n[g].color = RED;
+		left ? rotate_right(t, g) : rotate_left(t, g);
+	}
+	t->n[t->root].color = BLACK;
+}
+
+/* x (maybe NIL) under xp lost one black on its paths. */
+static void erase_fixup(struct perf_symtab *t, long x, long xp)
+{
+	while (x != t->root && !is_red(t, x)) {
+		bool left = x == t->n[xp].left;
+		long w = left ? t->n[xp].right : t->n[xp].left;
+		if (is_red(t, w)) {
+			t->n[w].color = BLACK;
+			t->n[xp].color = RED;
+			left ? rotate_left(t, xp) : rotate_right(t, xp);
+			w = left ? t->n[xp].right : t->n[xp].left;
+		}
+		long near = left ? t->n[w].left : t->n[w].right, far = left ? t->n[w].right : t->n[w].left;
+		if (!is_red(t, near) && !is_red(t, far)) {
+			t->n[w].color = RED;
+			x = xp;
+			xp = t->n[x].parent;
+			continue;
+		}
+		if (!is_red(t, far)) {
+			t->n[near].color = BLACK;
+			t->n[w].color = RED;
+			left ? rotate_right(t, w) : rotate_left(t, w);
+			w = left ? t->n[xp].right : t->n[xp].left;
+			far = left ? t->n[w].right : t->n[w].left;
+		}
+		t->n[w].color = t->n[xp].color;
+		t->n[xp].color = BLACK;
+		t->n[far].color = BLACK;
+		left ? rotate_left(t, xp) : rotate_right(t, xp);
+		x = t->root;
+		break;
+	}
+	if (x != NIL)
+		t->n[x].color = BLACK;
+}
+
+static long leftmost(const struct perf_symtab *t, long x)
+{
+	while (x != NIL && t->n[x].left != NIL)
+		x = t->n[x].left;
+	return x;
+}
+
+static long next_node(const struct perf_symtab *t, long x)
+{
+	if (t->n[x].right != NIL)
+		return leftmost(t, t->n[x].right);
+	long p = t->n[x].parent;
+	while (p != NIL && x == t->n[p].right) {
+		x = p;
+		p = t->n[p].parent;
+	}
+	return p;
+}
+
+/* Unlink z; its successor takes its place when it has two children. */
+static void erase(struct perf_symtab *t, long z)
+{
+	long x, xp;
+	int removed = t->n[z].color;
+	if (t->n[z].left == NIL || t->n[z].right == NIL) {
+		x = t->n[z].left == NIL ? t->n[z].right : t->n[z].left;
+		xp = t->n[z].parent;
+		replace_child(t, xp, z, x);
+	} else {
+		long y = leftmost(t, t->n[z].right);
+		removed = t->n[y].color;
+		x = t->n[y].right;
+		if (t->n[y].parent == z) {
+			xp = y;
+		} else {
+			xp = t->n[y].parent;
+			replace_child(t, xp, y, x);
+			t->n[y].right = t->n[z].right;
+			t->n[t->n[y].right].parent = y;
+		}
+		replace_child(t, t->n[z].parent, z, y);
+		t->n[y].left = t->n[z].left;
+		t->n[t->n[y].left].parent = y;
+		t->n[y].color = t->n[z].color;
+	}
+	if (removed == BLACK)
+		erase_fixup(t, x, xp);
+}
+
+/* ---- perf's steps ----------------------------------------------------------------- */
+
+void perf_symtab_insert(struct perf_symtab *t, uint64_t start, uint64_t size, int bind, const char *name)
+{
+	if (t->count == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 256;
+		t->n = td_realloc(t->n, t->cap * sizeof(*t->n));
+	}
+	long z = (long)t->count++;
+	t->n[z] = (struct node){ start, start + size, name, bind, NIL, NIL, NIL, RED };
+	long y = NIL;
+	for (long x = t->root; x != NIL; x = start < t->n[x].start ? t->n[x].left : t->n[x].right)
+		y = x;                   /* equal starts go right: they stay in insertion order */
+	t->n[z].parent = y;
+	if (y == NIL)
+		t->root = z;
+	else if (start < t->n[y].start)
+		t->n[y].left = z;
+	else
+		t->n[y].right = z;
+	insert_fixup(t, z);
+}
+
+static int leading_underscores(const char *s)
+{
+	int n = 0;
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/* perf's choose_best_symbol: true when b beats a (a, the earlier, wins ties). */
+static bool beats(const struct node *b, const struct node *a)
+{
+	bool sa = a->end > a->start, sb = b->end > b->start;
+	if (sa != sb)
+		return sb;
+	if ((a->bind == STB_WEAK) != (b->bind == STB_WEAK))
+		return a->bind == STB_WEAK;
+	if ((a->bind == STB_GLOBAL) != (b->bind == STB_GLOBAL))
+		return b->bind == STB_GLOBAL;
+	int ua = leading_underscores(a->name), ub = leading_underscores(b->name);
+	if (ua != ub)
+		return ub < ua;
+	return strlen(b->name) > strlen(a->name);
+}
+
+static void fixup_end(struct perf_symtab *t)
+{
+	long curr = leftmost(t, t->root);
+	if (curr == NIL)
+		return;
+	for (long nd = next_node(t, curr); nd != NIL; nd = next_node(t, nd)) {
+		long prev = curr;
+		curr = nd;
+		if (t->n[prev].end == t->n[prev].start)
+			t->n[prev].end = t->n[curr].start;
+	}
+	if (t->n[curr].end == t->n[curr].start)
+		t->n[curr].end = ((t->n[curr].start + 4095) & ~4095ULL) + 4096;
+}
+
+static void fixup_duplicate(struct perf_symtab *t)
+{
+	long nd = leftmost(t, t->root);
+	while (nd != NIL) {
+		long curr = nd;
+		for (;;) {
+			nd = next_node(t, curr);
+			if (nd == NIL || t->n[curr].start != t->n[nd].start)
+				break;
+			if (!beats(&t->n[nd], &t->n[curr])) {
+				erase(t, nd);    /* and compare curr with the one after */
+				continue;
+			}
+			nd = next_node(t, curr);
+			erase(t, curr);
+			break;
+		}
+	}
+}
+
+void perf_symtab_fixup(struct perf_symtab *t)
+{
+	if (t->root == NIL)
+		return;
+	fixup_end(t);
+	fixup_duplicate(t);
+}
+
+/* perf's symbols__find: the first node on the descent that holds ip. */
+static long find(const struct perf_symtab *t, uint64_t ip)
+{
+	long x = t->root;
+	while (x != NIL) {
+		const struct node *s = &t->n[x];
+		if (ip < s->start)
+			x = s->left;
+		else if (ip > s->end || (ip == s->end && ip != s->start))
+			x = s->right;
+		else
+			return x;
+	}
+	return NIL;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Between two neighbouring starts or ends every descent takes the same
+ * turns, so one lookup per boundary gives all the answers. */
+size_t perf_symtab_ranges(const struct perf_symtab *t, struct symtab_range **out)
+{
+	uint64_t *edge = td_malloc((3 * t->count + 1) * sizeof(*edge));
+	size_t ne = 0;
+	for (long x = leftmost(t, t->root); x != NIL; x = next_node(t, x)) {
+		edge[ne++] = t->n[x].start;
+		edge[ne++] = t->n[x].end;
+		if (t->n[x].end == t->n[x].start)
+			edge[ne++] = t->n[x].start + 1;  /* a zero-size symbol holds its start only */
+	}
+	qsort(edge, ne, sizeof(*edge), cmp_u64);
+	struct symtab_range *r = td_malloc((ne + 1) * sizeof(*r));
+	size_t nr = 0;
+	for (size_t i = 0; i + 1 < ne; i++) {
+		if (edge[i] == edge[i + 1])
+			continue;
+		long s = find(t, edge[i]);
+		if (s == NIL)
+			continue;
+		if (nr && r[nr - 1].hi == edge[i] && r[nr - 1].name == t->n[s].name && r[nr - 1].start == t->n[s].start)
+			r[nr - 1].hi = edge[i + 1];
+		else
+			r[nr++] = (struct symtab_range){ edge[i], edge[i + 1], t->n[s].start, t->n[s].name };
+	}
+	free(edge);
+	*out = r;
+	return nr;
+}

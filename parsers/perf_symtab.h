@@ -1,0 +1,39 @@
+/* A binary's symbol table as perf 6.1 builds and searches it, so that
+ * addresses get the names perf script prints.
+ *
+ * perf keeps a dso's symbols in a red-black tree keyed by start address:
+ * it inserts them in symbol-table order, gives each zero-size symbol the
+ * room up to the next one (the last one to the end of the next page),
+ * drops all but the best of symbols sharing an address, and only then
+ * inserts the PLT stubs. A stretched symbol (_init, say) can therefore
+ * overlap stubs, and which of them an address gets depends on where the
+ * tree's descent meets them first. This module replays those steps on
+ * the same kind of tree and flattens the result into sorted, disjoint
+ * ranges for binary search. */
+#ifndef TD_PERF_SYMTAB_H
+#define TD_PERF_SYMTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct perf_symtab;
+
+/* What an address between lo and hi resolves to. */
+struct symtab_range {
+	uint64_t lo, hi;
+	uint64_t start;              /* the symbol's own start (for +0xoff) */
+	const char *name;
+};
+
+struct perf_symtab *perf_symtab_new(void);
+void perf_symtab_free(struct perf_symtab *t);
+
+/* bind is the ELF binding (STB_LOCAL, STB_GLOBAL, STB_WEAK); name must
+ * stay valid as long as the ranges are used. */
+void perf_symtab_insert(struct perf_symtab *t, uint64_t start, uint64_t size, int bind, const char *name);
+/* perf's fix-ups after loading a symbol table: ends, then duplicates. */
+void perf_symtab_fixup(struct perf_symtab *t);
+/* The ranges (malloc'd, sorted, disjoint); returns their count. */
+size_t perf_symtab_ranges(const struct perf_symtab *t, struct symtab_range **out);
+
+#endif
