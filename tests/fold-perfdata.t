@@ -3,10 +3,11 @@
 # td-info --script, the text it replays.
 #  - Recordings made here: replayed with every symbol source switched off
 #    (--symfs, --kallsyms /dev/null, no build-id cache) but the binaries
-#    committed in a NAME.symfs directory (the C++ demo: demangled names),
+#    committed in a NAME.symfs directory (the C++ demo: demangled names)
+#    or the kallsyms committed as NAME.kallsyms.zst (the system-wide one),
 #    the text equals the perf script rendering committed beside each file
-#    (NAME.nosym-script.txt.gz, NAME.symfs-script.txt.gz), byte for byte,
-#    and so does the folded output: this runs on any machine, without perf.
+#    (NAME.{nosym,symfs,kallsyms}-script.txt.gz), byte for byte, and so
+#    does the folded output: this runs on any machine, without perf.
 #  - Every perf.data here and in ../shared, with perf present: td-fold FILE
 #    equals perf script -i FILE | td-fold, symbols resolved as this machine
 #    allows; the two files perf decodes with trace decoders or a dwarf
@@ -18,14 +19,16 @@ export PERF_BUILDID_DIR=/nonexistent
 
 for f in "$TD_ROOT"/testdata/perfdata/*.perf.data "$TD_ROOT"/testdata/fold/*.perf.data; do
 	name=$(basename "$f")
-	ref=${f%.perf.data}.nosym-script.txt.gz symfs=/nonexistent what="no symbols"
+	ref=${f%.perf.data}.nosym-script.txt.gz symfs=/nonexistent ksyms=/dev/null what="no symbols"
 	if [ -d "${f%.perf.data}.symfs" ]; then
 		ref=${f%.perf.data}.symfs-script.txt.gz symfs=${f%.perf.data}.symfs what="symbols of the committed binaries"
+	elif [ -f "${f%.perf.data}.kallsyms.zst" ]; then
+		ref=${f%.perf.data}.kallsyms-script.txt.gz ksyms=${f%.perf.data}.kallsyms.zst what="kernel symbols of the committed kallsyms"
 	fi
-	run_tool "$T_TMP/out" "$T_TMP/err" "$INFO" --script --symfs "$symfs" --kallsyms /dev/null "$f"
+	run_tool "$T_TMP/out" "$T_TMP/err" "$INFO" --script --symfs "$symfs" --kallsyms "$ksyms" "$f"
 	gzip -dc "$ref" >"$T_TMP/ref"
 	same "$T_TMP/ref" "$T_TMP/out" "$name: td-info --script equals perf script ($what), byte for byte"
-	"$FOLD" --symfs "$symfs" --kallsyms /dev/null "$f" >"$T_TMP/a" 2>/dev/null
+	"$FOLD" --symfs "$symfs" --kallsyms "$ksyms" "$f" >"$T_TMP/a" 2>/dev/null
 	"$FOLD" "$T_TMP/ref" >"$T_TMP/b" 2>/dev/null
 	same "$T_TMP/b" "$T_TMP/a" "$name: td-fold FILE equals td-fold of its perf script rendering"
 done
