@@ -46,6 +46,8 @@ struct thread {
 	uint32_t comm;               /* id in comms; UINT32_MAX: never named */
 };
 
+#define COMM_SLOTS 256
+
 struct machine {
 	struct machine_options opt;
 	char buildid_dir[512];
@@ -67,7 +69,7 @@ struct machine {
 	struct kallsyms *ksyms;
 	bool ksyms_tried;
 	uint32_t comm_gen;           /* bumped by COMM and FORK */
-	struct last_comm { int32_t pid, tid; uint32_t gen; const char *comm; } last_comm;
+	struct comm_slot { int32_t pid, tid; uint32_t gen; const char *comm; } comm_cache[COMM_SLOTS];
 	char ksyms_path[700];        /* where they come from */
 	pthread_t ksyms_thread;      /* reading them ahead of need */
 	bool ksyms_loading;
@@ -614,14 +616,16 @@ static const char *comm_of(struct machine *m, int32_t pid, int32_t tid)
 	return td_intern_str(m->comms, t->comm, NULL);
 }
 
-/* Runs of samples come from one thread: the last answer is kept until a
- * COMM or FORK record. */
+/* Samples come from a few threads at a time: answers are kept, by tid,
+ * until a COMM or FORK record. A never-named thread's ":TID" is not kept
+ * (it lives in a buffer the next such answer reuses). */
 const char *machine_comm(struct machine *m, int32_t pid, int32_t tid)
 {
-	if (m->last_comm.comm && m->last_comm.gen == m->comm_gen && m->last_comm.pid == pid && m->last_comm.tid == tid)
-		return m->last_comm.comm;
+	struct comm_slot *c = &m->comm_cache[(uint32_t)tid % COMM_SLOTS];
+	if (c->comm && c->gen == m->comm_gen && c->pid == pid && c->tid == tid)
+		return c->comm;
 	const char *comm = comm_of(m, pid, tid);
-	m->last_comm = (struct last_comm){ pid, tid, m->comm_gen, comm };
+	*c = (struct comm_slot){ pid, tid, m->comm_gen, comm == m->tmp ? NULL : comm };
 	return comm;
 }
 

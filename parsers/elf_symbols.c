@@ -26,6 +26,7 @@ struct elf_symbols {
 	size_t n, ntable;
 	struct symtab_range *range;  /* the lookup table perf's steps leave */
 	size_t nrange;
+	unsigned char *range_shown;  /* its name is final (demangled or not mangled) */
 	char *names;                 /* all names, back to back */
 	char **demangled;            /* names that differ from the file's */
 	size_t ndemangled;
@@ -42,7 +43,8 @@ static const char *keep_demangled(struct elf_symbols *e, char *name)
 {
 	if (!name)
 		return NULL;
-	e->demangled = td_realloc(e->demangled, (e->ndemangled + 1) * sizeof(*e->demangled));
+	if ((e->ndemangled & (e->ndemangled - 1)) == 0)     /* 0, 1, 2, 4, ...: room doubles */
+		e->demangled = td_realloc(e->demangled, (e->ndemangled ? 2 * e->ndemangled : 1) * sizeof(*e->demangled));
 	e->demangled[e->ndemangled++] = name;
 	return name;
 }
@@ -71,6 +73,31 @@ static bool wanted(Elf *elf, size_t shstrndx, const GElf_Sym *s, const char *nam
 		return true;
 	const char *sec = elf_strptr(elf, shstrndx, sh.sh_name);
 	return sec && (strstr(sec, "text") || strstr(sec, "data"));
+}
+
+static int by_start(const void *x, const void *y)
+{
+	const struct sym *a = *(const struct sym *const *)x, *b = *(const struct sym *const *)y;
+	return (a->start > b->start) - (a->start < b->start);
+}
+
+/* perf demangles every name as it loads it, and picks among symbols at
+ * one address by their demangled names. Demangling a large C++ library
+ * whole costs more than reading it, so only those that share an address
+ * are demangled here; the rest when a lookup first returns them. */
+static void demangle_aliases(struct elf_symbols *e)
+{
+	struct sym **by = td_malloc((e->n + 1) * sizeof(*by));
+	for (size_t i = 0; i < e->n; i++)
+		by[i] = &e->sym[i];
+	qsort(by, e->n, sizeof(*by), by_start);
+	for (size_t i = 0; i < e->n; i++) {
+		bool shared = (i > 0 && by[i - 1]->start == by[i]->start) || (i + 1 < e->n && by[i + 1]->start == by[i]->start);
+		const char *shown = shared ? keep_demangled(e, td_demangle(by[i]->name)) : NULL;
+		if (shown)
+			by[i]->name = shown;
+	}
+	free(by);
 }
 
 static bool read_table(struct elf_symbols *e, Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh)
@@ -105,15 +132,12 @@ static bool read_table(struct elf_symbols *e, Elf *elf, Elf_Scn *scn, const GElf
 		int type = GELF_ST_TYPE(s.st_info);
 		if (arm && eh.e_machine == EM_ARM && type == STT_FUNC && (s.st_value & 1))
 			s.st_value--;        /* the thumb bit */
-		const char *shown = keep_demangled(e, td_demangle(name));
-		if (!shown) {
-			size_t len = strlen(name) + 1;
-			memcpy(w, name, len);
-			shown = w;
-			w += len;
-		}
-		e->sym[e->n++] = (struct sym){ s.st_value, s.st_value + s.st_size, shown, GELF_ST_BIND(s.st_info) };
+		size_t len = strlen(name) + 1;
+		memcpy(w, name, len);
+		e->sym[e->n++] = (struct sym){ s.st_value, s.st_value + s.st_size, w, GELF_ST_BIND(s.st_info) };
+		w += len;
 	}
+	demangle_aliases(e);
 	return e->n > 0;
 }
 
@@ -198,6 +222,7 @@ static void build_ranges(struct elf_symbols *e)
 	if (e->ntable == e->n)
 		perf_symtab_fixup(t);
 	e->nrange = perf_symtab_ranges(t, &e->range);
+	e->range_shown = td_calloc(e->nrange + 1, 1);
 	perf_symtab_free(t);
 	free(e->sym);
 	e->sym = NULL;
@@ -347,6 +372,7 @@ void elf_symbols_close(struct elf_symbols *e)
 		return;
 	free(e->sym);
 	free(e->range);
+	free(e->range_shown);
 	free(e->names);
 	free(e->plt_names);
 	for (size_t i = 0; i < e->ndemangled; i++)
@@ -369,13 +395,25 @@ uint64_t elf_symbols_vaddr(const struct elf_symbols *e, uint64_t addr, uint64_t 
 	return offset;
 }
 
+/* The range's name as perf shows it, demangled on first use. */
+static const char *shown_name(struct elf_symbols *e, size_t r)
+{
+	if (!e->range_shown[r]) {
+		char *d = td_demangle(e->range[r].name);
+		if (d)
+			e->range[r].name = keep_demangled(e, d);
+		e->range_shown[r] = 1;
+	}
+	return e->range[r].name;
+}
+
 const char *elf_symbols_find(const struct elf_symbols *e, uint64_t vaddr, uint64_t *start)
 {
 	size_t lo = td_count_at_or_before(e->range, e->nrange, sizeof(*e->range), offsetof(struct symtab_range, lo), vaddr);
 	if (lo == 0 || vaddr >= e->range[lo - 1].hi)
 		return NULL;
 	*start = e->range[lo - 1].start;
-	return e->range[lo - 1].name;
+	return shown_name((struct elf_symbols *)e, lo - 1);     /* a lookup may demangle, once */
 }
 
 bool elf_symbols_lookup(const struct elf_symbols *e, uint64_t vaddr, char *buf, size_t cap)
