@@ -982,10 +982,14 @@ static bool decode_sample(struct perf_data *d, const unsigned char *p, size_t n,
 		U64(nr);
 		if (nr > (n - at) / 8)
 			return false;
-		for (uint64_t i = 0; i < nr; i++)
-			src->cc[i] = rd64(d, p + at + 8 * i);
+		if (!d->swapped && ((uintptr_t)(p + at) & 7) == 0) {
+			s->callchain = (const uint64_t *)(const void *)(p + at);   /* in place: no copy */
+		} else {
+			for (uint64_t i = 0; i < nr; i++)
+				src->cc[i] = rd64(d, p + at + 8 * i);
+			s->callchain = src->cc;
+		}
 		s->nr_callchain = nr;
-		s->callchain = src->cc;
 		at += nr * 8;
 	}
 	if (st & PERF_SAMPLE_RAW) {
