@@ -75,7 +75,7 @@ struct machine {
 	bool ksyms_loading;
 	struct kallsyms *ksyms_early;
 	const struct perf_data *data;
-	uint32_t gen;                /* bumped whenever a lookup could change */
+	uint32_t gen[2];             /* user, kernel: bumped whenever a lookup there could change */
 	struct resolved *cache;      /* direct-mapped, by (pid, cpumode, ip) */
 	struct td_intern *sym_ids;   /* (sym, dso) pointer pairs */
 	char tmp[64];
@@ -90,7 +90,7 @@ struct resolved {
 	struct machine_frame f;
 };
 
-#define CACHE_BITS 13
+#define CACHE_BITS 14
 
 static void maps_insert(struct maps *ms, const struct map *mp);
 
@@ -578,8 +578,10 @@ void machine_apply(struct machine *m, const struct pd_record *r)
 {
 	if (!r->decoded && r->type != PERF_RECORD_MMAP && r->type != PERF_RECORD_MMAP2)
 		return;
-	if (r->type == PERF_RECORD_MMAP || r->type == PERF_RECORD_MMAP2 || r->type == PERF_RECORD_FORK)
-		m->gen++;
+	if (r->type == PERF_RECORD_MMAP || r->type == PERF_RECORD_MMAP2)
+		m->gen[(r->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL]++;
+	else if (r->type == PERF_RECORD_FORK)
+		m->gen[0]++;
 	switch (r->type) {
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2: {
@@ -632,7 +634,8 @@ const char *machine_comm(struct machine *m, int32_t pid, int32_t tid)
 static void load_symbols(struct machine *m, struct dso *d)
 {
 	d->loaded = true;
-	m->gen++;
+	if (d->kind == DSO_KERNEL || d->kind == DSO_MODULE)
+		m->gen[1]++;             /* kallsyms may stretch the kernel map */
 	if (d->kind == DSO_FILE || d->kind == DSO_VDSO)
 		load_elf(m, d);
 	else if (d->kind == DSO_PERF_MAP)
@@ -677,7 +680,7 @@ static const char *map_symbol(struct machine *m, const struct map *mp, uint64_t 
 static void default_kernel_map(struct machine *m)
 {
 	m->kernel_mapped = true;
-	m->gen++;
+	m->gen[1]++;
 	FILE *f = fopen("/proc/kallsyms", "r");
 	if (!f)
 		return;
@@ -720,22 +723,24 @@ static void resolve(struct machine *m, int32_t pid, int cpumode, uint64_t ip, st
 }
 
 /* Samples hit the same addresses over and over: remember the answers
- * until a record or a symbol load may change them. */
+ * until a record or a symbol load may change them (user-space answers
+ * survive kernel map changes and the other way round). */
 void machine_resolve(struct machine *m, int32_t pid, int cpumode, uint64_t ip, struct machine_frame *out)
 {
 	if (cpumode == PERF_RECORD_MISC_KERNEL)
 		pid = -1;                     /* one kernel for all */
 	uint64_t h = (ip ^ ((uint64_t)(uint32_t)pid << 32 | (uint32_t)cpumode)) * 0x9e3779b97f4a7c15u;
 	struct resolved *c = &m->cache[h >> (64 - CACHE_BITS)];
-	if (c->gen == m->gen && c->ip == ip && c->pid == pid && c->cpumode == cpumode) {
+	int space = cpumode == PERF_RECORD_MISC_KERNEL;
+	if (c->gen == m->gen[space] && c->ip == ip && c->pid == pid && c->cpumode == cpumode) {
 		*out = c->f;
 		return;
 	}
-	uint32_t gen = m->gen;
+	uint32_t gen = m->gen[space];
 	resolve(m, pid, cpumode, ip, out);
 	const char *pair[2] = { out->sym, out->dso };
 	out->sym_id = td_intern(m->sym_ids, (const char *)pair, sizeof pair);
-	if (m->gen != gen)
+	if (m->gen[space] != gen)
 		return;                       /* symbols or maps were loaded on the way */
 	*c = (struct resolved){ ip, pid, (int16_t)cpumode, gen, *out };
 }
@@ -756,7 +761,7 @@ struct machine *machine_new(const struct perf_data *d, const struct machine_opti
 	m->tids = td_intern_new();
 	m->comms = td_intern_new();
 	m->kernel_dso = dso_of(m, "[kernel.kallsyms]", DSO_KERNEL);
-	m->gen = 1;
+	m->gen[0] = m->gen[1] = 1;
 	choose_kallsyms(m);
 	start_kallsyms(m, d);
 	m->cache = td_calloc((size_t)1 << CACHE_BITS, sizeof(*m->cache));

@@ -8,7 +8,8 @@
 
 struct queued {
 	uint64_t time, seq, file_offset;
-	size_t at;                   /* record bytes in the arena */
+	const unsigned char *raw;    /* the record in the mapped file, or NULL: */
+	size_t at;                   /* its copy in the arena */
 	uint16_t size;
 };
 
@@ -110,7 +111,8 @@ static void flush(struct ordered_records *o, uint64_t limit)
 	size_t i = 0;
 	struct pd_record rec;
 	for (; i < o->n && o->q[i].time <= limit; i++) {
-		perf_data_decode(o->d, o->arena + o->q[i].at, o->q[i].file_offset, &rec);
+		const struct queued *q = &o->q[i];
+		perf_data_decode(o->d, q->raw ? q->raw : o->arena + q->at, q->file_offset, &rec);
 		o->fn(o->ctx, &rec);
 	}
 	if (i == o->n) {
@@ -123,9 +125,11 @@ static void flush(struct ordered_records *o, uint64_t limit)
 	unsigned char *arena = td_malloc(o->arena_cap);
 	for (size_t k = 0; k < kept; k++) {
 		struct queued q = o->q[i + k];
-		memcpy(arena + w, o->arena + q.at, q.size);
-		q.at = w;
-		w += (q.size + 7u) & ~7u;
+		if (!q.raw) {
+			memcpy(arena + w, o->arena + q.at, q.size);
+			q.at = w;
+			w += (q.size + 7u) & ~7u;
+		}
 		o->q[k] = q;
 	}
 	free(o->arena);
@@ -148,17 +152,21 @@ void ordered_add(struct ordered_records *o, const struct pd_record *r)
 	}
 	if (t > o->max_time)
 		o->max_time = t;
+	if (o->n == o->cap) {
+		o->cap = o->cap ? o->cap * 2 : 4096;
+		o->q = td_realloc(o->q, o->cap * sizeof(*o->q));
+	}
+	if (perf_data_raw_is_stable(o->d, r)) {
+		o->q[o->n++] = (struct queued){ t, o->seq++, r->offset, r->raw, 0, r->size };
+		return;
+	}
 	size_t need = (r->size + 7u) & ~7u;
 	if (o->used + need > o->arena_cap) {
 		o->arena_cap = (o->used + need) * 2 + (1 << 20);
 		o->arena = td_realloc(o->arena, o->arena_cap);
 	}
-	if (o->n == o->cap) {
-		o->cap = o->cap ? o->cap * 2 : 4096;
-		o->q = td_realloc(o->q, o->cap * sizeof(*o->q));
-	}
 	memcpy(o->arena + o->used, r->raw, r->size);
-	o->q[o->n++] = (struct queued){ t, o->seq++, r->offset, o->used, r->size };
+	o->q[o->n++] = (struct queued){ t, o->seq++, r->offset, NULL, o->used, r->size };
 	o->used += need;
 }
 

@@ -820,7 +820,7 @@ struct perf_data *perf_data_open(const char *path)
 		bool compressed = S_ISREG(st.st_mode) && pread(fd, m, 4, 0) == 4 &&
 				  ((m[0] == 0x1f && m[1] == 0x8b) || !memcmp(m, "\x28\xb5\x2f\xfd", 4));
 		void *map = S_ISREG(st.st_mode) && !compressed && st.st_size > 0
-			    ? mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
+			    ? mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0) : MAP_FAILED;
 		if (map != MAP_FAILED) {        /* read in place: no copy per window */
 			close(fd);
 			madvise(map, (size_t)st.st_size, MADV_SEQUENTIAL);
@@ -1430,6 +1430,11 @@ int perf_data_next(struct perf_data *d, const struct pd_record **out)
 		*out = r;
 		return 1;
 	}
+}
+
+bool perf_data_raw_is_stable(const struct perf_data *d, const struct pd_record *rec)
+{
+	return d->src->kind == SRC_MEM && !rec->in_compressed;
 }
 
 void perf_data_decode(struct perf_data *d, const void *raw, uint64_t offset, struct pd_record *out)
