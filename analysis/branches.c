@@ -162,8 +162,8 @@ static uint32_t symbolize(struct branches *b, uint32_t id)
 	for (int i = b->nmap; i-- > 0;)        /* the latest mapping of the address */
 		if (addr >= b->map[i].start && addr < b->map[i].end) {
 			const struct binary *bin = &b->bin[b->map[i].binary];
-			uint64_t vaddr = elf_symbols_vaddr(bin->elf, addr, b->map[i].start, b->map[i].pgoff);
-			if (elf_symbols_lookup(bin->elf, vaddr, name, sizeof name))
+			uint64_t key = elf_symbols_key(bin->elf, addr, b->map[i].start, b->map[i].pgoff);
+			if (elf_symbols_lookup(bin->elf, key, name, sizeof name))
 				return td_intern(b->strings, name, strlen(name));
 			return id;
 		}
@@ -171,8 +171,8 @@ static uint32_t symbolize(struct branches *b, uint32_t id)
 		const struct binary *bin = &b->bin[i];
 		if (elf_symbols_is_pie(bin->elf) && !bin->has_base)
 			continue;
-		uint64_t vaddr = bin->has_base ? elf_symbols_vaddr(bin->elf, addr, bin->base, 0) : addr;
-		if (addr >= bin->base && elf_symbols_lookup(bin->elf, vaddr, name, sizeof name))
+		uint64_t key = elf_symbols_key_of_vaddr(bin->elf, bin->has_base ? addr - bin->base : addr);
+		if (addr >= bin->base && elf_symbols_lookup(bin->elf, key, name, sizeof name))
 			return td_intern(b->strings, name, strlen(name));
 	}
 	return id;

@@ -494,9 +494,12 @@ static void apply_fork(struct machine *m, const struct pd_record *r)
 	*child = (struct thread){ (int32_t)pid, comm };
 	if (pid == ppid)
 		return;                 /* a new thread shares its process's maps */
+	/* perf record synthesizes these from /proc with this flag; the
+	 * process's own MMAPs follow, and perf does not give it its parent's */
+	bool clone = !(r->misc & PERF_RECORD_MISC_FORK_EXEC);
 	struct maps *from = process(m, (int32_t)ppid);
 	struct map *copy = NULL;
-	size_t n = from->n;
+	size_t n = clone ? from->n : 0;
 	if (n) {
 		copy = td_malloc(n * sizeof(*copy));
 		memcpy(copy, from->v, n * sizeof(*copy));
@@ -656,7 +659,7 @@ static const char *map_symbol(struct machine *m, const struct map *mp, uint64_t 
 	case DSO_FILE:
 	case DSO_VDSO:
 		if (d->elf) {
-			at = elf_symbols_vaddr(d->elf, ip, mp->start, mp->pgoff);
+			at = elf_symbols_key(d->elf, ip, mp->start, mp->pgoff);
 			sym = elf_symbols_find(d->elf, at, &start);
 		}
 		break;

@@ -32,7 +32,7 @@ struct elf_symbols {
 	size_t ndemangled;
 	char *plt_names;             /* "name@plt" of the synthesized PLT entries */
 	bool pie;
-	struct load { uint64_t offset, vaddr, size; } load[MAX_LOADS];
+	struct load { uint64_t offset, vaddr, memsz; } load[MAX_LOADS];
 	int nload;
 	char build_id[41];           /* hex, "" when the file has none */
 	bool from_debug_file;
@@ -73,6 +73,22 @@ static bool wanted(Elf *elf, size_t shstrndx, const GElf_Sym *s, const char *nam
 		return true;
 	const char *sec = elf_strptr(elf, shstrndx, sh.sh_name);
 	return sec && (strstr(sec, "text") || strstr(sec, "data"));
+}
+
+/* perf keeps a binary's symbols at file offsets ("adjusted"): its value
+ * less the difference between address and offset of the loadable segment
+ * holding it (else of its section), so that the offset of a sampled
+ * address into the file finds them. */
+static uint64_t file_offset_of(const struct elf_symbols *e, Elf *elf, const GElf_Sym *s)
+{
+	for (int i = 0; i < e->nload; i++)
+		if (s->st_value >= e->load[i].vaddr && s->st_value - e->load[i].vaddr < e->load[i].memsz)
+			return s->st_value - e->load[i].vaddr + e->load[i].offset;
+	GElf_Shdr sh;
+	Elf_Scn *scn = elf_getscn(elf, s->st_shndx);
+	if (scn && gelf_getshdr(scn, &sh))
+		return s->st_value - sh.sh_addr + sh.sh_offset;
+	return s->st_value;
 }
 
 static int by_start(const void *x, const void *y)
@@ -134,7 +150,8 @@ static bool read_table(struct elf_symbols *e, Elf *elf, Elf_Scn *scn, const GElf
 			s.st_value--;        /* the thumb bit */
 		size_t len = strlen(name) + 1;
 		memcpy(w, name, len);
-		e->sym[e->n++] = (struct sym){ s.st_value, s.st_value + s.st_size, w, GELF_ST_BIND(s.st_info) };
+		uint64_t start = file_offset_of(e, elf, &s);
+		e->sym[e->n++] = (struct sym){ start, start + s.st_size, w, GELF_ST_BIND(s.st_info) };
 		w += len;
 	}
 	demangle_aliases(e);
@@ -201,7 +218,7 @@ static void add_plt(struct elf_symbols *e, Elf *elf)
 	}
 	e->plt_names = td_malloc(names_len + 8);
 	char *w = e->plt_names;
-	uint64_t at = plt.sh_addr + header;
+	uint64_t at = plt.sh_offset + header;       /* perf's stubs are at file offsets too */
 	for (size_t i = 0; i < nrel; i++, at += entry) {
 		int k = sprintf(w, "%s@plt", names[i]);
 		add_sym(e, &cap, at, entry, w);
@@ -275,6 +292,26 @@ static bool read_debug_file(struct elf_symbols *e)
 
 const char *elf_symbols_build_id(const struct elf_symbols *e) { return e->build_id; }
 
+/* The loadable segments, which place symbols at file offsets: from the
+ * binary that runs (a debug file's offsets are not the binary's). */
+static void read_loads(struct elf_symbols *e, Elf *elf, const char *runtime)
+{
+	int fd = runtime ? open(runtime, O_RDONLY) : -1;
+	Elf *run = fd >= 0 ? elf_begin(fd, ELF_C_READ, NULL) : NULL;
+	Elf *from = run && elf_kind(run) == ELF_K_ELF ? run : elf;
+	size_t nph = 0;
+	elf_getphdrnum(from, &nph);
+	for (size_t i = 0; i < nph && e->nload < MAX_LOADS; i++) {
+		GElf_Phdr ph;
+		if (gelf_getphdr(from, (int)i, &ph) && ph.p_type == PT_LOAD)
+			e->load[e->nload++] = (struct load){ ph.p_offset, ph.p_vaddr, ph.p_memsz };
+	}
+	if (run)
+		elf_end(run);
+	if (fd >= 0)
+		close(fd);
+}
+
 /* The PLT stubs are only in a file that runs (a debug file has the
  * section headers but no contents): from runtime when it is given. */
 static void add_plt_of(struct elf_symbols *e, Elf *elf, const char *runtime)
@@ -309,13 +346,7 @@ static struct elf_symbols *open_elf(const char *path, bool quiet, const char *ru
 	}
 	struct elf_symbols *e = td_calloc(1, sizeof(*e));
 	e->pie = eh.e_type == ET_DYN;
-	size_t nph = 0;
-	elf_getphdrnum(elf, &nph);
-	for (size_t i = 0; i < nph && e->nload < MAX_LOADS; i++) {
-		GElf_Phdr ph;
-		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD)
-			e->load[e->nload++] = (struct load){ ph.p_offset, ph.p_vaddr, ph.p_filesz };
-	}
+	read_loads(e, elf, runtime);
 	read_build_id(e, elf);
 	Elf_Scn *symtab = NULL, *dynsym = NULL;
 	GElf_Shdr st_sh, dyn_sh;
@@ -384,15 +415,18 @@ void elf_symbols_close(struct elf_symbols *e)
 bool elf_symbols_is_pie(const struct elf_symbols *e) { return e->pie; }
 size_t elf_symbols_count(const struct elf_symbols *e) { return e->nrange; }
 
-uint64_t elf_symbols_vaddr(const struct elf_symbols *e, uint64_t addr, uint64_t map_start, uint64_t pgoff)
+uint64_t elf_symbols_key(const struct elf_symbols *e, uint64_t addr, uint64_t map_start, uint64_t pgoff)
 {
-	if (!e->pie)
-		return addr;
-	uint64_t offset = addr - map_start + pgoff;      /* position in the file */
+	(void)e;
+	return addr - map_start + pgoff;
+}
+
+uint64_t elf_symbols_key_of_vaddr(const struct elf_symbols *e, uint64_t vaddr)
+{
 	for (int i = 0; i < e->nload; i++)
-		if (offset >= e->load[i].offset && offset < e->load[i].offset + e->load[i].size)
-			return offset - e->load[i].offset + e->load[i].vaddr;
-	return offset;
+		if (vaddr >= e->load[i].vaddr && vaddr - e->load[i].vaddr < e->load[i].memsz)
+			return vaddr - e->load[i].vaddr + e->load[i].offset;
+	return vaddr;
 }
 
 /* The range's name as perf shows it, demangled on first use. */

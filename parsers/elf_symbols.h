@@ -21,16 +21,18 @@ struct elf_symbols *elf_symbols_try(const char *path, const char *runtime);
 bool elf_file_build_id(const char *path, char hex[41]);
 void elf_symbols_close(struct elf_symbols *e);
 
-/* The file's virtual address of a runtime address: for a position-
- * independent file, from where it was mapped (map_start, file offset
- * pgoff of that mapping); for ET_EXEC the address itself. */
-uint64_t elf_symbols_vaddr(const struct elf_symbols *e, uint64_t addr, uint64_t map_start, uint64_t pgoff);
+/* Symbols are looked up the way perf looks them up: by offset into the
+ * file (the key). The key of a runtime address, from where the file was
+ * mapped (map_start, file offset pgoff of that mapping): */
+uint64_t elf_symbols_key(const struct elf_symbols *e, uint64_t addr, uint64_t map_start, uint64_t pgoff);
+/* The key of an address as the file itself places it (its segments'). */
+uint64_t elf_symbols_key_of_vaddr(const struct elf_symbols *e, uint64_t vaddr);
 bool elf_symbols_is_pie(const struct elf_symbols *e);
 
-/* "sym+0xoff" for a file virtual address; false when no symbol covers it. */
-bool elf_symbols_lookup(const struct elf_symbols *e, uint64_t vaddr, char *buf, size_t cap);
-/* The symbol covering vaddr (its name, *start its address); NULL if none. */
-const char *elf_symbols_find(const struct elf_symbols *e, uint64_t vaddr, uint64_t *start);
+/* "sym+0xoff" for a key; false when no symbol covers it. */
+bool elf_symbols_lookup(const struct elf_symbols *e, uint64_t key, char *buf, size_t cap);
+/* The symbol covering key (its name, *start its key); NULL if none. */
+const char *elf_symbols_find(const struct elf_symbols *e, uint64_t key, uint64_t *start);
 size_t elf_symbols_count(const struct elf_symbols *e);
 /* The GNU build id in hex ("" if none). Symbols come from the file's
  * .symtab, else from /usr/lib/debug/.build-id/xx/rest.debug, else .dynsym. */
