@@ -79,6 +79,7 @@ struct pd_src {
 	int fd;
 	const unsigned char *mem;
 	size_t mapped;                    /* mem is this many bytes of mmap'ed file */
+	uint64_t released;                /* its pages before this offset were given back */
 	struct td_input *in;
 	bool own_in, eof;
 	unsigned char *win;               /* window: file bytes [wstart, wstart + wlen) */
@@ -820,7 +821,7 @@ struct perf_data *perf_data_open(const char *path)
 		bool compressed = S_ISREG(st.st_mode) && pread(fd, m, 4, 0) == 4 &&
 				  ((m[0] == 0x1f && m[1] == 0x8b) || !memcmp(m, "\x28\xb5\x2f\xfd", 4));
 		void *map = S_ISREG(st.st_mode) && !compressed && st.st_size > 0
-			    ? mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0) : MAP_FAILED;
+			    ? mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
 		if (map != MAP_FAILED) {        /* read in place: no copy per window */
 			close(fd);
 			madvise(map, (size_t)st.st_size, MADV_SEQUENTIAL);
@@ -1338,6 +1339,20 @@ static void deliver_checks(struct perf_data *d, struct pd_record *r)
 			     (unsigned long long)r->offset, (unsigned long long)d->attrs[r->attr].attr.sample_type);
 }
 
+/* A mapped file's pages count in the resident size once read: give back
+ * those well behind the reading point, so memory stays flat however large
+ * the file. Records queued from there (a time-ordering round that long)
+ * stay readable: the kernel reads such a page in again. */
+#define RELEASE_LAG (8u << 20)
+static void release_behind(struct pd_src *s)
+{
+	if (!s->mapped || s->off < s->released + 2 * RELEASE_LAG)
+		return;
+	uint64_t upto = (s->off - RELEASE_LAG) & ~(uint64_t)0xfffff;
+	madvise((char *)s->mem + s->released, (size_t)(upto - s->released), MADV_DONTNEED);
+	s->released = upto;
+}
+
 int perf_data_next(struct perf_data *d, const struct pd_record **out)
 {
 	struct pd_src *s = d->src;
@@ -1427,6 +1442,7 @@ int perf_data_next(struct perf_data *d, const struct pd_record **out)
 				return stop(d);
 		}
 		s->off += skip;
+		release_behind(s);
 		*out = r;
 		return 1;
 	}
