@@ -45,6 +45,9 @@ struct fold {
 	char *event;
 	bool event_defaulted;
 	struct td_intern *skipped;       /* event names not kept */
+	struct td_intern *header_keys;   /* fold_cached_header: "comm\0tid\0event" */
+	struct cached_header { uint32_t pname; bool java, kept; } *headers;
+	size_t headers_cap;
 	uint64_t *skipped_samples;
 	size_t skipped_cap;
 	/* what the end-of-run notes say */
@@ -76,6 +79,7 @@ struct fold *fold_new(const struct fold_options *opts)
 	f->frame_keys = td_intern_new();
 	f->stacks = td_intern_new();
 	f->skipped = td_intern_new();
+	f->header_keys = td_intern_new();
 	if (opts->event_filter)
 		f->event = td_strndup(opts->event_filter, strlen(opts->event_filter));
 	return f;
@@ -89,6 +93,8 @@ void fold_free(struct fold *f)
 	td_intern_free(f->frame_keys);
 	td_intern_free(f->stacks);
 	td_intern_free(f->skipped);
+	td_intern_free(f->header_keys);
+	free(f->headers);
 	free(f->cache);
 	free(f->frame_pool.v);
 	free(f->counts);
@@ -570,6 +576,56 @@ void fold_resolved_frame(struct fold *f, const char *sym, uint64_t sym_off, cons
 	}
 	if (frame != NOT_PLAIN)
 		push_frame_names(f, &f->cache[frame]);
+}
+
+/* ---- headers the caller has as values -------------------------------------- */
+
+static size_t header_key(char *buf, size_t cap, const char *comm, int32_t tid, const char *event)
+{
+	int n = snprintf(buf, cap, "%s%c%d%c%s", comm, 0, (int)tid, 0, event);
+	return n < 0 || (size_t)n >= cap ? 0 : (size_t)n;
+}
+
+bool fold_cached_header(struct fold *f, const char *comm, int32_t tid, const char *event, uint64_t period)
+{
+	char key[512];
+	size_t n = header_key(key, sizeof key, comm, tid, event);
+	uint32_t id = n ? td_intern_find(f->header_keys, key, n) : UINT32_MAX;
+	if (id == UINT32_MAX)
+		return false;
+	const struct cached_header *c = &f->headers[id];
+	if (!c->kept) {
+		note_skipped(f, (struct td_span){ event, strlen(event) }, 1);
+		f->in_sample = false;
+		return true;
+	}
+	f->pname = c->pname;
+	f->java = c->java;
+	f->period = period ? period : 1;
+	f->in_sample = true;
+	return true;
+}
+
+void fold_cache_header(struct fold *f, const char *comm, int32_t tid, const char *event, const char *line, size_t len)
+{
+	struct script_header h;
+	char digits[16];
+	int nd = snprintf(digits, sizeof digits, "%d", (int)tid);
+	bool parsed = f->opt.exact_comm ? script_parse_header_exact(line, len, &h) : script_parse_header(line, len, &h);
+	/* only when the line's parse depends on comm, tid and event alone */
+	if (len == 0 || line[0] == '#' || !parsed || !span_is(h.comm, comm) || h.pid.n != 0 ||
+	    h.tid.n != (size_t)nd || memcmp(h.tid.p, digits, (size_t)nd) != 0 || !span_is(h.event, event))
+		return;
+	char key[512];
+	size_t n = header_key(key, sizeof key, comm, tid, event);
+	if (!n)
+		return;
+	uint32_t id = td_intern(f->header_keys, key, n);
+	if (id >= f->headers_cap) {
+		f->headers_cap = f->headers_cap ? f->headers_cap * 2 : 256;
+		f->headers = td_realloc(f->headers, f->headers_cap * sizeof(*f->headers));
+	}
+	f->headers[id] = (struct cached_header){ f->pname, f->java, f->in_sample };
 }
 
 void fold_end_input(struct fold *f, const char *file, unsigned long lineno)

@@ -36,6 +36,12 @@ void fold_line(struct fold *f, const char *line, size_t len, const char *file, u
  * the pointers, whose text must not change while the fold lives. */
 void fold_resolved_frame(struct fold *f, const char *sym, uint64_t sym_off, const char *dso, uint64_t addr,
 			 uint32_t sym_id);
+/* perf.data replay: a sample header from its parts. fold_cached_header()
+ * handles it if a header with the same comm, tid and event was seen
+ * (false: fold its text line, then give it to fold_cache_header(), which
+ * keeps the result when the line's parse depends on those parts alone). */
+bool fold_cached_header(struct fold *f, const char *comm, int32_t tid, const char *event, uint64_t period);
+void fold_cache_header(struct fold *f, const char *comm, int32_t tid, const char *event, const char *line, size_t len);
 /* End of one input file: a sample still open is kept, with a warning. */
 void fold_end_input(struct fold *f, const char *file, unsigned long lineno);
 

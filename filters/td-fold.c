@@ -56,6 +56,20 @@ static void fold_script_line(void *ctx, const char *line, size_t len)
 	fold_line(f, line, len, NULL, 0);
 }
 
+/* Samples of one thread repeat their comm, tid and event: the header's
+ * text is made and parsed once for them. */
+static void fold_header(void *ctx, const struct replay_header *h)
+{
+	struct fold *f = ctx;
+	if (h->has_tid && fold_cached_header(f, h->comm, h->tid, h->event, h->period))
+		return;
+	char text[8192];
+	size_t n = replay_header_text(h, text, sizeof text);
+	fold_line(f, text, n, NULL, 0);
+	if (h->has_tid)
+		fold_cache_header(f, h->comm, h->tid, h->event, text, n);
+}
+
 static void fold_frame(void *ctx, const struct machine_frame *fr)
 {
 	struct fold *f = ctx;
@@ -73,7 +87,7 @@ static void fold_perf_data(struct fold *f, const char *path, struct td_input *in
 	replay.max_stack = opt_max_stack > 0 ? (unsigned)opt_max_stack : 0;
 	if (!replay.machine.buildid_dir)
 		replay.machine.buildid_dir = getenv("PERF_BUILDID_DIR");
-	struct replay_sink fold_sink = { fold_script_line, NULL, fold_frame, NULL, f };
+	struct replay_sink fold_sink = { fold_script_line, fold_header, fold_frame, NULL, f };
 	if (nthreads > 1) {          /* reading and resolving here, folding on a second thread */
 		struct replay_pipe *pipe = replay_pipe_start(&fold_sink);
 		script_replay(d, &replay, replay_pipe_sink(pipe));
