@@ -488,8 +488,8 @@ int stat_model_metrics(const struct stat_model *m, const struct counter_set *s,
 {
 	struct counter_set merged;
 	const struct counter_set *use = s;
-	counter_set_init(&merged, s->interval, s->scope, s->pmu);
 	if (s->pmu[0]) {
+		counter_set_init(&merged, s->interval, s->scope, s->pmu);
 		for (int k = 0; k < s->n; k++)
 			counter_set_add(&merged, s->c[k].name, s->c[k].value, s->c[k].enabled_pct, s->c[k].variance_pct);
 		const struct counter_set *o = stat_model_find(m, s->interval < 0 && m->has_intervals,
@@ -519,7 +519,8 @@ int stat_model_metrics(const struct stat_model *m, const struct counter_set *s,
 	} else {
 		k = metrics_compute(use, elapsed, out, max);
 	}
-	counter_set_free(&merged);
+	if (use == &merged)
+		counter_set_free(&merged);
 	if (borrowed) {        /* wall-clock metrics belong to the unqualified set */
 		int w = 0;
 		for (int i = 0; i < k; i++)

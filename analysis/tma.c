@@ -286,7 +286,7 @@ static void fill(struct tma_tree *t, const struct tma_model *m, const double *v,
 
 /* One pass over the names before trying every model: most sets (software
  * events, cache counters) have no Top-down event at all. */
-#define STARTS(p, lit) (strncmp(p, lit, sizeof lit - 1) == 0)
+#define STARTS(p, lit) ((p)[1] == (lit)[1] && strncmp(p, lit, sizeof lit - 1) == 0)
 
 static bool has_topdown_mark(const char *name)
 {
