@@ -11,6 +11,7 @@
 #include "analysis/tma_explain.h"
 #include "common/diag.h"
 #include "common/opts.h"
+#include "parsers/stat_pipe.h"
 #include "reports/table.h"
 #include "reports/tma_svg.h"
 #include "reports/tma_tree.h"
@@ -688,12 +689,17 @@ int main(int argc, char **argv)
 	const char *stdin_only[] = { "-" };
 	const char **files = n ? (const char **)argv : stdin_only;
 	int nfiles = n ? n : 1;
+	/* reading on this thread, the model and the rows on a second one */
+	struct stat_pipe *pipe = stat_pipe_start(stat_model_add, &m);
 	for (int i = 0; i < nfiles; i++) {
-		enum stat_format got = stat_read(files[i], fmt, stat_model_add, &m);
+		enum stat_format got = pipe ? stat_read(files[i], fmt, stat_pipe_emit, pipe)
+					    : stat_read(files[i], fmt, stat_model_add, &m);
 		size_t used = strlen(inputs);
 		snprintf(inputs + used, sizeof inputs - used, "%s%s (%s)", i ? ", " : "",
 			 strcmp(files[i], "-") ? files[i] : "<stdin>", stat_format_name(got));
 	}
+	if (pipe)
+		stat_pipe_finish(pipe);
 	stat_model_finish(&m);
 	int nsum;
 	const struct counter_set *sum = stat_model_summary(&m, &nsum);

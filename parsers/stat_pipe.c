@@ -1,0 +1,239 @@
+/* Records handed from the reading thread to a consumer thread in blocks:
+ * the reader fills a free block, queues it full, and the consumer empties
+ * it in order and gives it back. A few blocks are in flight at most, so
+ * memory does not grow with the input. */
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common/diag.h"
+#include "stat_pipe.h"
+
+#define PIPE_ITEMS 2048            /* records per block */
+#define PIPE_BLOCKS 4
+#define NO_STRING UINT32_MAX
+
+struct pipe_item {
+	struct stat_record r;      /* its strings are the offsets below */
+	uint32_t str[5];           /* scope, event, unit, metric_unit, threshold */
+	bool message;              /* a message line: text at str[0], length str[1] */
+};
+
+struct pipe_block {
+	int n;
+	char *text;                /* the items' strings, NUL-terminated */
+	size_t used, cap;
+	struct pipe_item item[PIPE_ITEMS];
+};
+
+/* A ring of blocks under the pipe's lock. */
+struct block_queue {
+	struct pipe_block *b[PIPE_BLOCKS];
+	int head, count;
+};
+
+struct file_name {
+	const char *given;
+	char *copy;
+};
+
+struct stat_pipe {
+	stat_emit_fn emit;
+	void *ctx;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t queued, returned;
+	struct block_queue full, empty;
+	bool done;                  /* no more blocks will be queued */
+	struct pipe_block *filling;     /* the reader's */
+	/* file names are few: each kept once, for the life of the pipe */
+	struct file_name *files;
+	int nfiles;
+	struct pipe_block *all[PIPE_BLOCKS];
+};
+
+static void push(struct block_queue *q, struct pipe_block *b)
+{
+	q->b[(q->head + q->count++) % PIPE_BLOCKS] = b;
+}
+
+static struct pipe_block *pop(struct block_queue *q)
+{
+	struct pipe_block *b = q->b[q->head];
+	q->head = (q->head + 1) % PIPE_BLOCKS;
+	q->count--;
+	return b;
+}
+
+static void run_block(struct stat_pipe *p, struct pipe_block *b)
+{
+	for (int i = 0; i < b->n; i++) {
+		const struct pipe_item *it = &b->item[i];
+		if (it->message) {
+			fwrite(b->text + it->str[0], 1, it->str[1], stderr);
+			continue;
+		}
+		struct stat_record r = it->r;
+		const char **s[5] = { &r.scope, &r.event, &r.unit, &r.metric_unit, &r.threshold };
+		for (int k = 0; k < 5; k++)
+			*s[k] = it->str[k] == NO_STRING ? NULL : b->text + it->str[k];
+		p->emit(p->ctx, &r);
+	}
+	b->n = 0;
+	b->used = 0;
+}
+
+static void *consumer(void *arg)
+{
+	struct stat_pipe *p = arg;
+	for (;;) {
+		pthread_mutex_lock(&p->lock);
+		while (p->full.count == 0 && !p->done)
+			pthread_cond_wait(&p->queued, &p->lock);
+		if (p->full.count == 0) {
+			pthread_mutex_unlock(&p->lock);
+			return NULL;
+		}
+		struct pipe_block *b = pop(&p->full);
+		pthread_mutex_unlock(&p->lock);
+		run_block(p, b);
+		pthread_mutex_lock(&p->lock);
+		push(&p->empty, b);
+		pthread_cond_signal(&p->returned);
+		pthread_mutex_unlock(&p->lock);
+	}
+}
+
+/* The reader's block with room for one more item. */
+static struct pipe_block *filling(struct stat_pipe *p)
+{
+	if (!p->filling) {
+		pthread_mutex_lock(&p->lock);
+		while (p->empty.count == 0)
+			pthread_cond_wait(&p->returned, &p->lock);
+		p->filling = pop(&p->empty);
+		pthread_mutex_unlock(&p->lock);
+	}
+	return p->filling;
+}
+
+static void queue_filled(struct stat_pipe *p)
+{
+	pthread_mutex_lock(&p->lock);
+	push(&p->full, p->filling);
+	pthread_cond_signal(&p->queued);
+	pthread_mutex_unlock(&p->lock);
+	p->filling = NULL;
+}
+
+static uint32_t put_text(struct pipe_block *b, const char *s, size_t n)
+{
+	if (b->used + n + 1 > b->cap) {
+		b->cap = (b->used + n + 1) * 2;
+		b->text = td_realloc(b->text, b->cap);
+	}
+	uint32_t at = (uint32_t)b->used;
+	memcpy(b->text + at, s, n);
+	b->text[at + n] = '\0';
+	b->used += n + 1;
+	return at;
+}
+
+static uint32_t put_string(struct pipe_block *b, const char *s)
+{
+	return s ? put_text(b, s, strlen(s)) : NO_STRING;
+}
+
+static const char *file_name(struct stat_pipe *p, const char *given)
+{
+	if (!given)
+		return NULL;
+	for (int i = p->nfiles; i-- > 0;)
+		if (p->files[i].given == given && strcmp(p->files[i].copy, given) == 0)
+			return p->files[i].copy;
+	for (int i = 0; i < p->nfiles; i++)
+		if (strcmp(p->files[i].copy, given) == 0)
+			return p->files[i].copy;
+	p->files = td_realloc(p->files, (size_t)(p->nfiles + 1) * sizeof(*p->files));
+	p->files[p->nfiles].given = given;
+	p->files[p->nfiles].copy = td_strndup(given, strlen(given));
+	return p->files[p->nfiles++].copy;
+}
+
+void stat_pipe_emit(void *pipe, const struct stat_record *r)
+{
+	struct stat_pipe *p = pipe;
+	struct pipe_block *b = filling(p);
+	struct pipe_item *it = &b->item[b->n++];
+	it->message = false;
+	it->r = *r;
+	it->r.file = file_name(p, r->file);
+	it->str[0] = put_string(b, r->scope);
+	it->str[1] = put_string(b, r->event);
+	it->str[2] = put_string(b, r->unit);
+	it->str[3] = put_string(b, r->metric_unit);
+	it->str[4] = put_string(b, r->threshold);
+	if (b->n == PIPE_ITEMS)
+		queue_filled(p);
+}
+
+static void pipe_message(void *pipe, const char *line, size_t len)
+{
+	struct stat_pipe *p = pipe;
+	struct pipe_block *b = filling(p);
+	struct pipe_item *it = &b->item[b->n++];
+	it->message = true;
+	it->str[0] = put_text(b, line, len);
+	it->str[1] = (uint32_t)len;
+	if (b->n == PIPE_ITEMS)
+		queue_filled(p);
+}
+
+struct stat_pipe *stat_pipe_start(stat_emit_fn emit, void *ctx)
+{
+	struct stat_pipe *p = td_calloc(1, sizeof(*p));
+	p->emit = emit;
+	p->ctx = ctx;
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_cond_init(&p->queued, NULL);
+	pthread_cond_init(&p->returned, NULL);
+	for (int i = 0; i < PIPE_BLOCKS; i++) {
+		p->all[i] = td_calloc(1, sizeof(struct pipe_block));
+		push(&p->empty, p->all[i]);
+	}
+	if (pthread_create(&p->thread, NULL, consumer, p) != 0) {
+		for (int i = 0; i < PIPE_BLOCKS; i++)
+			free(p->all[i]);
+		pthread_mutex_destroy(&p->lock);
+		pthread_cond_destroy(&p->queued);
+		pthread_cond_destroy(&p->returned);
+		free(p);
+		return NULL;
+	}
+	td_diag_capture(pipe_message, p);
+	return p;
+}
+
+void stat_pipe_finish(struct stat_pipe *p)
+{
+	td_diag_capture(NULL, NULL);
+	if (p->filling && p->filling->n)
+		queue_filled(p);
+	pthread_mutex_lock(&p->lock);
+	p->done = true;
+	pthread_cond_signal(&p->queued);
+	pthread_mutex_unlock(&p->lock);
+	pthread_join(p->thread, NULL);
+	for (int i = 0; i < PIPE_BLOCKS; i++) {
+		free(p->all[i]->text);
+		free(p->all[i]);
+	}
+	for (int i = 0; i < p->nfiles; i++)
+		free(p->files[i].copy);
+	free(p->files);
+	pthread_mutex_destroy(&p->lock);
+	pthread_cond_destroy(&p->queued);
+	pthread_cond_destroy(&p->returned);
+	free(p);
+}
