@@ -18,6 +18,7 @@ struct recent {
 		char s[RECENT_LEN];
 	} e[RECENT];
 	int n, next;
+	int hit;                /* the entry found last: rows cycle, so it or the one after is tried first */
 };
 
 /* Per-record lookups without string work: an event spelling is normalized
@@ -87,12 +88,48 @@ void stat_model_free(struct stat_model *m)
 	free(l);
 }
 
-/* td_intern, answered from the recent strings when it can be. */
+/* n bytes equal: in words, the last word overlapping the one before (no call) */
+static inline bool same_bytes(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y;
+	uint32_t u, v;
+	if (n >= 8) {
+		for (size_t i = 0; i + 8 < n; i += 8) {
+			memcpy(&x, a + i, 8);
+			memcpy(&y, b + i, 8);
+			if (x != y)
+				return false;
+		}
+		memcpy(&x, a + n - 8, 8);
+		memcpy(&y, b + n - 8, 8);
+		return x == y;
+	}
+	if (n >= 4) {
+		memcpy(&u, a, 4);
+		memcpy(&v, b, 4);
+		if (u != v)
+			return false;
+		memcpy(&u, a + n - 4, 4);
+		memcpy(&v, b + n - 4, 4);
+		return u == v;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return false;
+	return true;
+}
+
+/* td_intern, answered from the recent strings when it can be (each string
+ * is there once at most, so the order of trying does not matter). */
 static uint32_t intern_recent(struct td_intern *t, struct recent *r, const char *s, size_t n)
 {
-	for (int i = 0; i < r->n; i++)
-		if (r->e[i].len == n && memcmp(r->e[i].s, s, n) == 0)
+	for (int k = 0; r->n && k < r->n + 2; k++) {
+		int i = k == 0 ? r->hit : k == 1 ? (r->hit + 1 == r->n ? 0 : r->hit + 1) : k - 2;
+		if (r->e[i].len == n && same_bytes(r->e[i].s, s, n)) {
+			r->hit = i;
 			return r->e[i].id;
+		}
+	}
 	uint32_t id = td_intern(t, s, n);
 	if (n < RECENT_LEN) {
 		r->e[r->next].len = (uint32_t)n;
@@ -262,8 +299,11 @@ static void close_interval(struct stat_model *m)
 {
 	if (m->cur_interval < 0)
 		return;
-	if (m->ncur > 1)
+	if (m->ncur > 1) {
 		qsort(m->cur, (size_t)m->ncur, sizeof(*m->cur), cmp_sets);
+		for (int i = 0; i < m->ncur; i++)          /* where each key's set is now */
+			m->lookup->cur_of_key[m->cur[i].key] = i + 1;
+	}
 	if (isnan(m->period[m->cur_session]))
 		m->period[m->cur_session] = nominal_interval(m, m->cur_session);
 	m->intervals++;
@@ -303,6 +343,7 @@ static void add_perf_metric(struct stat_model *m, const struct stat_record *r)
 	}
 	struct perf_metric *p = &(*arr)[(*n)++];
 	struct stat_lookup *l = m->lookup;
+	p->key = 0;
 	uint32_t id = event_id(m, r->event);
 	const struct event_name *en = &l->names[id];
 	if (!l->name_of_name[id]) {
@@ -321,7 +362,7 @@ static void add_perf_metric(struct stat_model *m, const struct stat_record *r)
 	p->line = r->line;
 	/* --metric-only output has no counters: its metrics still need a set */
 	if (in_interval)
-		interval_set(m, set_key(m, m->session, r->scope, en->pmu), r->scope, en->pmu);
+		interval_set(m, p->key = set_key(m, m->session, r->scope, en->pmu), r->scope, en->pmu);
 	else
 		summary_set(m, r->scope, en->pmu);
 }
@@ -442,6 +483,21 @@ const struct counter_set *stat_model_find(const struct stat_model *m, bool total
 	if (interval >= 0)
 		return bsearch(&key, m->cur, (size_t)m->ncur, sizeof(key), cmp_sets);
 	return bsearch(&key, m->sets, (size_t)m->nsets, sizeof(key), cmp_sets);
+}
+
+const struct counter_set *stat_model_find_perf(const struct stat_model *m, const struct perf_metric *p)
+{
+	const struct stat_lookup *l = m->lookup;
+	/* the set of its key is the only one stat_model_find can find when its
+	 * scope and PMU are shorter than a set keeps (longer ones may share the
+	 * kept part with another set's) */
+	if (p->interval >= 0 && m->cur_interval >= 0 && p->key < l->cap_keys && l->gen_of_key[p->key] == l->gen) {
+		const struct counter_set *s = &m->cur[l->cur_of_key[p->key] - 1];
+		if (s->session == p->session && s->interval == p->interval && strcmp(s->scope, p->scope) == 0 &&
+		    strcmp(s->pmu, p->pmu) == 0 && strlen(s->scope) + 1 < sizeof s->scope && strlen(s->pmu) + 1 < sizeof s->pmu)
+			return s;
+	}
+	return stat_model_find(m, false, p->session, p->interval, p->scope, p->pmu);
 }
 
 const struct counter_set *stat_model_summary(const struct stat_model *m, int *n)

@@ -351,7 +351,7 @@ static void check_perf(const struct stat_model *m, const struct perf_metric *pm,
 		double factor = u->factor;
 		if (!name && !u->tma_node)
 			continue;              /* K/sec and other rates perf prints: nothing to check */
-		const struct counter_set *s = stat_model_find(m, false, p->session, p->interval, p->scope, p->pmu);
+		const struct counter_set *s = stat_model_find_perf(m, p);
 		if (!s)
 			continue;
 		if (!name) {

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "common/diag.h"
 #include "stat.h"
+#include "stat_number.h"
 
 #define MAX_FIELDS 256
 
@@ -104,11 +105,22 @@ static bool only_digits(struct field f)
 	return true;
 }
 
-/* A field cannot hold the separator, so "2,90" under -x';' is a decimal. */
-static bool is_num(struct field f, double *v)
+/* A field cannot hold the separator, so "2,90" under -x';' is a decimal.
+ * stat_parse_number_comma, with its answer for most fields found inline:
+ * no number starts with a letter (nor does its decimal-comma form), and a
+ * plain decimal without blanks around is read as it would read it. */
+static inline bool is_num(struct field f, double *v)
 {
-	double tmp;
-	return stat_parse_number_comma(f.p, f.n, v ? v : &tmp);
+	double tmp, *out = v ? v : &tmp;
+	if (f.n == 0)
+		return false;
+	unsigned char c = (unsigned char)f.p[0];
+	if (!((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == ',' || c == ' ' || c == '\t'))
+		return false;
+	unsigned char last = (unsigned char)f.p[f.n - 1];
+	if (f.n <= 63 && c != ' ' && c != '\t' && last != ' ' && last != '\t' && stat_plain_decimal(f.p, f.n, out))
+		return true;
+	return stat_parse_number_comma(f.p, f.n, out);
 }
 
 static inline bool field_is(struct field f, const char *s)
