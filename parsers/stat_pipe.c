@@ -14,10 +14,18 @@
 #define PIPE_BLOCKS 4
 #define NO_STRING UINT32_MAX
 
+/* A record in 96 bytes (a message: its line at str[0], length str[1]). A
+ * string equal to the one of the item before in the block is not copied
+ * again: rows repeat their scope, event and units. */
+enum { ITEM_MESSAGE = 0xff };
 struct pipe_item {
-	struct stat_record r;      /* its strings are the offsets below */
-	uint32_t str[5];           /* scope, event, unit, metric_unit, threshold */
-	bool message;              /* a message line: text at str[0], length str[1] */
+	uint8_t kind;              /* enum stat_kind, or ITEM_MESSAGE */
+	bool not_counted, not_supported;
+	int metric_decimals;
+	uint32_t str[5];           /* scope, event, unit, metric_unit, threshold: offsets in text */
+	double interval, value, run_ns, enabled_pct, variance_pct, metric_value;
+	unsigned long line;
+	const char *file;
 };
 
 struct pipe_block {
@@ -70,11 +78,23 @@ static void run_block(struct stat_pipe *p, struct pipe_block *b)
 {
 	for (int i = 0; i < b->n; i++) {
 		const struct pipe_item *it = &b->item[i];
-		if (it->message) {
+		if (it->kind == ITEM_MESSAGE) {
 			fwrite(b->text + it->str[0], 1, it->str[1], stderr);
 			continue;
 		}
-		struct stat_record r = it->r;
+		struct stat_record r;
+		r.kind = (enum stat_kind)it->kind;
+		r.interval = it->interval;
+		r.value = it->value;
+		r.not_counted = it->not_counted;
+		r.not_supported = it->not_supported;
+		r.run_ns = it->run_ns;
+		r.enabled_pct = it->enabled_pct;
+		r.variance_pct = it->variance_pct;
+		r.metric_value = it->metric_value;
+		r.metric_decimals = it->metric_decimals;
+		r.file = it->file;
+		r.line = it->line;
 		const char **s[5] = { &r.scope, &r.event, &r.unit, &r.metric_unit, &r.threshold };
 		for (int k = 0; k < 5; k++)
 			*s[k] = it->str[k] == NO_STRING ? NULL : b->text + it->str[k];
@@ -140,9 +160,21 @@ static uint32_t put_text(struct pipe_block *b, const char *s, size_t n)
 	return at;
 }
 
-static uint32_t put_string(struct pipe_block *b, const char *s)
+/* s copied, unless it equals the string at prev (that of the item before) */
+static uint32_t put_string(struct pipe_block *b, const char *s, uint32_t prev)
 {
-	return s ? put_text(b, s, strlen(s)) : NO_STRING;
+	if (!s)
+		return NO_STRING;
+	size_t n = 0;
+	if (prev != NO_STRING) {
+		const char *t = b->text + prev;
+		while (s[n] == t[n]) {
+			if (!s[n])
+				return prev;
+			n++;
+		}
+	}
+	return put_text(b, s, n + strlen(s + n));
 }
 
 static const char *file_name(struct stat_pipe *p, const char *given)
@@ -165,15 +197,23 @@ void stat_pipe_emit(void *pipe, const struct stat_record *r)
 {
 	struct stat_pipe *p = pipe;
 	struct pipe_block *b = filling(p);
+	const struct pipe_item *before = b->n && b->item[b->n - 1].kind != ITEM_MESSAGE ? &b->item[b->n - 1] : NULL;
 	struct pipe_item *it = &b->item[b->n++];
-	it->message = false;
-	it->r = *r;
-	it->r.file = file_name(p, r->file);
-	it->str[0] = put_string(b, r->scope);
-	it->str[1] = put_string(b, r->event);
-	it->str[2] = put_string(b, r->unit);
-	it->str[3] = put_string(b, r->metric_unit);
-	it->str[4] = put_string(b, r->threshold);
+	it->kind = (uint8_t)r->kind;
+	it->not_counted = r->not_counted;
+	it->not_supported = r->not_supported;
+	it->metric_decimals = r->metric_decimals;
+	it->interval = r->interval;
+	it->value = r->value;
+	it->run_ns = r->run_ns;
+	it->enabled_pct = r->enabled_pct;
+	it->variance_pct = r->variance_pct;
+	it->metric_value = r->metric_value;
+	it->line = r->line;
+	it->file = file_name(p, r->file);
+	const char *s[5] = { r->scope, r->event, r->unit, r->metric_unit, r->threshold };
+	for (int k = 0; k < 5; k++)
+		it->str[k] = put_string(b, s[k], before ? before->str[k] : NO_STRING);
 	if (b->n == PIPE_ITEMS)
 		queue_filled(p);
 }
@@ -183,7 +223,7 @@ static void pipe_message(void *pipe, const char *line, size_t len)
 	struct stat_pipe *p = pipe;
 	struct pipe_block *b = filling(p);
 	struct pipe_item *it = &b->item[b->n++];
-	it->message = true;
+	it->kind = ITEM_MESSAGE;
 	it->str[0] = put_text(b, line, len);
 	it->str[1] = (uint32_t)len;
 	if (b->n == PIPE_ITEMS)
