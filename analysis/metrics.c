@@ -103,25 +103,32 @@ const struct counter *counter_set_get(const struct counter_set *s, const char *n
 	return NULL;
 }
 
+/* A counter not in the set yet, at its end. */
+static struct counter *append_counter(struct counter_set *s, const char *name, double value, double pct, double var)
+{
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 8;
+		s->c = td_realloc(s->c, (size_t)s->cap * sizeof(*s->c));
+	}
+	struct counter *c = &s->c[s->n++];
+	size_t len = strlen(name);
+	if (len >= sizeof c->name)
+		len = sizeof c->name - 1;
+	memcpy(c->name, name, len);
+	c->name[len] = '\0';
+	c->value = value;
+	c->enabled_pct = pct;
+	c->variance_pct = var;
+	c->copies = 1;
+	c->group = 0;
+	return c;
+}
+
 void counter_set_add(struct counter_set *s, const char *name, double value, double pct, double var)
 {
 	struct counter *c = (struct counter *)counter_set_get(s, name);
 	if (!c) {
-		if (s->n == s->cap) {
-			s->cap = s->cap ? s->cap * 2 : 8;
-			s->c = td_realloc(s->c, (size_t)s->cap * sizeof(*s->c));
-		}
-		c = &s->c[s->n++];
-		size_t len = strlen(name);
-		if (len >= sizeof c->name)
-			len = sizeof c->name - 1;
-		memcpy(c->name, name, len);
-		c->name[len] = '\0';
-		c->value = value;
-		c->enabled_pct = pct;
-		c->variance_pct = var;
-		c->copies = 1;
-		c->group = 0;
+		append_counter(s, name, value, pct, var);
 		return;
 	}
 	c->value += value;                 /* NaN stays NaN: a part was not counted */
@@ -132,15 +139,23 @@ void counter_set_add(struct counter_set *s, const char *name, double value, doub
 
 int counter_set_add_copy(struct counter_set *s, const char *name, double value, double pct, double var, unsigned group)
 {
+	int at;
+	return counter_set_add_copy_at(s, name, value, pct, var, group, &at);
+}
+
+int counter_set_add_copy_at(struct counter_set *s, const char *name, double value, double pct, double var,
+			    unsigned group, int *at)
+{
 	struct counter *c = (struct counter *)counter_set_get(s, name);
 	if (!c) {
-		counter_set_add(s, name, value, pct, var);
-		c = &s->c[s->n - 1];
+		c = append_counter(s, name, value, pct, var);
 		c->group = group;
 		c->copy_value[0] = value;
 		c->copy_group[0] = group;
+		*at = s->n - 1;
 		return 1;
 	}
+	*at = (int)(c - s->c);
 	if (c->copies < 4) {
 		c->copy_value[c->copies] = value;
 		c->copy_group[c->copies] = group;

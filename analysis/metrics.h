@@ -42,10 +42,14 @@ const struct counter *counter_set_get(const struct counter_set *s, const char *n
  * multiplexed copy): the copies are averaged. Returns the copies so far. */
 int counter_set_add_copy(struct counter_set *s, const char *name, double value, double enabled_pct, double variance_pct,
 			 unsigned group);
+/* The same, telling where the counter is in s->c. */
+int counter_set_add_copy_at(struct counter_set *s, const char *name, double value, double enabled_pct,
+			    double variance_pct, unsigned group, int *at);
 /* The copy of name printed in the same group as the event near (else the
  * nearest group): perf computes a group's metric from its own copy. */
 double counter_set_near(const struct counter_set *s, const char *name, const char *near);
 
+/* Its strings are literals: they never change and live as long as the program. */
 struct metric_value {
 	const char *name;        /* "ipc", "branch_miss_rate", ... */
 	double value;

@@ -197,13 +197,13 @@ static uint32_t set_key(struct stat_model *m, int session, const char *scope, co
 {
 	struct stat_lookup *l = m->lookup;
 	char buf[256];
-	size_t ns = strnlen(scope, 120), np = strnlen(pmu, 120), n = 0;
+	size_t n = 0;
 	buf[n++] = (char)('0' + session);     /* sessions < 64 */
-	memcpy(buf + n, scope, ns);
-	n += ns;
+	for (size_t i = 0; i < 120 && scope[i]; i++)   /* short: no strnlen and memcpy calls */
+		buf[n++] = scope[i];
 	buf[n++] = '\x1f';
-	memcpy(buf + n, pmu, np);
-	n += np;
+	for (size_t i = 0; i < 120 && pmu[i]; i++)
+		buf[n++] = pmu[i];
 	uint32_t id = intern_recent(l->keys, &l->recent_keys, buf, n);
 	if (id >= l->cap_keys) {
 		uint32_t cap = l->cap_keys ? l->cap_keys * 2 : 256;
@@ -385,14 +385,15 @@ static void add_counter(struct stat_model *m, const struct stat_record *r)
 		s = interval_set(m, key, r->scope, en->pmu);
 		s->key = key;
 	}
-	int copies = counter_set_add_copy(s, en->name, v, r->enabled_pct, r->variance_pct, m->group);
+	int at;
+	int copies = counter_set_add_copy_at(s, en->name, v, r->enabled_pct, r->variance_pct, m->group, &at);
 	if (copies == 2) {
 		m->repeated_events++;
 		if (!m->repeated_example[0])
 			snprintf(m->repeated_example, sizeof m->repeated_example, "%s", en->name);
 	}
 	m->last_set = s;
-	m->last_index = (int)(counter_set_get(s, en->name) - s->c);
+	m->last_index = at;
 	m->last_copy = copies - 1;
 	m->last_line = r->line;
 }

@@ -282,15 +282,16 @@ static void add_rows(struct td_table *t, const struct stat_model *m, const struc
 		row[C_INTERVAL] = s->interval >= 0 ? TD_CELL_NUM(s->interval) : (struct td_cell){ TD_CELL_EMPTY, { 0 } };
 		row[C_SCOPE] = TD_CELL_STR(sc);
 		row[C_PMU] = TD_CELL_STR(s->pmu);
-		row[C_METRIC] = TD_CELL_STR(mv[i].name);
+		/* a metric's name, unit, verdict, band and next step are literals (metrics.h) */
+		row[C_METRIC] = TD_CELL_LIT(mv[i].name);
 		row[C_VALUE] = TD_CELL_NUM(mv[i].value);
-		row[C_UNIT] = TD_CELL_STR(mv[i].unit);
-		row[C_VERDICT] = TD_CELL_STR(mv[i].verdict);
-		row[C_BAND] = TD_CELL_STR(mv[i].band);
+		row[C_UNIT] = TD_CELL_LIT(mv[i].unit);
+		row[C_VERDICT] = TD_CELL_LIT(mv[i].verdict);
+		row[C_BAND] = TD_CELL_LIT(mv[i].band);
 		row[C_CONF] = TD_CELL_NUM(mv[i].confidence);
-		row[C_LOWCONF] = TD_CELL_STR(mv[i].confidence < 50 ? "yes" : "no");
+		row[C_LOWCONF] = TD_CELL_LIT(mv[i].confidence < 50 ? "yes" : "no");
 		row[C_VAR] = TD_CELL_NUM(mv[i].variance_pct);
-		row[C_NEXT] = TD_CELL_STR(mv[i].next_step);
+		row[C_NEXT] = TD_CELL_LIT(mv[i].next_step);
 		row[C_LEVEL] = row[C_NOTE] = (struct td_cell){ TD_CELL_EMPTY, { 0 } };
 		td_table_put_row(t, row);
 	}

@@ -32,6 +32,17 @@ struct direct_cell {
 	bool plain, in_text;
 };
 
+/* A literal cell's string, by its address: its length and bytes, and
+ * whether CSV prints it as it is. */
+#define LITS 64
+#define LIT_TEXT 32
+struct lit {
+	const char *s;
+	uint32_t len;
+	bool csv_plain;
+	char text[LIT_TEXT];
+};
+
 struct td_table {
 	const struct td_column *cols;
 	int ncols;
@@ -48,6 +59,7 @@ struct td_table {
 	int next_col;
 	size_t line_used;
 	struct direct_cell *dcell;   /* per column, for turning the row back into cells */
+	struct lit *lits;      /* streaming CSV: literal cells seen */
 	char **json_key;       /* streaming JSON: "name": per column */
 	size_t *json_key_len;
 };
@@ -75,6 +87,7 @@ void td_table_free(struct td_table *t)
 	free(t->line.p);
 	free(t->last);
 	free(t->dcell);
+	free(t->lits);
 	for (int c = 0; t->json_key && c < t->ncols; c++)
 		free(t->json_key[c]);
 	free(t->json_key);
@@ -410,6 +423,27 @@ void td_table_num(struct td_table *t, int col, double v)
 	put_cell(t, col, l->text, l->len, true);
 }
 
+/* The literal s as a cell: NULL when it is not one that fits. */
+static const struct lit *literal(struct td_table *t, const char *s)
+{
+	if (!t->lits)
+		t->lits = td_calloc(LITS, sizeof(*t->lits));
+	struct lit *l = &t->lits[((uintptr_t)s >> 3) % LITS];
+	if (l->s != s) {
+		size_t n = strlen(s);
+		if (n >= LIT_TEXT)
+			return NULL;
+		l->s = s;
+		l->len = (uint32_t)n;
+		l->csv_plain = true;
+		for (size_t i = 0; i < n; i++)
+			l->csv_plain &= !csv_special((unsigned char)s[i]);
+		memset(l->text, 0, sizeof l->text);
+		memcpy(l->text, s, n);
+	}
+	return l;
+}
+
 /* A streamed CSV row, all cells known: write_csv_row's bytes in one pass. */
 static void csv_row(struct td_table *t, const struct td_cell *cells)
 {
@@ -420,7 +454,28 @@ static void csv_row(struct td_table *t, const struct td_cell *cells)
 		size_t len = 0;
 		bool plain = true;
 		char ibuf[32];
+		if (cells[c].kind == TD_CELL_LIT && cells[c].u.s) {
+			const struct lit *l = literal(t, cells[c].u.s);
+			if (l && l->csv_plain) {
+				/* its bytes, and a few after them that the next cell overwrites */
+				char *w = line_room(&t->line, used, 1 + LIT_TEXT);
+				if (c)
+					*w++ = ',', used++;
+				d->in_text = false;
+				d->plain = false;
+				if (!l->len) {
+					d->off = -1;
+					continue;
+				}
+				memcpy(w, l->text, LIT_TEXT);
+				d->off = (long)used;
+				d->len = l->len;
+				used += l->len;
+				continue;
+			}
+		}
 		switch (cells[c].kind) {
+		case TD_CELL_LIT:
 		case TD_CELL_STR:
 			s = cells[c].u.s;
 			len = s ? strlen(s) : 0;
@@ -442,7 +497,7 @@ static void csv_row(struct td_table *t, const struct td_cell *cells)
 		default:
 			break;
 		}
-		char *w = line_room(&t->line, used, 2 * len + 3);
+		char *w = line_room(&t->line, used, 2 * len + 3 + 32);
 		if (c)
 			*w++ = ',', used++;
 		d->in_text = false;
@@ -462,7 +517,9 @@ static void csv_row(struct td_table *t, const struct td_cell *cells)
 			}
 		}
 		if (i == len || plain) {
-			if (plain)
+			if (plain && len <= 32)   /* a number's buffer holds 32 bytes at least */
+				memcpy(w, s, 32);
+			else if (plain)
 				memcpy(w, s, len);
 			used += len;
 			continue;
@@ -501,6 +558,7 @@ void td_table_put_row(struct td_table *t, const struct td_cell *cells)
 	for (int c = 0; c < t->ncols; c++) {
 		switch (cells[c].kind) {
 		case TD_CELL_STR:
+		case TD_CELL_LIT:
 			td_table_str(t, c, cells[c].u.s);
 			break;
 		case TD_CELL_NUM:

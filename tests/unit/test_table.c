@@ -25,7 +25,8 @@ static const struct td_column cols[] = {
 #define NC 6
 
 static const char *const strings[] = { "", "CPU0", "a,b", "say \"hi\"", "tab\there", "line\nbreak", "cr\r",
-				       "back\\slash", "ctl\x01", "caf\xc3\xa9", "plain" };
+				       "back\\slash", "ctl\x01", "caf\xc3\xa9", "plain",
+				       "a literal longer than thirty-two bytes", "thirty-two bytes long, exactly!!" };
 #define NS (sizeof strings / sizeof *strings)
 
 static const double numbers[] = { 0, -0.0, 1.5, -2.25, 1e300, NAN, INFINITY, 0.0005, 123456.789 };
@@ -55,7 +56,7 @@ static void apply(struct td_table *t, const struct op *o)
 static struct td_cell as_cell(const struct op *o)
 {
 	if (o->what == 0)
-		return TD_CELL_STR(strings[o->idx % NS]);
+		return o->idx & 1 ? TD_CELL_LIT(strings[o->idx % NS]) : TD_CELL_STR(strings[o->idx % NS]);
 	if (o->what == 1)
 		return TD_CELL_NUM(numbers[o->idx % NN]);
 	return TD_CELL_INT((long long)o->idx * 7919 - 100000);
