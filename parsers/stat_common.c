@@ -20,6 +20,8 @@ void stat_record_init(struct stat_record *r, const char *file, unsigned long lin
 	r->value = r->run_ns = r->variance_pct = r->metric_value = NAN;
 	r->enabled_pct = 100;
 	r->metric_decimals = -1;
+	for (int i = 0; i < 5; i++)
+		r->len[i] = -1;
 	r->file = file;
 	r->line = line;
 }

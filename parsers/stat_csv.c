@@ -129,7 +129,7 @@ static bool only_digits(struct field f)
  * stat_parse_number_comma, with its answer for most fields found inline:
  * no number starts with a letter (nor does its decimal-comma form), and a
  * plain decimal without blanks around is read as it would read it. */
-static inline bool is_num(struct field f, double *v)
+static inline __attribute__((always_inline)) bool is_num(struct field f, double *v)
 {
 	double tmp, *out = v ? v : &tmp;
 	if (f.n == 0)
@@ -173,6 +173,14 @@ static const char *copy(struct stat_csv *c, size_t at, struct field f)
 	memcpy(c->scratch + at, f.p, f.n);
 	c->scratch[at + f.n] = '\0';
 	return c->scratch + at;
+}
+
+/* copy, and the length of what it gave */
+static const char *copy_len(struct stat_csv *c, size_t at, struct field f, int *len)
+{
+	const char *s = copy(c, at, f);
+	*len = s != c->scratch + at ? 0 : f.n < 1u << 30 ? (int)f.n : -1;
+	return s;
 }
 
 static int decimals(struct field f)
@@ -230,7 +238,7 @@ static bool counter_row(struct stat_csv *c, struct field *f, int nf, struct stat
 	}
 	size_t off = 0;
 	if (v > p) {              /* aggregation id; a second field is the CPU count */
-		r->scope = copy(c, off, f[p]);
+		r->scope = copy_len(c, off, f[p], &r->len[0]);
 		off += f[p].n + 1;
 	}
 	struct field val = f[v];
@@ -238,7 +246,7 @@ static bool counter_row(struct stat_csv *c, struct field *f, int nf, struct stat
 	r->not_supported = field_is(val, "<not supported>");
 	if (!r->not_counted && !r->not_supported && lead.is_num[v])
 		r->value = lead.num[v];
-	r->unit = copy(c, off, f[v + 1]);
+	r->unit = copy_len(c, off, f[v + 1], &r->len[2]);
 	off += f[v + 1].n + 1;
 	/* the event runs up to the run-time field: digits followed by a percentage */
 	int e = v + 2, end = nf;
@@ -260,7 +268,7 @@ static bool counter_row(struct stat_csv *c, struct field *f, int nf, struct stat
 			last_event_field--;
 	}
 	struct field ev = { f[e].p, (size_t)(f[last_event_field].p + f[last_event_field].n - f[e].p) };
-	r->event = copy(c, off, trim(ev));
+	r->event = copy_len(c, off, trim(ev), &r->len[1]);
 	off += ev.n + 1;
 	if (end + 2 < nf) {                             /* metric value, unit [, threshold] */
 		double mv;
@@ -269,11 +277,11 @@ static bool counter_row(struct stat_csv *c, struct field *f, int nf, struct stat
 			r->metric_decimals = decimals(f[end + 2]);
 		}
 		if (end + 3 < nf) {
-			r->metric_unit = copy(c, off, f[end + 3]);
+			r->metric_unit = copy_len(c, off, f[end + 3], &r->len[3]);
 			off += f[end + 3].n + 1;
 		}
 		if (end + 4 < nf && is_threshold(f[end + 4]))
-			r->threshold = copy(c, off, f[end + 4]);
+			r->threshold = copy_len(c, off, f[end + 4], &r->len[4]);
 	}
 	return true;
 }

@@ -58,6 +58,7 @@ struct stat_pipe {
 	/* file names are few: each kept once, for the life of the pipe */
 	struct file_name *files;
 	int nfiles;
+	size_t last_len[5];             /* the lengths of the last record's strings */
 	struct pipe_block *all[PIPE_BLOCKS];
 };
 
@@ -93,6 +94,8 @@ static void run_block(struct stat_pipe *p, struct pipe_block *b)
 		r.variance_pct = it->variance_pct;
 		r.metric_value = it->metric_value;
 		r.metric_decimals = it->metric_decimals;
+		for (int k = 0; k < 5; k++)
+			r.len[k] = -1;
 		r.file = it->file;
 		r.line = it->line;
 		const char **s[5] = { &r.scope, &r.event, &r.unit, &r.metric_unit, &r.threshold };
@@ -160,21 +163,62 @@ static uint32_t put_text(struct pipe_block *b, const char *s, size_t n)
 	return at;
 }
 
-/* s copied, unless it equals the string at prev (that of the item before) */
-static uint32_t put_string(struct pipe_block *b, const char *s, uint32_t prev)
+/* n bytes equal: in words, the last word overlapping the one before */
+static inline bool same_bytes(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y;
+	uint32_t u, v;
+	if (n >= 8) {
+		for (size_t i = 0; i + 8 < n; i += 8) {
+			memcpy(&x, a + i, 8);
+			memcpy(&y, b + i, 8);
+			if (x != y)
+				return false;
+		}
+		memcpy(&x, a + n - 8, 8);
+		memcpy(&y, b + n - 8, 8);
+		return x == y;
+	}
+	if (n >= 4) {
+		memcpy(&u, a, 4);
+		memcpy(&v, b, 4);
+		if (u != v)
+			return false;
+		memcpy(&u, a + n - 4, 4);
+		memcpy(&v, b + n - 4, 4);
+		return u == v;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return false;
+	return true;
+}
+
+/* A record's string (len: its length if known, else -1) copied, unless it
+ * equals the same string of the item before (at prev, prev_len long). */
+static uint32_t put_string(struct pipe_block *b, const char *s, int len, uint32_t prev, size_t *prev_len)
 {
 	if (!s)
 		return NO_STRING;
-	size_t n = 0;
-	if (prev != NO_STRING) {
-		const char *t = b->text + prev;
-		while (s[n] == t[n]) {
-			if (!s[n])
-				return prev;
-			n++;
+	if (len < 0) {
+		size_t n = 0;
+		if (prev != NO_STRING) {
+			const char *t = b->text + prev;
+			while (s[n] == t[n]) {
+				if (!s[n])
+					return prev;
+				n++;
+			}
 		}
+		n += strlen(s + n);
+		*prev_len = n;
+		return put_text(b, s, n);
 	}
-	return put_text(b, s, n + strlen(s + n));
+	size_t n = (size_t)len;
+	if (prev != NO_STRING && n == *prev_len && same_bytes(b->text + prev, s, n))
+		return prev;
+	*prev_len = n;
+	return put_text(b, s, n);
 }
 
 static const char *file_name(struct stat_pipe *p, const char *given)
@@ -213,7 +257,7 @@ void stat_pipe_emit(void *pipe, const struct stat_record *r)
 	it->file = file_name(p, r->file);
 	const char *s[5] = { r->scope, r->event, r->unit, r->metric_unit, r->threshold };
 	for (int k = 0; k < 5; k++)
-		it->str[k] = put_string(b, s[k], before ? before->str[k] : NO_STRING);
+		it->str[k] = put_string(b, s[k], r->len[k], before ? before->str[k] : NO_STRING, &p->last_len[k]);
 	if (b->n == PIPE_ITEMS)
 		queue_filled(p);
 }
