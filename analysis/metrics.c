@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "common/diag.h"
+#include "events.h"
 #include "metrics.h"
 
 /* One derived metric: value = scale * num / den, from the first pair of
@@ -69,6 +70,7 @@ void counter_set_init(struct counter_set *s, double interval, const char *scope,
 	s->interval = interval;
 	s->n = s->cap = 0;
 	s->c = NULL;
+	s->topdown_events = false;
 	copy_truncated(s->scope, sizeof s->scope, scope);
 	copy_truncated(s->pmu, sizeof s->pmu, pmu);
 }
@@ -93,6 +95,7 @@ void counter_set_free(struct counter_set *s)
 	free(s->c);
 	s->c = NULL;
 	s->n = s->cap = 0;
+	s->topdown_events = false;
 }
 
 const struct counter *counter_set_get(const struct counter_set *s, const char *name)
@@ -103,8 +106,10 @@ const struct counter *counter_set_get(const struct counter_set *s, const char *n
 	return NULL;
 }
 
-/* A counter not in the set yet, at its end. */
-static struct counter *append_counter(struct counter_set *s, const char *name, double value, double pct, double var)
+/* A counter not in the set yet, at its end; mark: whether its name has a
+ * Top-down mark, -1 to find out. */
+static struct counter *append_counter(struct counter_set *s, const char *name, double value, double pct, double var,
+				      int mark)
 {
 	if (s->n == s->cap) {
 		s->cap = s->cap ? s->cap * 2 : 8;
@@ -121,6 +126,9 @@ static struct counter *append_counter(struct counter_set *s, const char *name, d
 	c->variance_pct = var;
 	c->copies = 1;
 	c->group = 0;
+	if (mark < 0)
+		mark = event_has_topdown_mark(c->name);
+	s->topdown_events |= mark > 0;
 	return c;
 }
 
@@ -128,7 +136,7 @@ void counter_set_add(struct counter_set *s, const char *name, double value, doub
 {
 	struct counter *c = (struct counter *)counter_set_get(s, name);
 	if (!c) {
-		append_counter(s, name, value, pct, var);
+		append_counter(s, name, value, pct, var, -1);
 		return;
 	}
 	c->value += value;                 /* NaN stays NaN: a part was not counted */
@@ -146,9 +154,15 @@ int counter_set_add_copy(struct counter_set *s, const char *name, double value, 
 int counter_set_add_copy_at(struct counter_set *s, const char *name, double value, double pct, double var,
 			    unsigned group, int *at)
 {
+	return counter_set_add_copy_marked(s, name, event_has_topdown_mark(name), value, pct, var, group, at);
+}
+
+int counter_set_add_copy_marked(struct counter_set *s, const char *name, bool topdown_mark, double value, double pct,
+				double var, unsigned group, int *at)
+{
 	struct counter *c = (struct counter *)counter_set_get(s, name);
 	if (!c) {
-		c = append_counter(s, name, value, pct, var);
+		c = append_counter(s, name, value, pct, var, strlen(name) < sizeof c->name ? topdown_mark : -1);
 		c->group = group;
 		c->copy_value[0] = value;
 		c->copy_group[0] = group;

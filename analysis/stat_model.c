@@ -29,6 +29,7 @@ struct stat_lookup {
 	struct td_intern *events;          /* raw spelling -> names[id] */
 	struct recent recent_scopes, recent_units, recent_events, recent_keys;
 	const char **pmu_of_name, **name_of_name;  /* names[id]'s strings interned; NULL until asked */
+	bool *topdown_of_name;             /* names[id].name has a Top-down mark */
 	const char *file_raw, *file;       /* the last record's file, interned */
 	struct event_name *names;
 	struct td_intern *keys;            /* set keys -> the arrays below */
@@ -79,6 +80,7 @@ void stat_model_free(struct stat_model *m)
 	free(l->names);
 	free(l->pmu_of_name);
 	free(l->name_of_name);
+	free(l->topdown_of_name);
 	free(l->cur_of_key);
 	free(l->total_of_key);
 	free(l->gen_of_key);
@@ -176,21 +178,17 @@ static uint32_t event_id(struct stat_model *m, const char *raw)
 		l->names = td_realloc(l->names, cap * sizeof(*l->names));
 		l->pmu_of_name = td_realloc(l->pmu_of_name, cap * sizeof(*l->pmu_of_name));
 		l->name_of_name = td_realloc(l->name_of_name, cap * sizeof(*l->name_of_name));
+		l->topdown_of_name = td_realloc(l->topdown_of_name, cap * sizeof(*l->topdown_of_name));
 		memset(l->pmu_of_name + l->cap_names, 0, (cap - l->cap_names) * sizeof(*l->pmu_of_name));
 		memset(l->name_of_name + l->cap_names, 0, (cap - l->cap_names) * sizeof(*l->name_of_name));
 		l->cap_names = cap;
 	}
 	if (id >= l->nnames) {          /* first time this spelling is seen */
 		event_normalize(raw, &l->names[id]);
+		l->topdown_of_name[id] = event_has_topdown_mark(l->names[id].name);
 		l->nnames = id + 1;
 	}
 	return id;
-}
-
-static const struct event_name *normalized(struct stat_model *m, const char *raw)
-{
-	uint32_t id = event_id(m, raw);       /* may move names */
-	return &m->lookup->names[id];
 }
 
 static uint32_t set_key(struct stat_model *m, int session, const char *scope, const char *pmu)
@@ -369,7 +367,8 @@ static void add_perf_metric(struct stat_model *m, const struct stat_record *r)
 
 static void add_counter(struct stat_model *m, const struct stat_record *r)
 {
-	const struct event_name *en = normalized(m, r->event);
+	uint32_t id = event_id(m, r->event);
+	const struct event_name *en = &m->lookup->names[id];
 	double v = (r->not_counted || r->not_supported) ? NAN : r->value;
 	m->counters++;
 	m->session_has_counters = true;
@@ -386,7 +385,8 @@ static void add_counter(struct stat_model *m, const struct stat_record *r)
 		s->key = key;
 	}
 	int at;
-	int copies = counter_set_add_copy_at(s, en->name, v, r->enabled_pct, r->variance_pct, m->group, &at);
+	int copies = counter_set_add_copy_marked(s, en->name, m->lookup->topdown_of_name[id], v, r->enabled_pct,
+						 r->variance_pct, m->group, &at);
 	if (copies == 2) {
 		m->repeated_events++;
 		if (!m->repeated_example[0])

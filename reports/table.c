@@ -448,17 +448,26 @@ static const struct lit *literal(struct td_table *t, const char *s)
 static void csv_row(struct td_table *t, const struct td_cell *cells)
 {
 	size_t used = 0;
+	/* room for every cell but a long string (those ask for their own) */
+	line_room(&t->line, 0, (size_t)t->ncols * (2 + LIT_TEXT + sizeof t->last->text));
 	for (int c = 0; c < t->ncols; c++) {
 		struct direct_cell *d = &t->dcell[c];
 		const char *s = NULL;
 		size_t len = 0;
 		bool plain = true;
 		char ibuf[32];
+		if (cells[c].kind == TD_CELL_EMPTY) {
+			if (c)
+				t->line.p[used++] = ',';
+			d->off = -1;
+			d->in_text = false;
+			continue;
+		}
 		if (cells[c].kind == TD_CELL_LIT && cells[c].u.s) {
 			const struct lit *l = literal(t, cells[c].u.s);
 			if (l && l->csv_plain) {
 				/* its bytes, and a few after them that the next cell overwrites */
-				char *w = line_room(&t->line, used, 1 + LIT_TEXT);
+				char *w = t->line.p + used;
 				if (c)
 					*w++ = ',', used++;
 				d->in_text = false;
@@ -497,7 +506,7 @@ static void csv_row(struct td_table *t, const struct td_cell *cells)
 		default:
 			break;
 		}
-		char *w = line_room(&t->line, used, 2 * len + 3 + 32);
+		char *w = plain ? t->line.p + used : line_room(&t->line, used, 2 * len + 3 + 32 + (size_t)t->ncols * (2 + LIT_TEXT + sizeof t->last->text));
 		if (c)
 			*w++ = ',', used++;
 		d->in_text = false;
