@@ -59,8 +59,9 @@ const char *const *metrics_names(void) { return names; }
 /* snprintf(dst, cap, "%s", src) without its cost: sets are made per interval. */
 static void copy_truncated(char *dst, size_t cap, const char *src)
 {
-	size_t n = strnlen(src, cap - 1);
-	memcpy(dst, src, n);
+	size_t n = 0;
+	for (; n + 1 < cap && src[n]; n++)      /* scopes and PMUs are short: no calls */
+		dst[n] = src[n];
 	dst[n] = '\0';
 }
 

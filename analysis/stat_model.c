@@ -150,11 +150,12 @@ static const char *intern_str(struct stat_model *m, const char *s)
 	return td_intern_str(m->lookup->strings, td_intern(m->lookup->strings, s, strlen(s)), NULL);
 }
 
-/* intern_str through one of the recent caches. */
-static const char *intern_str_recent(struct stat_model *m, struct recent *r, const char *s)
+/* intern_str through one of the recent caches; len: strlen(s) if known, else -1 */
+static const char *intern_str_recent(struct stat_model *m, struct recent *r, const char *s, int len)
 {
+	size_t n = s && len >= 0 ? (size_t)len : s ? strlen(s) : 0;
 	s = s ? s : "";
-	return td_intern_str(m->lookup->strings, intern_recent(m->lookup->strings, r, s, strlen(s)), NULL);
+	return td_intern_str(m->lookup->strings, intern_recent(m->lookup->strings, r, s, n), NULL);
 }
 
 /* The file name of a record: the reader hands out the same pointer for
@@ -169,10 +170,11 @@ static const char *intern_file(struct stat_model *m, const char *file)
 	return l->file;
 }
 
-static uint32_t event_id(struct stat_model *m, const char *raw)
+/* len: strlen(raw) if known, else -1 */
+static uint32_t event_id(struct stat_model *m, const char *raw, int len)
 {
 	struct stat_lookup *l = m->lookup;
-	uint32_t id = intern_recent(l->events, &l->recent_events, raw, strlen(raw));
+	uint32_t id = intern_recent(l->events, &l->recent_events, raw, len >= 0 ? (size_t)len : strlen(raw));
 	if (id >= l->cap_names) {
 		uint32_t cap = l->cap_names ? l->cap_names * 2 : 64;
 		l->names = td_realloc(l->names, cap * sizeof(*l->names));
@@ -292,13 +294,35 @@ static int cmp_sets(const void *a, const void *b)
 static double nominal_interval(const struct stat_model *m, int session);
 static void add_to_totals(struct stat_model *m);
 
+/* The sets in cmp_sets order, sets that compare equal in the order they
+ * came (as qsort's merge sort leaves them): a few by insertion, without
+ * qsort's setup, which cost more than the comparisons. */
+static void sort_sets(struct counter_set *a, int n)
+{
+	if (n > 16) {
+		qsort(a, (size_t)n, sizeof(*a), cmp_sets);
+		return;
+	}
+	for (int i = 1; i < n; i++) {
+		if (cmp_sets(&a[i - 1], &a[i]) <= 0)
+			continue;
+		struct counter_set x = a[i];
+		int j = i;
+		while (j > 0 && cmp_sets(&a[j - 1], &x) > 0) {
+			a[j] = a[j - 1];
+			j--;
+		}
+		a[j] = x;
+	}
+}
+
 /* The open interval is complete: sort it, hand it out, reuse its storage. */
 static void close_interval(struct stat_model *m)
 {
 	if (m->cur_interval < 0)
 		return;
 	if (m->ncur > 1) {
-		qsort(m->cur, (size_t)m->ncur, sizeof(*m->cur), cmp_sets);
+		sort_sets(m->cur, m->ncur);
 		for (int i = 0; i < m->ncur; i++)          /* where each key's set is now */
 			m->lookup->cur_of_key[m->cur[i].key] = i + 1;
 	}
@@ -342,7 +366,7 @@ static void add_perf_metric(struct stat_model *m, const struct stat_record *r)
 	struct perf_metric *p = &(*arr)[(*n)++];
 	struct stat_lookup *l = m->lookup;
 	p->key = 0;
-	uint32_t id = event_id(m, r->event);
+	uint32_t id = event_id(m, r->event, r->len[1]);
 	const struct event_name *en = &l->names[id];
 	if (!l->name_of_name[id]) {
 		l->pmu_of_name[id] = intern_str(m, en->pmu);
@@ -350,10 +374,10 @@ static void add_perf_metric(struct stat_model *m, const struct stat_record *r)
 	}
 	p->session = m->session;
 	p->interval = r->interval;
-	p->scope = intern_str_recent(m, &l->recent_scopes, r->scope);
+	p->scope = intern_str_recent(m, &l->recent_scopes, r->scope, r->len[0]);
 	p->pmu = l->pmu_of_name[id];
 	p->event = l->name_of_name[id];
-	p->unit = intern_str_recent(m, &l->recent_units, r->metric_unit);
+	p->unit = intern_str_recent(m, &l->recent_units, r->metric_unit, r->len[3]);
 	p->file = intern_file(m, r->file);
 	p->value = r->metric_value;
 	p->decimals = r->metric_decimals;
@@ -367,7 +391,7 @@ static void add_perf_metric(struct stat_model *m, const struct stat_record *r)
 
 static void add_counter(struct stat_model *m, const struct stat_record *r)
 {
-	uint32_t id = event_id(m, r->event);
+	uint32_t id = event_id(m, r->event, r->len[1]);
 	const struct event_name *en = &m->lookup->names[id];
 	double v = (r->not_counted || r->not_supported) ? NAN : r->value;
 	m->counters++;

@@ -98,9 +98,11 @@ static void run_block(struct stat_pipe *p, struct pipe_block *b)
 			r.len[k] = -1;
 		r.file = it->file;
 		r.line = it->line;
-		const char **s[5] = { &r.scope, &r.event, &r.unit, &r.metric_unit, &r.threshold };
-		for (int k = 0; k < 5; k++)
-			*s[k] = it->str[k] == NO_STRING ? NULL : b->text + it->str[k];
+		r.scope = it->str[0] == NO_STRING ? NULL : b->text + it->str[0];
+		r.event = it->str[1] == NO_STRING ? NULL : b->text + it->str[1];
+		r.unit = it->str[2] == NO_STRING ? NULL : b->text + it->str[2];
+		r.metric_unit = it->str[3] == NO_STRING ? NULL : b->text + it->str[3];
+		r.threshold = it->str[4] == NO_STRING ? NULL : b->text + it->str[4];
 		p->emit(p->ctx, &r);
 	}
 	b->n = 0;
