@@ -210,9 +210,10 @@ enum stat_format stat_read(const char *path, enum stat_format fmt, stat_emit_fn 
 	return fmt;
 }
 
-static void copy_into(char **dst, size_t *cap, const char *s)
+/* len: strlen(s) if known, else -1 */
+static void copy_into(char **dst, size_t *cap, const char *s, int len)
 {
-	size_t n = strlen(s) + 1;
+	size_t n = (len >= 0 ? (size_t)len : strlen(s)) + 1;
 	if (n > *cap) {
 		*cap = n * 2;
 		*dst = td_realloc(*dst, *cap);
@@ -223,8 +224,8 @@ static void copy_into(char **dst, size_t *cap, const char *s)
 void stat_last_remember(struct stat_last *l, const struct stat_record *r)
 {
 	l->interval = r->interval;
-	copy_into(&l->scope, &l->scope_cap, r->scope);
-	copy_into(&l->event, &l->event_cap, r->event);
+	copy_into(&l->scope, &l->scope_cap, r->scope, r->len[0]);
+	copy_into(&l->event, &l->event_cap, r->event, r->len[1]);
 }
 
 void stat_last_apply(const struct stat_last *l, struct stat_record *r)

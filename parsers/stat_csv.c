@@ -37,6 +37,8 @@ struct stat_csv *stat_csv_new(void)
 
 static void free_columns(struct stat_csv *c)
 {
+	if (!c->columns)
+		return;
 	for (int i = 0; i < c->ncolumns; i++)
 		free(c->columns[i]);
 	free(c->columns);
@@ -72,6 +74,9 @@ static char pick_separator(const char *s, size_t n)
 
 static inline struct field trim(struct field f)
 {
+	/* most fields have no blank at either end: one look at each */
+	if (f.n == 0 || ((unsigned char)f.p[0] > ' ' && (unsigned char)f.p[f.n - 1] > ' '))
+		return f;
 	while (f.n && (*f.p == ' ' || *f.p == '\t'))
 		f.p++, f.n--;
 	while (f.n && (f.p[f.n - 1] == ' ' || f.p[f.n - 1] == '\t'))
@@ -185,8 +190,18 @@ static const char *copy_len(struct stat_csv *c, size_t at, struct field f, int *
 
 static int decimals(struct field f)
 {
-	const char *dot = memchr(f.p, '.', f.n);
-	return dot ? (int)(f.p + f.n - dot - 1) : 0;
+	for (size_t i = 0; i < f.n; i++)      /* short: no memchr call */
+		if (f.p[i] == '.')
+			return (int)(f.n - i - 1);
+	return 0;
+}
+
+static bool has_dot(struct field f)
+{
+	for (size_t i = 0; i < f.n; i++)
+		if (f.p[i] == '.')
+			return true;
+	return false;
 }
 
 static bool is_threshold(struct field f)
@@ -232,7 +247,7 @@ static bool counter_row(struct stat_csv *c, struct field *f, int nf, struct stat
 		}
 	}
 	int p = 0;
-	if (v >= 1 && lead.is_num[0] && memchr(f[0].p, '.', f[0].n)) {
+	if (v >= 1 && lead.is_num[0] && has_dot(f[0])) {
 		r->interval = lead.num[0];
 		p = 1;
 	}
