@@ -95,3 +95,19 @@ void event_normalize(const char *raw, struct event_name *out)
 			break;
 		}
 }
+
+#define STARTS(p, lit) ((p)[1] == (lit)[1] && strncmp(p, lit, sizeof lit - 1) == 0)
+
+bool event_has_topdown_mark(const char *name)
+{
+	for (const char *p = name; *p; p++) {        /* one pass: each mark by its first letter */
+		switch (*p) {
+		case 't': if (STARTS(p, "topdown")) return true; break;
+		case 's': if (STARTS(p, "slot")) return true; break;
+		case 'u': if (STARTS(p, "uops_")) return true; break;
+		case 'd': if (STARTS(p, "de_no_dispatch")) return true; break;
+		case 'c': if (STARTS(p, "cycle_activity")) return true; break;
+		}
+	}
+	return false;
+}

@@ -8,6 +8,7 @@
 #ifndef TD_EVENTS_H
 #define TD_EVENTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct event_name {
@@ -16,5 +17,9 @@ struct event_name {
 };
 
 void event_normalize(const char *raw, struct event_name *out);
+
+/* A canonical name that marks a Top-down event (topdown-*, slots,
+ * uops_*, de_no_dispatch*, cycle_activity*, anywhere in the name). */
+bool event_has_topdown_mark(const char *name);
 
 #endif

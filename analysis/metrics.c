@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "common/diag.h"
+#include "events.h"
 #include "metrics.h"
 
 /* One derived metric: value = scale * num / den, from the first pair of
@@ -58,8 +59,9 @@ const char *const *metrics_names(void) { return names; }
 /* snprintf(dst, cap, "%s", src) without its cost: sets are made per interval. */
 static void copy_truncated(char *dst, size_t cap, const char *src)
 {
-	size_t n = strnlen(src, cap - 1);
-	memcpy(dst, src, n);
+	size_t n = 0;
+	for (; n + 1 < cap && src[n]; n++)      /* scopes and PMUs are short: no calls */
+		dst[n] = src[n];
 	dst[n] = '\0';
 }
 
@@ -69,6 +71,7 @@ void counter_set_init(struct counter_set *s, double interval, const char *scope,
 	s->interval = interval;
 	s->n = s->cap = 0;
 	s->c = NULL;
+	s->topdown_events = false;
 	copy_truncated(s->scope, sizeof s->scope, scope);
 	copy_truncated(s->pmu, sizeof s->pmu, pmu);
 }
@@ -93,6 +96,7 @@ void counter_set_free(struct counter_set *s)
 	free(s->c);
 	s->c = NULL;
 	s->n = s->cap = 0;
+	s->topdown_events = false;
 }
 
 const struct counter *counter_set_get(const struct counter_set *s, const char *name)
@@ -103,25 +107,37 @@ const struct counter *counter_set_get(const struct counter_set *s, const char *n
 	return NULL;
 }
 
+/* A counter not in the set yet, at its end; mark: whether its name has a
+ * Top-down mark, -1 to find out. */
+static struct counter *append_counter(struct counter_set *s, const char *name, double value, double pct, double var,
+				      int mark)
+{
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 8;
+		s->c = td_realloc(s->c, (size_t)s->cap * sizeof(*s->c));
+	}
+	struct counter *c = &s->c[s->n++];
+	size_t len = strlen(name);
+	if (len >= sizeof c->name)
+		len = sizeof c->name - 1;
+	memcpy(c->name, name, len);
+	c->name[len] = '\0';
+	c->value = value;
+	c->enabled_pct = pct;
+	c->variance_pct = var;
+	c->copies = 1;
+	c->group = 0;
+	if (mark < 0)
+		mark = event_has_topdown_mark(c->name);
+	s->topdown_events |= mark > 0;
+	return c;
+}
+
 void counter_set_add(struct counter_set *s, const char *name, double value, double pct, double var)
 {
 	struct counter *c = (struct counter *)counter_set_get(s, name);
 	if (!c) {
-		if (s->n == s->cap) {
-			s->cap = s->cap ? s->cap * 2 : 8;
-			s->c = td_realloc(s->c, (size_t)s->cap * sizeof(*s->c));
-		}
-		c = &s->c[s->n++];
-		size_t len = strlen(name);
-		if (len >= sizeof c->name)
-			len = sizeof c->name - 1;
-		memcpy(c->name, name, len);
-		c->name[len] = '\0';
-		c->value = value;
-		c->enabled_pct = pct;
-		c->variance_pct = var;
-		c->copies = 1;
-		c->group = 0;
+		append_counter(s, name, value, pct, var, -1);
 		return;
 	}
 	c->value += value;                 /* NaN stays NaN: a part was not counted */
@@ -132,15 +148,29 @@ void counter_set_add(struct counter_set *s, const char *name, double value, doub
 
 int counter_set_add_copy(struct counter_set *s, const char *name, double value, double pct, double var, unsigned group)
 {
+	int at;
+	return counter_set_add_copy_at(s, name, value, pct, var, group, &at);
+}
+
+int counter_set_add_copy_at(struct counter_set *s, const char *name, double value, double pct, double var,
+			    unsigned group, int *at)
+{
+	return counter_set_add_copy_marked(s, name, event_has_topdown_mark(name), value, pct, var, group, at);
+}
+
+int counter_set_add_copy_marked(struct counter_set *s, const char *name, bool topdown_mark, double value, double pct,
+				double var, unsigned group, int *at)
+{
 	struct counter *c = (struct counter *)counter_set_get(s, name);
 	if (!c) {
-		counter_set_add(s, name, value, pct, var);
-		c = &s->c[s->n - 1];
+		c = append_counter(s, name, value, pct, var, strlen(name) < sizeof c->name ? topdown_mark : -1);
 		c->group = group;
 		c->copy_value[0] = value;
 		c->copy_group[0] = group;
+		*at = s->n - 1;
 		return 1;
 	}
+	*at = (int)(c - s->c);
 	if (c->copies < 4) {
 		c->copy_value[c->copies] = value;
 		c->copy_group[c->copies] = group;

@@ -25,6 +25,7 @@ struct counter_set {
 	char scope[64];
 	char pmu[64];
 	unsigned key;            /* the model's lookup key (interval sets) */
+	bool topdown_events;     /* a counter's name has a Top-down mark (event_has_topdown_mark) */
 	int n, cap;
 	struct counter *c;
 };
@@ -42,10 +43,18 @@ const struct counter *counter_set_get(const struct counter_set *s, const char *n
  * multiplexed copy): the copies are averaged. Returns the copies so far. */
 int counter_set_add_copy(struct counter_set *s, const char *name, double value, double enabled_pct, double variance_pct,
 			 unsigned group);
+/* The same, telling where the counter is in s->c. */
+int counter_set_add_copy_at(struct counter_set *s, const char *name, double value, double enabled_pct,
+			    double variance_pct, unsigned group, int *at);
+/* The same, the caller telling whether name has a Top-down mark (it asked
+ * event_has_topdown_mark once for the name). */
+int counter_set_add_copy_marked(struct counter_set *s, const char *name, bool topdown_mark, double value,
+				double enabled_pct, double variance_pct, unsigned group, int *at);
 /* The copy of name printed in the same group as the event near (else the
  * nearest group): perf computes a group's metric from its own copy. */
 double counter_set_near(const struct counter_set *s, const char *name, const char *near);
 
+/* Its strings are literals: they never change and live as long as the program. */
 struct metric_value {
 	const char *name;        /* "ipc", "branch_miss_rate", ... */
 	double value;

@@ -18,6 +18,7 @@ struct recent {
 		char s[RECENT_LEN];
 	} e[RECENT];
 	int n, next;
+	int hit;                /* the entry found last: rows cycle, so it or the one after is tried first */
 };
 
 /* Per-record lookups without string work: an event spelling is normalized
@@ -28,6 +29,7 @@ struct stat_lookup {
 	struct td_intern *events;          /* raw spelling -> names[id] */
 	struct recent recent_scopes, recent_units, recent_events, recent_keys;
 	const char **pmu_of_name, **name_of_name;  /* names[id]'s strings interned; NULL until asked */
+	bool *topdown_of_name;             /* names[id].name has a Top-down mark */
 	const char *file_raw, *file;       /* the last record's file, interned */
 	struct event_name *names;
 	struct td_intern *keys;            /* set keys -> the arrays below */
@@ -78,6 +80,7 @@ void stat_model_free(struct stat_model *m)
 	free(l->names);
 	free(l->pmu_of_name);
 	free(l->name_of_name);
+	free(l->topdown_of_name);
 	free(l->cur_of_key);
 	free(l->total_of_key);
 	free(l->gen_of_key);
@@ -87,12 +90,48 @@ void stat_model_free(struct stat_model *m)
 	free(l);
 }
 
-/* td_intern, answered from the recent strings when it can be. */
+/* n bytes equal: in words, the last word overlapping the one before (no call) */
+static inline bool same_bytes(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y;
+	uint32_t u, v;
+	if (n >= 8) {
+		for (size_t i = 0; i + 8 < n; i += 8) {
+			memcpy(&x, a + i, 8);
+			memcpy(&y, b + i, 8);
+			if (x != y)
+				return false;
+		}
+		memcpy(&x, a + n - 8, 8);
+		memcpy(&y, b + n - 8, 8);
+		return x == y;
+	}
+	if (n >= 4) {
+		memcpy(&u, a, 4);
+		memcpy(&v, b, 4);
+		if (u != v)
+			return false;
+		memcpy(&u, a + n - 4, 4);
+		memcpy(&v, b + n - 4, 4);
+		return u == v;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return false;
+	return true;
+}
+
+/* td_intern, answered from the recent strings when it can be (each string
+ * is there once at most, so the order of trying does not matter). */
 static uint32_t intern_recent(struct td_intern *t, struct recent *r, const char *s, size_t n)
 {
-	for (int i = 0; i < r->n; i++)
-		if (r->e[i].len == n && memcmp(r->e[i].s, s, n) == 0)
+	for (int k = 0; r->n && k < r->n + 2; k++) {
+		int i = k == 0 ? r->hit : k == 1 ? (r->hit + 1 == r->n ? 0 : r->hit + 1) : k - 2;
+		if (r->e[i].len == n && same_bytes(r->e[i].s, s, n)) {
+			r->hit = i;
 			return r->e[i].id;
+		}
+	}
 	uint32_t id = td_intern(t, s, n);
 	if (n < RECENT_LEN) {
 		r->e[r->next].len = (uint32_t)n;
@@ -111,11 +150,12 @@ static const char *intern_str(struct stat_model *m, const char *s)
 	return td_intern_str(m->lookup->strings, td_intern(m->lookup->strings, s, strlen(s)), NULL);
 }
 
-/* intern_str through one of the recent caches. */
-static const char *intern_str_recent(struct stat_model *m, struct recent *r, const char *s)
+/* intern_str through one of the recent caches; len: strlen(s) if known, else -1 */
+static const char *intern_str_recent(struct stat_model *m, struct recent *r, const char *s, int len)
 {
+	size_t n = s && len >= 0 ? (size_t)len : s ? strlen(s) : 0;
 	s = s ? s : "";
-	return td_intern_str(m->lookup->strings, intern_recent(m->lookup->strings, r, s, strlen(s)), NULL);
+	return td_intern_str(m->lookup->strings, intern_recent(m->lookup->strings, r, s, n), NULL);
 }
 
 /* The file name of a record: the reader hands out the same pointer for
@@ -130,43 +170,40 @@ static const char *intern_file(struct stat_model *m, const char *file)
 	return l->file;
 }
 
-static uint32_t event_id(struct stat_model *m, const char *raw)
+/* len: strlen(raw) if known, else -1 */
+static uint32_t event_id(struct stat_model *m, const char *raw, int len)
 {
 	struct stat_lookup *l = m->lookup;
-	uint32_t id = intern_recent(l->events, &l->recent_events, raw, strlen(raw));
+	uint32_t id = intern_recent(l->events, &l->recent_events, raw, len >= 0 ? (size_t)len : strlen(raw));
 	if (id >= l->cap_names) {
 		uint32_t cap = l->cap_names ? l->cap_names * 2 : 64;
 		l->names = td_realloc(l->names, cap * sizeof(*l->names));
 		l->pmu_of_name = td_realloc(l->pmu_of_name, cap * sizeof(*l->pmu_of_name));
 		l->name_of_name = td_realloc(l->name_of_name, cap * sizeof(*l->name_of_name));
+		l->topdown_of_name = td_realloc(l->topdown_of_name, cap * sizeof(*l->topdown_of_name));
 		memset(l->pmu_of_name + l->cap_names, 0, (cap - l->cap_names) * sizeof(*l->pmu_of_name));
 		memset(l->name_of_name + l->cap_names, 0, (cap - l->cap_names) * sizeof(*l->name_of_name));
 		l->cap_names = cap;
 	}
 	if (id >= l->nnames) {          /* first time this spelling is seen */
 		event_normalize(raw, &l->names[id]);
+		l->topdown_of_name[id] = event_has_topdown_mark(l->names[id].name);
 		l->nnames = id + 1;
 	}
 	return id;
-}
-
-static const struct event_name *normalized(struct stat_model *m, const char *raw)
-{
-	uint32_t id = event_id(m, raw);       /* may move names */
-	return &m->lookup->names[id];
 }
 
 static uint32_t set_key(struct stat_model *m, int session, const char *scope, const char *pmu)
 {
 	struct stat_lookup *l = m->lookup;
 	char buf[256];
-	size_t ns = strnlen(scope, 120), np = strnlen(pmu, 120), n = 0;
+	size_t n = 0;
 	buf[n++] = (char)('0' + session);     /* sessions < 64 */
-	memcpy(buf + n, scope, ns);
-	n += ns;
+	for (size_t i = 0; i < 120 && scope[i]; i++)   /* short: no strnlen and memcpy calls */
+		buf[n++] = scope[i];
 	buf[n++] = '\x1f';
-	memcpy(buf + n, pmu, np);
-	n += np;
+	for (size_t i = 0; i < 120 && pmu[i]; i++)
+		buf[n++] = pmu[i];
 	uint32_t id = intern_recent(l->keys, &l->recent_keys, buf, n);
 	if (id >= l->cap_keys) {
 		uint32_t cap = l->cap_keys ? l->cap_keys * 2 : 256;
@@ -257,13 +294,38 @@ static int cmp_sets(const void *a, const void *b)
 static double nominal_interval(const struct stat_model *m, int session);
 static void add_to_totals(struct stat_model *m);
 
+/* The sets in cmp_sets order, sets that compare equal in the order they
+ * came (as qsort's merge sort leaves them): a few by insertion, without
+ * qsort's setup, which cost more than the comparisons. */
+static void sort_sets(struct counter_set *a, int n)
+{
+	if (n > 16) {
+		qsort(a, (size_t)n, sizeof(*a), cmp_sets);
+		return;
+	}
+	for (int i = 1; i < n; i++) {
+		if (cmp_sets(&a[i - 1], &a[i]) <= 0)
+			continue;
+		struct counter_set x = a[i];
+		int j = i;
+		while (j > 0 && cmp_sets(&a[j - 1], &x) > 0) {
+			a[j] = a[j - 1];
+			j--;
+		}
+		a[j] = x;
+	}
+}
+
 /* The open interval is complete: sort it, hand it out, reuse its storage. */
 static void close_interval(struct stat_model *m)
 {
 	if (m->cur_interval < 0)
 		return;
-	if (m->ncur > 1)
-		qsort(m->cur, (size_t)m->ncur, sizeof(*m->cur), cmp_sets);
+	if (m->ncur > 1) {
+		sort_sets(m->cur, m->ncur);
+		for (int i = 0; i < m->ncur; i++)          /* where each key's set is now */
+			m->lookup->cur_of_key[m->cur[i].key] = i + 1;
+	}
 	if (isnan(m->period[m->cur_session]))
 		m->period[m->cur_session] = nominal_interval(m, m->cur_session);
 	m->intervals++;
@@ -303,7 +365,8 @@ static void add_perf_metric(struct stat_model *m, const struct stat_record *r)
 	}
 	struct perf_metric *p = &(*arr)[(*n)++];
 	struct stat_lookup *l = m->lookup;
-	uint32_t id = event_id(m, r->event);
+	p->key = 0;
+	uint32_t id = event_id(m, r->event, r->len[1]);
 	const struct event_name *en = &l->names[id];
 	if (!l->name_of_name[id]) {
 		l->pmu_of_name[id] = intern_str(m, en->pmu);
@@ -311,24 +374,25 @@ static void add_perf_metric(struct stat_model *m, const struct stat_record *r)
 	}
 	p->session = m->session;
 	p->interval = r->interval;
-	p->scope = intern_str_recent(m, &l->recent_scopes, r->scope);
+	p->scope = intern_str_recent(m, &l->recent_scopes, r->scope, r->len[0]);
 	p->pmu = l->pmu_of_name[id];
 	p->event = l->name_of_name[id];
-	p->unit = intern_str_recent(m, &l->recent_units, r->metric_unit);
+	p->unit = intern_str_recent(m, &l->recent_units, r->metric_unit, r->len[3]);
 	p->file = intern_file(m, r->file);
 	p->value = r->metric_value;
 	p->decimals = r->metric_decimals;
 	p->line = r->line;
 	/* --metric-only output has no counters: its metrics still need a set */
 	if (in_interval)
-		interval_set(m, set_key(m, m->session, r->scope, en->pmu), r->scope, en->pmu);
+		interval_set(m, p->key = set_key(m, m->session, r->scope, en->pmu), r->scope, en->pmu);
 	else
 		summary_set(m, r->scope, en->pmu);
 }
 
 static void add_counter(struct stat_model *m, const struct stat_record *r)
 {
-	const struct event_name *en = normalized(m, r->event);
+	uint32_t id = event_id(m, r->event, r->len[1]);
+	const struct event_name *en = &m->lookup->names[id];
 	double v = (r->not_counted || r->not_supported) ? NAN : r->value;
 	m->counters++;
 	m->session_has_counters = true;
@@ -344,14 +408,16 @@ static void add_counter(struct stat_model *m, const struct stat_record *r)
 		s = interval_set(m, key, r->scope, en->pmu);
 		s->key = key;
 	}
-	int copies = counter_set_add_copy(s, en->name, v, r->enabled_pct, r->variance_pct, m->group);
+	int at;
+	int copies = counter_set_add_copy_marked(s, en->name, m->lookup->topdown_of_name[id], v, r->enabled_pct,
+						 r->variance_pct, m->group, &at);
 	if (copies == 2) {
 		m->repeated_events++;
 		if (!m->repeated_example[0])
 			snprintf(m->repeated_example, sizeof m->repeated_example, "%s", en->name);
 	}
 	m->last_set = s;
-	m->last_index = (int)(counter_set_get(s, en->name) - s->c);
+	m->last_index = at;
 	m->last_copy = copies - 1;
 	m->last_line = r->line;
 }
@@ -444,6 +510,21 @@ const struct counter_set *stat_model_find(const struct stat_model *m, bool total
 	return bsearch(&key, m->sets, (size_t)m->nsets, sizeof(key), cmp_sets);
 }
 
+const struct counter_set *stat_model_find_perf(const struct stat_model *m, const struct perf_metric *p)
+{
+	const struct stat_lookup *l = m->lookup;
+	/* the set of its key is the only one stat_model_find can find when its
+	 * scope and PMU are shorter than a set keeps (longer ones may share the
+	 * kept part with another set's) */
+	if (p->interval >= 0 && m->cur_interval >= 0 && p->key < l->cap_keys && l->gen_of_key[p->key] == l->gen) {
+		const struct counter_set *s = &m->cur[l->cur_of_key[p->key] - 1];
+		if (s->session == p->session && s->interval == p->interval && strcmp(s->scope, p->scope) == 0 &&
+		    strcmp(s->pmu, p->pmu) == 0 && strlen(s->scope) + 1 < sizeof s->scope && strlen(s->pmu) + 1 < sizeof s->pmu)
+			return s;
+	}
+	return stat_model_find(m, false, p->session, p->interval, p->scope, p->pmu);
+}
+
 const struct counter_set *stat_model_summary(const struct stat_model *m, int *n)
 {
 	if (m->has_intervals) {
@@ -488,8 +569,8 @@ int stat_model_metrics(const struct stat_model *m, const struct counter_set *s,
 {
 	struct counter_set merged;
 	const struct counter_set *use = s;
-	counter_set_init(&merged, s->interval, s->scope, s->pmu);
 	if (s->pmu[0]) {
+		counter_set_init(&merged, s->interval, s->scope, s->pmu);
 		for (int k = 0; k < s->n; k++)
 			counter_set_add(&merged, s->c[k].name, s->c[k].value, s->c[k].enabled_pct, s->c[k].variance_pct);
 		const struct counter_set *o = stat_model_find(m, s->interval < 0 && m->has_intervals,
@@ -519,7 +600,8 @@ int stat_model_metrics(const struct stat_model *m, const struct counter_set *s,
 	} else {
 		k = metrics_compute(use, elapsed, out, max);
 	}
-	counter_set_free(&merged);
+	if (use == &merged)
+		counter_set_free(&merged);
 	if (borrowed) {        /* wall-clock metrics belong to the unqualified set */
 		int w = 0;
 		for (int i = 0; i < k; i++)

@@ -21,6 +21,7 @@ struct perf_metric {            /* strings are interned: valid until free */
 	double value;
 	int decimals;
 	unsigned long line;
+	unsigned key;               /* the model's key of its set (interval metrics) */
 };
 
 struct stat_model;
@@ -73,6 +74,10 @@ void stat_model_finish(struct stat_model *m);
  * while their interval is being handed out. */
 const struct counter_set *stat_model_find(const struct stat_model *m, bool totals, int session,
 					  double interval, const char *scope, const char *pmu);
+
+/* stat_model_find(m, false, p->session, p->interval, p->scope, p->pmu) for
+ * a metric perf printed, the open interval's found by its key. */
+const struct counter_set *stat_model_find_perf(const struct stat_model *m, const struct perf_metric *p);
 
 /* The whole-run sets: the file's own sets without intervals, else totals. */
 const struct counter_set *stat_model_summary(const struct stat_model *m, int *n);

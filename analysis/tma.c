@@ -284,30 +284,11 @@ static void fill(struct tma_tree *t, const struct tma_model *m, const double *v,
 	mark_high_and_path(t);
 }
 
-/* One pass over the names before trying every model: most sets (software
- * events, cache counters) have no Top-down event at all. */
-#define STARTS(p, lit) (strncmp(p, lit, sizeof lit - 1) == 0)
-
-static bool has_topdown_mark(const char *name)
-{
-	for (const char *p = name; *p; p++) {        /* one pass: each mark by its first letter */
-		switch (*p) {
-		case 't': if (STARTS(p, "topdown")) return true; break;
-		case 's': if (STARTS(p, "slot")) return true; break;
-		case 'u': if (STARTS(p, "uops_")) return true; break;
-		case 'd': if (STARTS(p, "de_no_dispatch")) return true; break;
-		case 'c': if (STARTS(p, "cycle_activity")) return true; break;
-		}
-	}
-	return false;
-}
-
+/* Checked before trying every model: most sets (software events, cache
+ * counters) have no Top-down event at all. The set knows (metrics.h). */
 static bool has_topdown_events(const struct counter_set *s)
 {
-	for (int i = 0; i < s->n; i++)
-		if (has_topdown_mark(s->c[i].name))
-			return true;
-	return false;
+	return s->topdown_events;
 }
 
 bool tma_build(const struct counter_set *s, const struct tma_printed *printed, int nprinted,

@@ -1,3 +1,4 @@
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,8 +8,17 @@ const char *td_progname = "td";
 int td_quiet;
 static _Atomic unsigned long bad_inputs;
 
+static _Thread_local td_diag_capture_fn capture;
+static _Thread_local void *capture_ctx;
+
+void td_diag_capture(td_diag_capture_fn fn, void *ctx)
+{
+	capture = fn;
+	capture_ctx = ctx;
+}
+
 /* One write per message, so threads never interleave within a line. */
-static void vreport(const char *file, unsigned long line, const char *fmt, va_list ap)
+static void vreport(const char *file, unsigned long line, const char *fmt, va_list ap, bool fatal)
 {
 	char buf[4096];
 	int n;
@@ -25,7 +35,10 @@ static void vreport(const char *file, unsigned long line, const char *fmt, va_li
 	if (len > sizeof buf - 2)
 		len = sizeof buf - 2;
 	buf[len++] = '\n';
-	fwrite(buf, 1, len, stderr);
+	if (capture && !fatal)
+		capture(capture_ctx, buf, len);
+	else
+		fwrite(buf, 1, len, stderr);
 }
 
 void td_bad_input(const char *file, unsigned long line, const char *fmt, ...)
@@ -33,7 +46,7 @@ void td_bad_input(const char *file, unsigned long line, const char *fmt, ...)
 	va_list ap;
 	bad_inputs++;
 	va_start(ap, fmt);
-	vreport(file, line, fmt, ap);
+	vreport(file, line, fmt, ap, false);
 	va_end(ap);
 }
 
@@ -43,7 +56,7 @@ void td_warn(const char *file, unsigned long line, const char *fmt, ...)
 	if (td_quiet)
 		return;
 	va_start(ap, fmt);
-	vreport(file, line, fmt, ap);
+	vreport(file, line, fmt, ap, false);
 	va_end(ap);
 }
 
@@ -52,7 +65,7 @@ void td_error(const char *fmt, ...)
 	va_list ap;
 	bad_inputs++;
 	va_start(ap, fmt);
-	vreport(NULL, 0, fmt, ap);
+	vreport(NULL, 0, fmt, ap, false);
 	va_end(ap);
 }
 
@@ -60,7 +73,7 @@ void td_die(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vreport(NULL, 0, fmt, ap);
+	vreport(NULL, 0, fmt, ap, true);
 	va_end(ap);
 	exit(TD_EXIT_BAD);
 }

@@ -22,6 +22,13 @@ void td_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Fatal: print and exit 2 (out of memory, cannot write output). */
 void td_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
+/* This thread's messages (bad input, warnings, errors; not td_die's) go
+ * to fn as the whole line that would have been written, newline included,
+ * instead of to stderr: a reader on one thread hands them to another that
+ * prints them in order with its own. NULL: stderr again. */
+typedef void (*td_diag_capture_fn)(void *ctx, const char *line, size_t len);
+void td_diag_capture(td_diag_capture_fn fn, void *ctx);
+
 unsigned long td_bad_input_count(void);
 /* Exit code for a run whose result was otherwise RESULT (0 or 1). */
 int td_exit_code(int result);

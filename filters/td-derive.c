@@ -11,6 +11,7 @@
 #include "analysis/tma_explain.h"
 #include "common/diag.h"
 #include "common/opts.h"
+#include "parsers/stat_pipe.h"
 #include "reports/table.h"
 #include "reports/tma_svg.h"
 #include "reports/tma_tree.h"
@@ -101,6 +102,24 @@ static int printed_for(const struct stat_model *m, const struct counter_set *s, 
 	const struct perf_metric *pm = s->interval >= 0 ? m->perf_cur : m->perf;
 	int npm = s->interval >= 0 ? m->nperf_cur : m->nperf, n = 0;
 	bool shadow;
+	/* most inputs print no Top-down metric: found once per list, not per set
+	 * (the lists change only when a record is added) */
+	static struct {
+		const struct perf_metric *pm;
+		int npm;
+		unsigned long records;
+		bool any;
+	} known;
+	if (known.pm != pm || known.npm != npm || known.records != m->records) {
+		known.pm = pm;
+		known.npm = npm;
+		known.records = m->records;
+		known.any = false;
+		for (int i = 0; i < npm && !known.any; i++)
+			known.any = tma_node_of_unit(pm[i].unit, &shadow) != NULL;
+	}
+	if (!known.any)
+		return 0;
 	for (int i = 0; i < npm && n < MAX_PRINTED; i++)
 		if (tma_node_of_unit(pm[i].unit, &shadow) && pm[i].session == s->session && pm[i].interval == s->interval &&
 		    !strcmp(pm[i].scope, s->scope) && !strcmp(pm[i].pmu, s->pmu))
@@ -210,30 +229,71 @@ static void add_counter_rows(struct td_table *t, const struct stat_model *m, con
 	}
 }
 
+/* The metrics of the open interval's sets, computed once per interval for
+ * the rows and for the check against perf's own (the same call, the same
+ * model: the same values). Other sets are computed into *mv. */
+static struct {
+	unsigned long interval;          /* m->intervals they were computed for */
+	const struct counter_set *cur;
+	int cap;
+	int *n;                          /* per set of cur; -1 not yet */
+	struct metric_value (*mv)[MAX_METRICS];
+} metric_cache;
+
+static int metrics_of(const struct stat_model *m, const struct counter_set *s, struct metric_value *mv,
+		      const struct metric_value **out)
+{
+	uintptr_t p = (uintptr_t)s, first = (uintptr_t)m->cur;
+	if (m->ncur == 0 || p < first || p >= first + (size_t)m->ncur * sizeof(*m->cur)) {
+		*out = mv;
+		return stat_model_metrics(m, s, mv, MAX_METRICS);
+	}
+	if (metric_cache.interval != m->intervals || metric_cache.cur != m->cur) {
+		if (m->ncur > metric_cache.cap) {
+			metric_cache.cap = m->ncur * 2;
+			metric_cache.n = td_realloc(metric_cache.n, (size_t)metric_cache.cap * sizeof(*metric_cache.n));
+			metric_cache.mv = td_realloc(metric_cache.mv, (size_t)metric_cache.cap * sizeof(*metric_cache.mv));
+		}
+		for (int i = 0; i < m->ncur; i++)
+			metric_cache.n[i] = -1;
+		metric_cache.interval = m->intervals;
+		metric_cache.cur = m->cur;
+	}
+	size_t i = (size_t)(s - m->cur);
+	if (metric_cache.n[i] < 0)
+		metric_cache.n[i] = stat_model_metrics(m, s, metric_cache.mv[i], MAX_METRICS);
+	*out = metric_cache.mv[i];
+	return metric_cache.n[i];
+}
+
 static void add_rows(struct td_table *t, const struct stat_model *m, const struct counter_set *s)
 {
 	if (opt_counters) {
 		add_counter_rows(t, m, s);
 		return;
 	}
-	struct metric_value mv[MAX_METRICS];
-	int n = stat_model_metrics(m, s, mv, MAX_METRICS);
+	struct metric_value own[MAX_METRICS];
+	const struct metric_value *mv;
+	int n = metrics_of(m, s, own, &mv);
 	char scope[96];
+	const char *sc = n ? scope_name(m, s, scope, sizeof scope) : NULL;
 	for (int i = 0; i < n; i++) {
-		td_table_row(t);
-		if (s->interval >= 0)
-			td_table_num(t, C_INTERVAL, s->interval);
-		td_table_str(t, C_SCOPE, scope_name(m, s, scope, sizeof scope));
-		td_table_str(t, C_PMU, s->pmu);
-		td_table_str(t, C_METRIC, mv[i].name);
-		td_table_num(t, C_VALUE, mv[i].value);
-		td_table_str(t, C_UNIT, mv[i].unit);
-		td_table_str(t, C_VERDICT, mv[i].verdict);
-		td_table_str(t, C_BAND, mv[i].band);
-		td_table_num(t, C_CONF, mv[i].confidence);
-		td_table_str(t, C_LOWCONF, mv[i].confidence < 50 ? "yes" : "no");
-		td_table_num(t, C_VAR, mv[i].variance_pct);
-		td_table_str(t, C_NEXT, mv[i].next_step);
+		struct td_cell row[NCOLS];
+		row[C_INTERVAL] = s->interval >= 0 ? TD_CELL_NUM(s->interval) : (struct td_cell){ TD_CELL_EMPTY, { 0 } };
+		row[C_SCOPE] = TD_CELL_STR(sc);
+		row[C_PMU] = TD_CELL_STR(s->pmu);
+		/* a metric's name, unit, verdict, band and next step are literals (metrics.h) */
+		row[C_METRIC] = TD_CELL_LIT(mv[i].name);
+		row[C_VALUE] = TD_CELL_NUM(mv[i].value);
+		row[C_UNIT] = TD_CELL_LIT(mv[i].unit);
+		row[C_VERDICT] = TD_CELL_LIT(mv[i].verdict);
+		row[C_BAND] = TD_CELL_LIT(mv[i].band);
+		row[C_CONF] = TD_CELL_NUM(mv[i].confidence);
+		row[C_LOWCONF] = TD_CELL_LIT(mv[i].confidence < 50 ? "yes" : "no");
+		row[C_VAR] = TD_CELL_NUM(mv[i].variance_pct);
+		row[C_NEXT] = TD_CELL_LIT(mv[i].next_step);
+		row[C_LEVEL] = row[C_NOTE] = (struct td_cell){ TD_CELL_EMPTY, { 0 } };
+		td_table_put_row(t, row);
 	}
 	struct tma_tree tree;
 	if (build_tree(m, s, opt_cpu, &tree))
@@ -292,7 +352,7 @@ static void check_perf(const struct stat_model *m, const struct perf_metric *pm,
 		double factor = u->factor;
 		if (!name && !u->tma_node)
 			continue;              /* K/sec and other rates perf prints: nothing to check */
-		const struct counter_set *s = stat_model_find(m, false, p->session, p->interval, p->scope, p->pmu);
+		const struct counter_set *s = stat_model_find_perf(m, p);
 		if (!s)
 			continue;
 		if (!name) {
@@ -302,8 +362,9 @@ static void check_perf(const struct stat_model *m, const struct perf_metric *pm,
 		/* a summary's wall time is perf's own when the file prints none */
 		if (strcmp(name, "cpus_utilized") == 0 && s->interval < 0 && isnan(m->elapsed[s->session]))
 			continue;
-		struct metric_value mv[MAX_METRICS];
-		int n = stat_model_metrics(m, s, mv, MAX_METRICS);
+		struct metric_value own[MAX_METRICS];
+		const struct metric_value *mv;
+		int n = metrics_of(m, s, own, &mv);
 		for (int j = 0; j < n; j++)
 			if (strcmp(mv[j].name, name) == 0)   /* perf divides by its unrounded wall time */
 				compare_with_perf(p, name, mv[j].value * factor, strcmp(name, "cpus_utilized") == 0 ? 5e-4 : 1e-9);
@@ -629,12 +690,17 @@ int main(int argc, char **argv)
 	const char *stdin_only[] = { "-" };
 	const char **files = n ? (const char **)argv : stdin_only;
 	int nfiles = n ? n : 1;
+	/* reading on this thread, the model and the rows on a second one */
+	struct stat_pipe *pipe = stat_pipe_start(stat_model_add, &m);
 	for (int i = 0; i < nfiles; i++) {
-		enum stat_format got = stat_read(files[i], fmt, stat_model_add, &m);
+		enum stat_format got = pipe ? stat_read(files[i], fmt, stat_pipe_emit, pipe)
+					    : stat_read(files[i], fmt, stat_model_add, &m);
 		size_t used = strlen(inputs);
 		snprintf(inputs + used, sizeof inputs - used, "%s%s (%s)", i ? ", " : "",
 			 strcmp(files[i], "-") ? files[i] : "<stdin>", stat_format_name(got));
 	}
+	if (pipe)
+		stat_pipe_finish(pipe);
 	stat_model_finish(&m);
 	int nsum;
 	const struct counter_set *sum = stat_model_summary(&m, &nsum);

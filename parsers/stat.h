@@ -37,6 +37,9 @@ struct stat_record {
 	const char *threshold;    /* "good", "bad" ... or "" */
 	const char *file;
 	unsigned long line;
+	int len[5];               /* strlen of scope, event, unit, metric_unit and threshold where
+				     the reader knows it, else -1 (stat_record_init); a reader that
+				     sets a string after its length sets both */
 };
 
 typedef void (*stat_emit_fn)(void *ctx, const struct stat_record *r);

@@ -4,6 +4,7 @@
 #include "common/diag.h"
 #include "common/input.h"
 #include "stat.h"
+#include "stat_number.h"
 
 const char *stat_format_name(enum stat_format f)
 {
@@ -19,44 +20,14 @@ void stat_record_init(struct stat_record *r, const char *file, unsigned long lin
 	r->value = r->run_ns = r->variance_pct = r->metric_value = NAN;
 	r->enabled_pct = 100;
 	r->metric_decimals = -1;
+	for (int i = 0; i < 5; i++)
+		r->len[i] = -1;
 	r->file = file;
 	r->line = line;
 }
 
 /* A plain C-locale number: optional sign, digits, optional fraction and
  * exponent; blanks around are allowed. */
-/* "123", "-0.25", "100.00": up to 15 significant digits. One IEEE
- * division of two exact values is correctly rounded, so the result is
- * strtod's, at a fraction of its cost. Anything else: false. */
-static bool parse_plain_decimal(const char *s, size_t n, double *out)
-{
-	static const double pow10[] = { 1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-					1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18 };
-	size_t i = 0;
-	bool neg = false;
-	if (s[0] == '-' || s[0] == '+')
-		neg = s[i++] == '-';
-	unsigned long long mant = 0;        /* wraps past 19 digits: refused below anyway */
-	size_t start = i;
-	while (i < n && (unsigned char)(s[i] - '0') < 10)
-		mant = mant * 10 + (unsigned)(s[i++] - '0');
-	size_t digits = i - start, frac = 0;
-	if (i < n && s[i] == '.') {
-		size_t fstart = ++i;
-		while (i < n && (unsigned char)(s[i] - '0') < 10)
-			mant = mant * 10 + (unsigned)(s[i++] - '0');
-		frac = i - fstart;
-		digits += frac;
-	}
-	if (i != n || digits == 0 || digits > 15)    /* another character, a second point */
-		return false;
-	double v = (double)mant;
-	if (frac > 0)
-		v /= pow10[frac];
-	*out = neg ? -v : v;
-	return true;
-}
-
 bool stat_parse_number(const char *s, size_t n, double *out)
 {
 	while (n && (*s == ' ' || *s == '\t'))
@@ -67,7 +38,7 @@ bool stat_parse_number(const char *s, size_t n, double *out)
 		return false;
 	if (!((s[0] >= '0' && s[0] <= '9') || s[0] == '-' || s[0] == '+' || s[0] == '.'))
 		return false;
-	if (parse_plain_decimal(s, n, out))      /* reads only s[0..n): no copy */
+	if (stat_plain_decimal(s, n, out))      /* reads only s[0..n): no copy */
 		return true;
 	char buf[64];
 	memcpy(buf, s, n);
@@ -110,8 +81,13 @@ enum stat_format stat_detect(const char *s, size_t n)
 	const char *blank = i < n ? memchr(s + i, ' ', n - i) : NULL;
 	if (blank) {
 		size_t from = (size_t)(blank - s) > i + 11 ? (size_t)(blank - s) - 11 : 0;
-		if (memmem(s + from, n - from, "Performance counter stats", 25) || memmem(s + from, n - from, " seconds ", 9))
-			return STAT_TEXT;
+		/* both markers searched in one pass (lines are short: no memmem setup) */
+		for (size_t k = from; k < n; k++) {
+			if (s[k] == 'P' && n - k >= 25 && memcmp(s + k, "Performance counter stats", 25) == 0)
+				return STAT_TEXT;
+			if (s[k] == ' ' && n - k >= 9 && memcmp(s + k, " seconds ", 9) == 0)
+				return STAT_TEXT;
+		}
 		for (size_t k = (size_t)(blank - s) > i ? (size_t)(blank - s) - 1 : i; k + 3 < n; k++)
 			if (s[k] != ' ' && s[k + 1] == ' ' && s[k + 2] == ' ' && s[k + 3] == ' ')
 				return STAT_TEXT;   /* text columns: runs of 3+ blanks */
@@ -234,9 +210,10 @@ enum stat_format stat_read(const char *path, enum stat_format fmt, stat_emit_fn 
 	return fmt;
 }
 
-static void copy_into(char **dst, size_t *cap, const char *s)
+/* len: strlen(s) if known, else -1 */
+static void copy_into(char **dst, size_t *cap, const char *s, int len)
 {
-	size_t n = strlen(s) + 1;
+	size_t n = (len >= 0 ? (size_t)len : strlen(s)) + 1;
 	if (n > *cap) {
 		*cap = n * 2;
 		*dst = td_realloc(*dst, *cap);
@@ -247,8 +224,8 @@ static void copy_into(char **dst, size_t *cap, const char *s)
 void stat_last_remember(struct stat_last *l, const struct stat_record *r)
 {
 	l->interval = r->interval;
-	copy_into(&l->scope, &l->scope_cap, r->scope);
-	copy_into(&l->event, &l->event_cap, r->event);
+	copy_into(&l->scope, &l->scope_cap, r->scope, r->len[0]);
+	copy_into(&l->event, &l->event_cap, r->event, r->len[1]);
 }
 
 void stat_last_apply(const struct stat_last *l, struct stat_record *r)

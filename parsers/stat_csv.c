@@ -2,10 +2,12 @@
  * continuation metric rows, metric-group headers, --metric-only tables and
  * the old --topdown layout. The separator is detected from the first row. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "common/diag.h"
 #include "stat.h"
+#include "stat_number.h"
 
 #define MAX_FIELDS 256
 
@@ -35,6 +37,8 @@ struct stat_csv *stat_csv_new(void)
 
 static void free_columns(struct stat_csv *c)
 {
+	if (!c->columns)
+		return;
 	for (int i = 0; i < c->ncolumns; i++)
 		free(c->columns[i]);
 	free(c->columns);
@@ -70,6 +74,9 @@ static char pick_separator(const char *s, size_t n)
 
 static inline struct field trim(struct field f)
 {
+	/* most fields have no blank at either end: one look at each */
+	if (f.n == 0 || ((unsigned char)f.p[0] > ' ' && (unsigned char)f.p[f.n - 1] > ' '))
+		return f;
 	while (f.n && (*f.p == ' ' || *f.p == '\t'))
 		f.p++, f.n--;
 	while (f.n && (f.p[f.n - 1] == ' ' || f.p[f.n - 1] == '\t'))
@@ -83,16 +90,35 @@ static inline struct field trim(struct field f)
 static int split(const char *s, size_t n, char sep, struct field *f)
 {
 	int nf = 0;
-	const char *p = s, *end = s + n;
-	while (nf < MAX_FIELDS) {
-		const char *q = p;
-		while (q < end && *q != sep)      /* fields are short: no memchr call */
-			q++;
-		f[nf++] = trim((struct field){ p, (size_t)(q - p) });
-		if (q == end)
-			break;
-		p = q + 1;
+	const char *p = s, *end = s + n, *q = s;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const uint64_t ones = 0x0101010101010101u, low7 = 0x7f7f7f7f7f7f7f7fu, pattern = ones * (unsigned char)sep;
+	/* eight bytes at a time: the separators of a word as one bit each
+	 * (the high bit of each byte equal to sep), exact for every byte */
+	while (q + 8 <= end) {
+		uint64_t w;
+		memcpy(&w, q, 8);
+		uint64_t x = w ^ pattern;
+		uint64_t hits = ~(((x & low7) + low7) | x | low7);
+		while (hits) {
+			const char *at = q + (__builtin_ctzll(hits) >> 3);
+			f[nf++] = trim((struct field){ p, (size_t)(at - p) });
+			p = at + 1;
+			if (nf == MAX_FIELDS)
+				return nf;
+			hits &= hits - 1;
+		}
+		q += 8;
 	}
+#endif
+	for (; q < end; q++)
+		if (*q == sep) {
+			f[nf++] = trim((struct field){ p, (size_t)(q - p) });
+			p = q + 1;
+			if (nf == MAX_FIELDS)
+				return nf;
+		}
+	f[nf++] = trim((struct field){ p, (size_t)(end - p) });
 	return nf;
 }
 
@@ -104,11 +130,22 @@ static bool only_digits(struct field f)
 	return true;
 }
 
-/* A field cannot hold the separator, so "2,90" under -x';' is a decimal. */
-static bool is_num(struct field f, double *v)
+/* A field cannot hold the separator, so "2,90" under -x';' is a decimal.
+ * stat_parse_number_comma, with its answer for most fields found inline:
+ * no number starts with a letter (nor does its decimal-comma form), and a
+ * plain decimal without blanks around is read as it would read it. */
+static inline __attribute__((always_inline)) bool is_num(struct field f, double *v)
 {
-	double tmp;
-	return stat_parse_number_comma(f.p, f.n, v ? v : &tmp);
+	double tmp, *out = v ? v : &tmp;
+	if (f.n == 0)
+		return false;
+	unsigned char c = (unsigned char)f.p[0];
+	if (!((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == ',' || c == ' ' || c == '\t'))
+		return false;
+	unsigned char last = (unsigned char)f.p[f.n - 1];
+	if (f.n <= 63 && c != ' ' && c != '\t' && last != ' ' && last != '\t' && stat_plain_decimal(f.p, f.n, out))
+		return true;
+	return stat_parse_number_comma(f.p, f.n, out);
 }
 
 static inline bool field_is(struct field f, const char *s)
@@ -143,10 +180,28 @@ static const char *copy(struct stat_csv *c, size_t at, struct field f)
 	return c->scratch + at;
 }
 
+/* copy, and the length of what it gave */
+static const char *copy_len(struct stat_csv *c, size_t at, struct field f, int *len)
+{
+	const char *s = copy(c, at, f);
+	*len = s != c->scratch + at ? 0 : f.n < 1u << 30 ? (int)f.n : -1;
+	return s;
+}
+
 static int decimals(struct field f)
 {
-	const char *dot = memchr(f.p, '.', f.n);
-	return dot ? (int)(f.p + f.n - dot - 1) : 0;
+	for (size_t i = 0; i < f.n; i++)      /* short: no memchr call */
+		if (f.p[i] == '.')
+			return (int)(f.n - i - 1);
+	return 0;
+}
+
+static bool has_dot(struct field f)
+{
+	for (size_t i = 0; i < f.n; i++)
+		if (f.p[i] == '.')
+			return true;
+	return false;
 }
 
 static bool is_threshold(struct field f)
@@ -192,13 +247,13 @@ static bool counter_row(struct stat_csv *c, struct field *f, int nf, struct stat
 		}
 	}
 	int p = 0;
-	if (v >= 1 && lead.is_num[0] && memchr(f[0].p, '.', f[0].n)) {
+	if (v >= 1 && lead.is_num[0] && has_dot(f[0])) {
 		r->interval = lead.num[0];
 		p = 1;
 	}
 	size_t off = 0;
 	if (v > p) {              /* aggregation id; a second field is the CPU count */
-		r->scope = copy(c, off, f[p]);
+		r->scope = copy_len(c, off, f[p], &r->len[0]);
 		off += f[p].n + 1;
 	}
 	struct field val = f[v];
@@ -206,7 +261,7 @@ static bool counter_row(struct stat_csv *c, struct field *f, int nf, struct stat
 	r->not_supported = field_is(val, "<not supported>");
 	if (!r->not_counted && !r->not_supported && lead.is_num[v])
 		r->value = lead.num[v];
-	r->unit = copy(c, off, f[v + 1]);
+	r->unit = copy_len(c, off, f[v + 1], &r->len[2]);
 	off += f[v + 1].n + 1;
 	/* the event runs up to the run-time field: digits followed by a percentage */
 	int e = v + 2, end = nf;
@@ -228,7 +283,7 @@ static bool counter_row(struct stat_csv *c, struct field *f, int nf, struct stat
 			last_event_field--;
 	}
 	struct field ev = { f[e].p, (size_t)(f[last_event_field].p + f[last_event_field].n - f[e].p) };
-	r->event = copy(c, off, trim(ev));
+	r->event = copy_len(c, off, trim(ev), &r->len[1]);
 	off += ev.n + 1;
 	if (end + 2 < nf) {                             /* metric value, unit [, threshold] */
 		double mv;
@@ -237,11 +292,11 @@ static bool counter_row(struct stat_csv *c, struct field *f, int nf, struct stat
 			r->metric_decimals = decimals(f[end + 2]);
 		}
 		if (end + 3 < nf) {
-			r->metric_unit = copy(c, off, f[end + 3]);
+			r->metric_unit = copy_len(c, off, f[end + 3], &r->len[3]);
 			off += f[end + 3].n + 1;
 		}
 		if (end + 4 < nf && is_threshold(f[end + 4]))
-			r->threshold = copy(c, off, f[end + 4]);
+			r->threshold = copy_len(c, off, f[end + 4], &r->len[4]);
 	}
 	return true;
 }

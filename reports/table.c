@@ -23,6 +23,26 @@ struct last_num {         /* rows repeat intervals, 100.00 ... */
 	char text[48];
 };
 
+/* Streaming: the pending row is put together in its output form while its
+ * cells come in column order; each cell's own bytes are remembered, so a
+ * cell out of order (or a look at the row) turns it back into cells. */
+struct direct_cell {
+	long off;              /* -1 = empty; else into line (in_text: into text) */
+	uint32_t len;
+	bool plain, in_text;
+};
+
+/* A literal cell's string, by its address: its length and bytes, and
+ * whether CSV prints it as it is. */
+#define LITS 64
+#define LIT_TEXT 32
+struct lit {
+	const char *s;
+	uint32_t len;
+	bool csv_plain;
+	char text[LIT_TEXT];
+};
+
 struct td_table {
 	const struct td_column *cols;
 	int ncols;
@@ -35,11 +55,19 @@ struct td_table {
 	long streamed;         /* rows written so far */
 	struct row_buf line;   /* streaming: reused for every row */
 	struct last_num *last; /* per column: the number formatted last */
+	bool direct;           /* streaming: the pending row is in line, written so far up to next_col */
+	int next_col;
+	size_t line_used;
+	struct direct_cell *dcell;   /* per column, for turning the row back into cells */
+	struct lit *lits;      /* streaming CSV: literal cells seen */
+	char **json_key;       /* streaming JSON: "name": per column */
+	size_t *json_key_len;
 };
 
 static void write_csv_header(const struct td_table *t, FILE *f);
 static void write_csv_row(const struct td_table *t, struct row_buf *b, int r, FILE *f);
 static void write_json_row(const struct td_table *t, int r, FILE *f);
+static size_t json_escaped(char *w, const char *s, size_t n);
 
 struct td_table *td_table_new(const struct td_column *cols, int ncols)
 {
@@ -58,6 +86,12 @@ void td_table_free(struct td_table *t)
 	free(t->text);
 	free(t->line.p);
 	free(t->last);
+	free(t->dcell);
+	free(t->lits);
+	for (int c = 0; t->json_key && c < t->ncols; c++)
+		free(t->json_key[c]);
+	free(t->json_key);
+	free(t->json_key_len);
 	free(t);
 }
 
@@ -65,10 +99,61 @@ void td_table_stream(struct td_table *t, FILE *f, enum td_format fmt)
 {
 	t->stream = f;
 	t->stream_fmt = fmt;
-	if (fmt == TD_FMT_CSV)
+	t->dcell = td_calloc((size_t)t->ncols, sizeof(*t->dcell));
+	if (fmt == TD_FMT_CSV) {
 		write_csv_header(t, f);
-	else
-		putc_unlocked('[', f);
+		return;
+	}
+	putc_unlocked('[', f);
+	/* what write_json_row writes before each value: [", "]"name": */
+	t->json_key = td_calloc((size_t)t->ncols, sizeof(*t->json_key));
+	t->json_key_len = td_calloc((size_t)t->ncols, sizeof(*t->json_key_len));
+	for (int c = 0; c < t->ncols; c++) {
+		size_t n = strlen(t->cols[c].name);
+		char *k = td_malloc(6 * n + 8), *w = k;
+		if (c)
+			*w++ = ',', *w++ = ' ';
+		w += json_escaped(w, t->cols[c].name, n);
+		*w++ = ':', *w++ = ' ';
+		t->json_key[c] = k;
+		t->json_key_len[c] = (size_t)(w - k);
+	}
+}
+
+/* Room for n more bytes in the row being put together. */
+static char *line_room(struct row_buf *b, size_t used, size_t n)
+{
+	if (used + n > b->cap) {
+		b->cap = (used + n) * 2 + 256;
+		b->p = td_realloc(b->p, b->cap);
+	}
+	return b->p + used;
+}
+
+/* The pending row as cells again: from now on it is written from them. */
+static void direct_to_cells(struct td_table *t);
+
+/* Streaming, the pending row written straight: the columns not set, the end. */
+static void finish_direct(struct td_table *t)
+{
+	size_t used = t->line_used;
+	if (t->stream_fmt == TD_FMT_CSV) {
+		char *w = line_room(&t->line, used, (size_t)(t->ncols - t->next_col) + 1);
+		for (int c = t->next_col; c < t->ncols; c++)
+			if (c)
+				*w++ = ',';
+		*w++ = '\n';
+		used = (size_t)(w - t->line.p);
+	} else {
+		for (int c = t->next_col; c < t->ncols; c++) {
+			char *w = line_room(&t->line, used, t->json_key_len[c] + 4);
+			memcpy(w, t->json_key[c], t->json_key_len[c]);
+			memcpy(w + t->json_key_len[c], "null", 4);
+			used += t->json_key_len[c] + 4;
+		}
+		*line_room(&t->line, used++, 1) = '}';
+	}
+	fwrite_unlocked(t->line.p, 1, used, t->stream);
 }
 
 /* Streaming: the pending row goes out and its storage is reused. */
@@ -76,7 +161,9 @@ static void stream_pending(struct td_table *t)
 {
 	if (!t->stream || t->nrows == 0)
 		return;
-	if (t->stream_fmt == TD_FMT_CSV) {
+	if (t->direct) {
+		finish_direct(t);
+	} else if (t->stream_fmt == TD_FMT_CSV) {
 		write_csv_row(t, &t->line, 0, t->stream);
 	} else {
 		fputs_unlocked(t->streamed ? ",\n  " : "\n  ", t->stream);
@@ -85,6 +172,7 @@ static void stream_pending(struct td_table *t)
 	t->streamed++;
 	t->nrows = 0;
 	t->text_len = 0;
+	t->direct = false;
 }
 
 void td_table_end_stream(struct td_table *t)
@@ -97,6 +185,13 @@ void td_table_end_stream(struct td_table *t)
 	t->stream = NULL;
 }
 
+static void clear_row(struct td_table *t, int r)
+{
+	struct cell *row = &t->cells[(size_t)r * t->ncols];
+	for (int c = 0; c < t->ncols; c++)
+		row[c] = (struct cell){ -1, 0, false };
+}
+
 void td_table_row(struct td_table *t)
 {
 	stream_pending(t);
@@ -104,10 +199,20 @@ void td_table_row(struct td_table *t)
 		t->cap_rows = t->cap_rows ? t->cap_rows * 2 : 64;
 		t->cells = td_realloc(t->cells, (size_t)t->cap_rows * t->ncols * sizeof(*t->cells));
 	}
-	struct cell *row = &t->cells[(size_t)t->nrows * t->ncols];
-	for (int c = 0; c < t->ncols; c++)
-		row[c] = (struct cell){ -1, 0, false };
 	t->nrows++;
+	if (!t->stream) {
+		clear_row(t, t->nrows - 1);
+		return;
+	}
+	t->direct = true;            /* cells cleared if the row turns back into cells */
+	t->next_col = 0;
+	t->line_used = 0;
+	if (t->stream_fmt != TD_FMT_CSV) {
+		const char *open = t->streamed ? ",\n  {" : "\n  {";
+		size_t n = strlen(open);
+		memcpy(line_room(&t->line, 0, n), open, n);
+		t->line_used = n;
+	}
 }
 
 static void set_cell(struct td_table *t, int col, const char *s, size_t len, bool plain)
@@ -127,36 +232,362 @@ static void set_cell(struct td_table *t, int col, const char *s, size_t len, boo
 	t->text_len += len + 1;
 }
 
+/* Bytes that make a CSV field need quotes (td_csv_field). */
+static bool csv_special(unsigned char ch) { return ch == ',' || ch == '"' || ch == '\n' || ch == '\r'; }
+
+/* s as td_json_string writes it, without the quotes; returns the length. */
+static size_t json_escaped(char *w, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	char *start = w;
+	*w++ = '"';
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)s[i];
+		if (ch == '"' || ch == '\\') {
+			*w++ = '\\';
+			*w++ = (char)ch;
+		} else if (ch == '\n') {
+			*w++ = '\\';
+			*w++ = 'n';
+		} else if (ch == '\t') {
+			*w++ = '\\';
+			*w++ = 't';
+		} else if (ch < 0x20) {
+			memcpy(w, "\\u00", 4);
+			w[4] = hex[ch >> 4];
+			w[5] = hex[ch & 15];
+			w += 6;
+		} else {
+			*w++ = (char)ch;
+		}
+	}
+	*w++ = '"';
+	return (size_t)(w - start);
+}
+
+/* Streaming: one cell written straight into the pending row, as
+ * write_csv_row or write_json_row would write it. s is NULL for empty. */
+static void direct_cell(struct td_table *t, int col, const char *s, size_t len, bool plain)
+{
+	size_t used = t->line_used;
+	struct direct_cell *d = &t->dcell[col];
+	bool csv = t->stream_fmt == TD_FMT_CSV;
+	/* the columns skipped are empty */
+	for (int c = t->next_col; c < col; c++) {
+		t->dcell[c].off = -1;
+		if (csv) {
+			if (c)
+				*line_room(&t->line, used++, 1) = ',';
+		} else {
+			char *w = line_room(&t->line, used, t->json_key_len[c] + 4);
+			memcpy(w, t->json_key[c], t->json_key_len[c]);
+			memcpy(w + t->json_key_len[c], "null", 4);
+			used += t->json_key_len[c] + 4;
+		}
+	}
+	t->next_col = col + 1;
+	size_t key = csv ? (col != 0) : t->json_key_len[col];
+	char *w = line_room(&t->line, used, key + 6 * len + 6);
+	if (csv) {
+		if (col)
+			*w++ = ',';
+	} else {
+		memcpy(w, t->json_key[col], key);
+		w += key;
+	}
+	used += key;
+	d->plain = plain;
+	d->in_text = false;
+	if (!s) {
+		d->off = -1;
+		if (!csv) {
+			memcpy(w, "null", 4);
+			used += 4;
+		}
+		t->line_used = used;
+		return;
+	}
+	bool verbatim;
+	size_t n;
+	if (csv) {
+		size_t i = 0;
+		if (!plain)
+			while (i < len && !csv_special((unsigned char)s[i]))
+				i++;
+		verbatim = plain || i == len;
+		if (verbatim) {
+			memcpy(w, s, len);
+			n = len;
+		} else {
+			char *start = w;
+			*w++ = '"';
+			for (i = 0; i < len; i++) {
+				if (s[i] == '"')
+					*w++ = '"';
+				*w++ = s[i];
+			}
+			*w++ = '"';
+			n = (size_t)(w - start);
+		}
+		d->off = (long)used;
+	} else if (t->cols[col].type != TD_COL_STR) {
+		memcpy(w, s, len);
+		n = len;
+		verbatim = true;
+		d->off = (long)used;
+	} else {
+		n = json_escaped(w, s, len);
+		verbatim = n == len + 2;
+		d->off = (long)used + 1;
+	}
+	d->len = (uint32_t)len;
+	if (!verbatim) {             /* its own bytes kept beside */
+		if (t->text_len + len + 1 > t->text_cap) {
+			t->text_cap = (t->text_len + len + 1) * 2 + 4096;
+			t->text = td_realloc(t->text, t->text_cap);
+		}
+		memcpy(t->text + t->text_len, s, len);
+		t->text[t->text_len + len] = '\0';
+		d->off = (long)t->text_len;
+		d->in_text = true;
+		t->text_len += len + 1;
+	}
+	t->line_used = used + n;
+}
+
+static void direct_to_cells(struct td_table *t)
+{
+	t->direct = false;
+	clear_row(t, t->nrows - 1);
+	/* cells kept beside stay where they are in text; the others are copied after them */
+	for (int c = 0; c < t->next_col; c++) {
+		const struct direct_cell *d = &t->dcell[c];
+		if (d->off < 0)
+			continue;
+		if (d->in_text)
+			t->cells[(size_t)(t->nrows - 1) * t->ncols + c] = (struct cell){ d->off, d->len, d->plain };
+		else
+			set_cell(t, c, t->line.p + d->off, d->len, d->plain);
+	}
+}
+
+/* A cell of the last row: straight into the stream while the columns come in order. */
+static void put_cell(struct td_table *t, int col, const char *s, size_t len, bool plain)
+{
+	if (t->direct) {
+		if (col >= t->next_col) {
+			direct_cell(t, col, s, len, plain);
+			return;
+		}
+		direct_to_cells(t);
+	}
+	set_cell(t, col, s, len, plain);
+}
+
 void td_table_str(struct td_table *t, int col, const char *s)
 {
-	set_cell(t, col, s && *s ? s : NULL, s ? strlen(s) : 0, false);   /* "" is an empty cell */
+	size_t n = s ? strlen(s) : 0;
+	put_cell(t, col, n ? s : NULL, n, false);   /* "" is an empty cell */
 }
 
 void td_table_int(struct td_table *t, int col, long long v)
 {
 	char buf[32];
 	int n = snprintf(buf, sizeof buf, "%lld", v);
-	set_cell(t, col, buf, (size_t)n, true);
+	put_cell(t, col, buf, (size_t)n, true);
+}
+
+/* v (finite) as the column prints it; rows repeat intervals, 100.00 ... */
+static inline const struct last_num *num_text(struct td_table *t, int col, double v)
+{
+	struct last_num *l = &t->last[col];
+	if (l->len == 0 || memcmp(&l->v, &v, sizeof v)) {    /* bit for bit: -0.0 is not 0.0 */
+		l->v = v;
+		l->len = (uint32_t)td_format_fixed(l->text, v, t->cols[col].precision);
+		/* past 1e37 printf's digits do not fit (snprintf cut them, and gave
+		 * the length they would have had): the cell is what text holds, as
+		 * JSON and the text views always printed it */
+		if (l->len >= sizeof l->text)
+			l->len = (uint32_t)strlen(l->text);
+	}
+	return l;
 }
 
 void td_table_num(struct td_table *t, int col, double v)
 {
 	if (!isfinite(v)) {
-		set_cell(t, col, NULL, 0, false);
+		put_cell(t, col, NULL, 0, false);
 		return;
 	}
-	struct last_num *l = &t->last[col];
-	if (l->len == 0 || memcmp(&l->v, &v, sizeof v)) {    /* bit for bit: -0.0 is not 0.0 */
-		l->v = v;
-		l->len = (uint32_t)td_format_fixed(l->text, v, t->cols[col].precision);
+	const struct last_num *l = num_text(t, col, v);
+	put_cell(t, col, l->text, l->len, true);
+}
+
+/* The literal s as a cell: NULL when it is not one that fits. */
+static const struct lit *literal(struct td_table *t, const char *s)
+{
+	if (!t->lits)
+		t->lits = td_calloc(LITS, sizeof(*t->lits));
+	struct lit *l = &t->lits[((uintptr_t)s >> 3) % LITS];
+	if (l->s != s) {
+		size_t n = strlen(s);
+		if (n >= LIT_TEXT)
+			return NULL;
+		l->s = s;
+		l->len = (uint32_t)n;
+		l->csv_plain = true;
+		for (size_t i = 0; i < n; i++)
+			l->csv_plain &= !csv_special((unsigned char)s[i]);
+		memset(l->text, 0, sizeof l->text);
+		memcpy(l->text, s, n);
 	}
-	set_cell(t, col, l->text, l->len, true);
+	return l;
+}
+
+/* A streamed CSV row, all cells known: write_csv_row's bytes in one pass. */
+static void csv_row(struct td_table *t, const struct td_cell *cells)
+{
+	size_t used = 0;
+	/* room for every cell but a long string (those ask for their own) */
+	line_room(&t->line, 0, (size_t)t->ncols * (2 + LIT_TEXT + sizeof t->last->text));
+	for (int c = 0; c < t->ncols; c++) {
+		struct direct_cell *d = &t->dcell[c];
+		const char *s = NULL;
+		size_t len = 0;
+		bool plain = true;
+		char ibuf[32];
+		if (cells[c].kind == TD_CELL_EMPTY) {
+			if (c)
+				t->line.p[used++] = ',';
+			d->off = -1;
+			d->in_text = false;
+			continue;
+		}
+		if (cells[c].kind == TD_CELL_LIT && cells[c].u.s) {
+			const struct lit *l = literal(t, cells[c].u.s);
+			if (l && l->csv_plain) {
+				/* its bytes, and a few after them that the next cell overwrites */
+				char *w = t->line.p + used;
+				if (c)
+					*w++ = ',', used++;
+				d->in_text = false;
+				d->plain = false;
+				if (!l->len) {
+					d->off = -1;
+					continue;
+				}
+				memcpy(w, l->text, LIT_TEXT);
+				d->off = (long)used;
+				d->len = l->len;
+				used += l->len;
+				continue;
+			}
+		}
+		switch (cells[c].kind) {
+		case TD_CELL_LIT:
+		case TD_CELL_STR:
+			s = cells[c].u.s;
+			len = s ? strlen(s) : 0;
+			plain = false;
+			if (!len)
+				s = NULL;
+			break;
+		case TD_CELL_NUM:
+			if (isfinite(cells[c].u.v)) {
+				const struct last_num *l = num_text(t, c, cells[c].u.v);
+				s = l->text;
+				len = l->len;
+			}
+			break;
+		case TD_CELL_INT:
+			len = (size_t)snprintf(ibuf, sizeof ibuf, "%lld", cells[c].u.i);
+			s = ibuf;
+			break;
+		default:
+			break;
+		}
+		char *w = plain ? t->line.p + used : line_room(&t->line, used, 2 * len + 3 + 32 + (size_t)t->ncols * (2 + LIT_TEXT + sizeof t->last->text));
+		if (c)
+			*w++ = ',', used++;
+		d->in_text = false;
+		if (!s) {
+			d->off = -1;
+			continue;
+		}
+		d->off = (long)used;
+		d->len = (uint32_t)len;
+		d->plain = plain;
+		size_t i = 0;
+		if (!plain) {
+			for (; i < len; i++) {
+				if (csv_special((unsigned char)s[i]))
+					break;
+				w[i] = s[i];
+			}
+		}
+		if (i == len || plain) {
+			if (plain && len <= 32)   /* a number's buffer holds 32 bytes at least */
+				memcpy(w, s, 32);
+			else if (plain)
+				memcpy(w, s, len);
+			used += len;
+			continue;
+		}
+		/* quoted: its own bytes kept beside */
+		char *start = w;
+		*w++ = '"';
+		for (i = 0; i < len; i++) {
+			if (s[i] == '"')
+				*w++ = '"';
+			*w++ = s[i];
+		}
+		*w++ = '"';
+		used += (size_t)(w - start);
+		if (t->text_len + len + 1 > t->text_cap) {
+			t->text_cap = (t->text_len + len + 1) * 2 + 4096;
+			t->text = td_realloc(t->text, t->text_cap);
+		}
+		memcpy(t->text + t->text_len, s, len);
+		t->text[t->text_len + len] = '\0';
+		d->off = (long)t->text_len;
+		d->in_text = true;
+		t->text_len += len + 1;
+	}
+	t->next_col = t->ncols;
+	t->line_used = used;
+}
+
+void td_table_put_row(struct td_table *t, const struct td_cell *cells)
+{
+	td_table_row(t);
+	if (t->direct && t->stream_fmt == TD_FMT_CSV) {
+		csv_row(t, cells);
+		return;
+	}
+	for (int c = 0; c < t->ncols; c++) {
+		switch (cells[c].kind) {
+		case TD_CELL_STR:
+		case TD_CELL_LIT:
+			td_table_str(t, c, cells[c].u.s);
+			break;
+		case TD_CELL_NUM:
+			td_table_num(t, c, cells[c].u.v);
+			break;
+		case TD_CELL_INT:
+			td_table_int(t, c, cells[c].u.i);
+			break;
+		default:
+			break;
+		}
+	}
 }
 
 int td_table_rows(const struct td_table *t) { return t->nrows; }
 
 const char *td_table_cell(const struct td_table *t, int row, int col)
 {
+	if (t->direct)              /* a look at the pending row: as cells from now on */
+		direct_to_cells((struct td_table *)t);
 	long off = t->cells[(size_t)row * t->ncols + col].off;
 	return off < 0 ? NULL : t->text + off;
 }
@@ -205,19 +636,6 @@ static void write_csv_header(const struct td_table *t, FILE *f)
 		td_csv_field(f, t->cols[c].name);
 	}
 	putc_unlocked('\n', f);
-}
-
-/* Bytes that make a CSV field need quotes (td_csv_field). */
-static bool csv_special(unsigned char ch) { return ch == ',' || ch == '"' || ch == '\n' || ch == '\r'; }
-
-/* Room for n more bytes in the row being put together. */
-static char *line_room(struct row_buf *b, size_t used, size_t n)
-{
-	if (used + n > b->cap) {
-		b->cap = (used + n) * 2 + 256;
-		b->p = td_realloc(b->p, b->cap);
-	}
-	return b->p + used;
 }
 
 /* One cell as td_csv_field writes it, appended at used; returns the new end. */

@@ -33,6 +33,26 @@ void td_table_str(struct td_table *t, int col, const char *s);   /* NULL or "": 
 void td_table_int(struct td_table *t, int col, long long v);
 void td_table_num(struct td_table *t, int col, double v);   /* NaN/inf: empty */
 
+/* A whole row at once: td_table_row, then each cell in column order as
+ * td_table_str, td_table_num or td_table_int would set it (a streamed CSV
+ * row is put together in one pass). */
+/* TD_CELL_LIT: a string that never changes while the table lives (a
+ * literal): what it needs is looked at once. */
+enum td_cell_kind { TD_CELL_EMPTY, TD_CELL_STR, TD_CELL_NUM, TD_CELL_INT, TD_CELL_LIT };
+struct td_cell {
+	enum td_cell_kind kind;
+	union {
+		const char *s;
+		double v;
+		long long i;
+	} u;
+};
+#define TD_CELL_STR(x) ((struct td_cell){ TD_CELL_STR, { .s = (x) } })
+#define TD_CELL_NUM(x) ((struct td_cell){ TD_CELL_NUM, { .v = (x) } })
+#define TD_CELL_INT(x) ((struct td_cell){ TD_CELL_INT, { .i = (x) } })
+#define TD_CELL_LIT(x) ((struct td_cell){ TD_CELL_LIT, { .s = (x) } })
+void td_table_put_row(struct td_table *t, const struct td_cell *cells);
+
 int td_table_rows(const struct td_table *t);
 const char *td_table_cell(const struct td_table *t, int row, int col);  /* NULL if empty */
 

@@ -1,0 +1,325 @@
+/* Records handed from the reading thread to a consumer thread in blocks:
+ * the reader fills a free block, queues it full, and the consumer empties
+ * it in order and gives it back. A few blocks are in flight at most, so
+ * memory does not grow with the input. */
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common/diag.h"
+#include "stat_pipe.h"
+
+#define PIPE_ITEMS 2048            /* records per block */
+#define PIPE_BLOCKS 4
+#define NO_STRING UINT32_MAX
+
+/* A record in 96 bytes (a message: its line at str[0], length str[1]). A
+ * string equal to the one of the item before in the block is not copied
+ * again: rows repeat their scope, event and units. */
+enum { ITEM_MESSAGE = 0xff };
+struct pipe_item {
+	uint8_t kind;              /* enum stat_kind, or ITEM_MESSAGE */
+	bool not_counted, not_supported;
+	int metric_decimals;
+	uint32_t str[5];           /* scope, event, unit, metric_unit, threshold: offsets in text */
+	double interval, value, run_ns, enabled_pct, variance_pct, metric_value;
+	unsigned long line;
+	const char *file;
+};
+
+struct pipe_block {
+	int n;
+	char *text;                /* the items' strings, NUL-terminated */
+	size_t used, cap;
+	struct pipe_item item[PIPE_ITEMS];
+};
+
+/* A ring of blocks under the pipe's lock. */
+struct block_queue {
+	struct pipe_block *b[PIPE_BLOCKS];
+	int head, count;
+};
+
+struct file_name {
+	const char *given;
+	char *copy;
+};
+
+struct stat_pipe {
+	stat_emit_fn emit;
+	void *ctx;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t queued, returned;
+	struct block_queue full, empty;
+	bool done;                  /* no more blocks will be queued */
+	struct pipe_block *filling;     /* the reader's */
+	/* file names are few: each kept once, for the life of the pipe */
+	struct file_name *files;
+	int nfiles;
+	size_t last_len[5];             /* the lengths of the last record's strings */
+	struct pipe_block *all[PIPE_BLOCKS];
+};
+
+static void push(struct block_queue *q, struct pipe_block *b)
+{
+	q->b[(q->head + q->count++) % PIPE_BLOCKS] = b;
+}
+
+static struct pipe_block *pop(struct block_queue *q)
+{
+	struct pipe_block *b = q->b[q->head];
+	q->head = (q->head + 1) % PIPE_BLOCKS;
+	q->count--;
+	return b;
+}
+
+static void run_block(struct stat_pipe *p, struct pipe_block *b)
+{
+	for (int i = 0; i < b->n; i++) {
+		const struct pipe_item *it = &b->item[i];
+		if (it->kind == ITEM_MESSAGE) {
+			fwrite(b->text + it->str[0], 1, it->str[1], stderr);
+			continue;
+		}
+		struct stat_record r;
+		r.kind = (enum stat_kind)it->kind;
+		r.interval = it->interval;
+		r.value = it->value;
+		r.not_counted = it->not_counted;
+		r.not_supported = it->not_supported;
+		r.run_ns = it->run_ns;
+		r.enabled_pct = it->enabled_pct;
+		r.variance_pct = it->variance_pct;
+		r.metric_value = it->metric_value;
+		r.metric_decimals = it->metric_decimals;
+		for (int k = 0; k < 5; k++)
+			r.len[k] = -1;
+		r.file = it->file;
+		r.line = it->line;
+		r.scope = it->str[0] == NO_STRING ? NULL : b->text + it->str[0];
+		r.event = it->str[1] == NO_STRING ? NULL : b->text + it->str[1];
+		r.unit = it->str[2] == NO_STRING ? NULL : b->text + it->str[2];
+		r.metric_unit = it->str[3] == NO_STRING ? NULL : b->text + it->str[3];
+		r.threshold = it->str[4] == NO_STRING ? NULL : b->text + it->str[4];
+		p->emit(p->ctx, &r);
+	}
+	b->n = 0;
+	b->used = 0;
+}
+
+static void *consumer(void *arg)
+{
+	struct stat_pipe *p = arg;
+	for (;;) {
+		pthread_mutex_lock(&p->lock);
+		while (p->full.count == 0 && !p->done)
+			pthread_cond_wait(&p->queued, &p->lock);
+		if (p->full.count == 0) {
+			pthread_mutex_unlock(&p->lock);
+			return NULL;
+		}
+		struct pipe_block *b = pop(&p->full);
+		pthread_mutex_unlock(&p->lock);
+		run_block(p, b);
+		pthread_mutex_lock(&p->lock);
+		push(&p->empty, b);
+		pthread_cond_signal(&p->returned);
+		pthread_mutex_unlock(&p->lock);
+	}
+}
+
+/* The reader's block with room for one more item. */
+static struct pipe_block *filling(struct stat_pipe *p)
+{
+	if (!p->filling) {
+		pthread_mutex_lock(&p->lock);
+		while (p->empty.count == 0)
+			pthread_cond_wait(&p->returned, &p->lock);
+		p->filling = pop(&p->empty);
+		pthread_mutex_unlock(&p->lock);
+	}
+	return p->filling;
+}
+
+static void queue_filled(struct stat_pipe *p)
+{
+	pthread_mutex_lock(&p->lock);
+	push(&p->full, p->filling);
+	pthread_cond_signal(&p->queued);
+	pthread_mutex_unlock(&p->lock);
+	p->filling = NULL;
+}
+
+static uint32_t put_text(struct pipe_block *b, const char *s, size_t n)
+{
+	if (b->used + n + 1 > b->cap) {
+		b->cap = (b->used + n + 1) * 2;
+		b->text = td_realloc(b->text, b->cap);
+	}
+	uint32_t at = (uint32_t)b->used;
+	memcpy(b->text + at, s, n);
+	b->text[at + n] = '\0';
+	b->used += n + 1;
+	return at;
+}
+
+/* n bytes equal: in words, the last word overlapping the one before */
+static inline bool same_bytes(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y;
+	uint32_t u, v;
+	if (n >= 8) {
+		for (size_t i = 0; i + 8 < n; i += 8) {
+			memcpy(&x, a + i, 8);
+			memcpy(&y, b + i, 8);
+			if (x != y)
+				return false;
+		}
+		memcpy(&x, a + n - 8, 8);
+		memcpy(&y, b + n - 8, 8);
+		return x == y;
+	}
+	if (n >= 4) {
+		memcpy(&u, a, 4);
+		memcpy(&v, b, 4);
+		if (u != v)
+			return false;
+		memcpy(&u, a + n - 4, 4);
+		memcpy(&v, b + n - 4, 4);
+		return u == v;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return false;
+	return true;
+}
+
+/* A record's string (len: its length if known, else -1) copied, unless it
+ * equals the same string of the item before (at prev, prev_len long). */
+static uint32_t put_string(struct pipe_block *b, const char *s, int len, uint32_t prev, size_t *prev_len)
+{
+	if (!s)
+		return NO_STRING;
+	if (len < 0) {
+		size_t n = 0;
+		if (prev != NO_STRING) {
+			const char *t = b->text + prev;
+			while (s[n] == t[n]) {
+				if (!s[n])
+					return prev;
+				n++;
+			}
+		}
+		n += strlen(s + n);
+		*prev_len = n;
+		return put_text(b, s, n);
+	}
+	size_t n = (size_t)len;
+	if (prev != NO_STRING && n == *prev_len && same_bytes(b->text + prev, s, n))
+		return prev;
+	*prev_len = n;
+	return put_text(b, s, n);
+}
+
+static const char *file_name(struct stat_pipe *p, const char *given)
+{
+	if (!given)
+		return NULL;
+	for (int i = p->nfiles; i-- > 0;)
+		if (p->files[i].given == given && strcmp(p->files[i].copy, given) == 0)
+			return p->files[i].copy;
+	for (int i = 0; i < p->nfiles; i++)
+		if (strcmp(p->files[i].copy, given) == 0)
+			return p->files[i].copy;
+	p->files = td_realloc(p->files, (size_t)(p->nfiles + 1) * sizeof(*p->files));
+	p->files[p->nfiles].given = given;
+	p->files[p->nfiles].copy = td_strndup(given, strlen(given));
+	return p->files[p->nfiles++].copy;
+}
+
+void stat_pipe_emit(void *pipe, const struct stat_record *r)
+{
+	struct stat_pipe *p = pipe;
+	struct pipe_block *b = filling(p);
+	const struct pipe_item *before = b->n && b->item[b->n - 1].kind != ITEM_MESSAGE ? &b->item[b->n - 1] : NULL;
+	struct pipe_item *it = &b->item[b->n++];
+	it->kind = (uint8_t)r->kind;
+	it->not_counted = r->not_counted;
+	it->not_supported = r->not_supported;
+	it->metric_decimals = r->metric_decimals;
+	it->interval = r->interval;
+	it->value = r->value;
+	it->run_ns = r->run_ns;
+	it->enabled_pct = r->enabled_pct;
+	it->variance_pct = r->variance_pct;
+	it->metric_value = r->metric_value;
+	it->line = r->line;
+	it->file = file_name(p, r->file);
+	const char *s[5] = { r->scope, r->event, r->unit, r->metric_unit, r->threshold };
+	for (int k = 0; k < 5; k++)
+		it->str[k] = put_string(b, s[k], r->len[k], before ? before->str[k] : NO_STRING, &p->last_len[k]);
+	if (b->n == PIPE_ITEMS)
+		queue_filled(p);
+}
+
+static void pipe_message(void *pipe, const char *line, size_t len)
+{
+	struct stat_pipe *p = pipe;
+	struct pipe_block *b = filling(p);
+	struct pipe_item *it = &b->item[b->n++];
+	it->kind = ITEM_MESSAGE;
+	it->str[0] = put_text(b, line, len);
+	it->str[1] = (uint32_t)len;
+	if (b->n == PIPE_ITEMS)
+		queue_filled(p);
+}
+
+struct stat_pipe *stat_pipe_start(stat_emit_fn emit, void *ctx)
+{
+	struct stat_pipe *p = td_calloc(1, sizeof(*p));
+	p->emit = emit;
+	p->ctx = ctx;
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_cond_init(&p->queued, NULL);
+	pthread_cond_init(&p->returned, NULL);
+	for (int i = 0; i < PIPE_BLOCKS; i++) {
+		p->all[i] = td_calloc(1, sizeof(struct pipe_block));
+		push(&p->empty, p->all[i]);
+	}
+	if (pthread_create(&p->thread, NULL, consumer, p) != 0) {
+		for (int i = 0; i < PIPE_BLOCKS; i++)
+			free(p->all[i]);
+		pthread_mutex_destroy(&p->lock);
+		pthread_cond_destroy(&p->queued);
+		pthread_cond_destroy(&p->returned);
+		free(p);
+		return NULL;
+	}
+	td_diag_capture(pipe_message, p);
+	return p;
+}
+
+void stat_pipe_finish(struct stat_pipe *p)
+{
+	td_diag_capture(NULL, NULL);
+	if (p->filling && p->filling->n)
+		queue_filled(p);
+	pthread_mutex_lock(&p->lock);
+	p->done = true;
+	pthread_cond_signal(&p->queued);
+	pthread_mutex_unlock(&p->lock);
+	pthread_join(p->thread, NULL);
+	for (int i = 0; i < PIPE_BLOCKS; i++) {
+		free(p->all[i]->text);
+		free(p->all[i]);
+	}
+	for (int i = 0; i < p->nfiles; i++)
+		free(p->files[i].copy);
+	free(p->files);
+	pthread_mutex_destroy(&p->lock);
+	pthread_cond_destroy(&p->queued);
+	pthread_cond_destroy(&p->returned);
+	free(p);
+}
