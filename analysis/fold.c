@@ -580,10 +580,16 @@ void fold_resolved_frame(struct fold *f, const char *sym, uint64_t sym_off, cons
 
 /* ---- headers the caller has as values -------------------------------------- */
 
+/* "comm\0" tid-bytes "event": built per sample, so no printf */
 static size_t header_key(char *buf, size_t cap, const char *comm, int32_t tid, const char *event)
 {
-	int n = snprintf(buf, cap, "%s%c%d%c%s", comm, 0, (int)tid, 0, event);
-	return n < 0 || (size_t)n >= cap ? 0 : (size_t)n;
+	size_t nc = strlen(comm), ne = strlen(event);
+	if (nc + 1 + sizeof tid + ne > cap)
+		return 0;
+	memcpy(buf, comm, nc + 1);
+	memcpy(buf + nc + 1, &tid, sizeof tid);
+	memcpy(buf + nc + 1 + sizeof tid, event, ne);
+	return nc + 1 + sizeof tid + ne;
 }
 
 bool fold_cached_header(struct fold *f, const char *comm, int32_t tid, const char *event, uint64_t period)

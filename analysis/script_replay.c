@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analysis/ordered_records.h"
+#include "analysis/record_pipe.h"
 #include "common/diag.h"
 #include "common/put.h"
 #include "script_replay.h"
@@ -18,6 +19,7 @@ struct replay {
 	char (*names)[128];          /* per attr */
 	int name_width;
 	bool refused;
+	struct record_pipe *pipe;    /* threaded: records are played on a second thread */
 	char line[4096];
 };
 
@@ -171,7 +173,7 @@ static void sample(struct replay *r, const struct pd_record *rec)
 	r->sink.line(r->sink.ctx, b.p, b.n);
 }
 
-static void deliver(void *ctx, const struct pd_record *rec)
+static void play(void *ctx, const struct pd_record *rec)
 {
 	struct replay *r = ctx;
 	if (rec->type == PERF_RECORD_SAMPLE) {
@@ -180,6 +182,15 @@ static void deliver(void *ctx, const struct pd_record *rec)
 	} else {
 		machine_apply(r->m, rec);
 	}
+}
+
+static void deliver(void *ctx, const struct pd_record *rec)
+{
+	struct replay *r = ctx;
+	if (r->pipe)
+		record_pipe_put(r->pipe, rec);
+	else
+		play(r, rec);
 }
 
 /* What perf script computes and a replay cannot: say so before any output. */
@@ -224,8 +235,14 @@ bool script_replay(struct perf_data *d, const struct replay_options *o, const st
 	const struct pd_record *rec;
 	int k;
 	bool ok = true;
+	if (o->threaded && !d->pipe_mode) {       /* file mode: attrs and names are fixed from here on */
+		r.names = td_calloc((size_t)d->nattrs + 1, sizeof(*r.names));
+		set_names(&r);
+		nattrs = d->nattrs;
+		r.pipe = record_pipe_start(d, play, &r);
+	}
 	while ((k = perf_data_next(d, &rec)) > 0) {
-		if (d->nattrs != nattrs || rec->type >= 64) {  /* pipe mode: events and names arrive as records */
+		if (!r.pipe && (d->nattrs != nattrs || rec->type >= 64)) {  /* pipe mode: events and names arrive as records */
 			if (d->nattrs > nattrs && refuse_attrs(d)) {
 				ok = false;
 				break;
@@ -248,6 +265,8 @@ bool script_replay(struct perf_data *d, const struct replay_options *o, const st
 	}
 	ordered_finish(q);
 	ordered_free(q);
+	if (r.pipe)
+		record_pipe_finish(r.pipe);
 	if (r.sink.end)
 		r.sink.end(r.sink.ctx);
 	machine_free(r.m);

@@ -24,6 +24,7 @@
 struct replay_options {
 	struct machine_options machine;
 	unsigned max_stack;          /* 0: 127 */
+	bool threaded;               /* file mode: play records on a second thread (same output) */
 };
 
 /* The header line of a sample with a callchain, as values. */

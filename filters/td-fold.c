@@ -3,7 +3,6 @@
 #include <string.h>
 #include <unistd.h>
 #include "analysis/fold_threads.h"
-#include "analysis/replay_pipe.h"
 #include "analysis/script_replay.h"
 #include "common/diag.h"
 #include "common/input.h"
@@ -88,13 +87,8 @@ static void fold_perf_data(struct fold *f, const char *path, struct td_input *in
 	if (!replay.machine.buildid_dir)
 		replay.machine.buildid_dir = getenv("PERF_BUILDID_DIR");
 	struct replay_sink fold_sink = { fold_script_line, fold_header, fold_frame, NULL, f };
-	if (nthreads > 1) {          /* reading and resolving here, folding on a second thread */
-		struct replay_pipe *pipe = replay_pipe_start(&fold_sink);
-		script_replay(d, &replay, replay_pipe_sink(pipe));
-		replay_pipe_finish(pipe);
-	} else {
-		script_replay(d, &replay, &fold_sink);
-	}
+	replay.threaded = nthreads > 1;       /* reading here, resolving and folding on a second thread */
+	script_replay(d, &replay, &fold_sink);
 	fold_end_input(f, td_input_display_name(path), 0);
 	perf_data_close(d);
 }

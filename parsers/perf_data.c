@@ -1343,10 +1343,10 @@ static void deliver_checks(struct perf_data *d, struct pd_record *r)
  * those well behind the reading point, so memory stays flat however large
  * the file. Records queued from there (a time-ordering round that long)
  * stay readable: the kernel reads such a page in again. */
-#define RELEASE_LAG (8u << 20)
+#define RELEASE_LAG (24u << 20)
 static void release_behind(struct pd_src *s)
 {
-	if (!s->mapped || s->off < s->released + 2 * RELEASE_LAG)
+	if (!s->mapped || s->off < s->released + RELEASE_LAG + (4u << 20))
 		return;
 	uint64_t upto = (s->off - RELEASE_LAG) & ~(uint64_t)0xfffff;
 	madvise((char *)s->mem + s->released, (size_t)(upto - s->released), MADV_DONTNEED);

@@ -1,0 +1,212 @@
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common/diag.h"
+#include "record_pipe.h"
+
+#define BATCH_BYTES (1u << 20)
+#define NBATCH 4                 /* in flight: bounds memory */
+
+enum { MSG_SAMPLE = 1, MSG_RECORD };
+
+/* A sample as the replay reads it; nr callchain entries follow when
+ * chain is NULL. */
+struct msg_sample {
+	uint16_t misc;
+	int attr;
+	uint64_t sample_type, ip, time, period, nr;
+	uint32_t pid, tid, cpu;
+	const uint64_t *chain;
+};
+
+struct batch {
+	unsigned char *data;
+	size_t len;
+};
+
+struct record_pipe {
+	const struct perf_data *d;
+	record_fn fn;
+	void *ctx;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t changed;
+	struct batch filled[NBATCH];     /* FIFO, for the consumer */
+	int head, nfilled;
+	unsigned char *spare[NBATCH];    /* empty buffers, for the producer */
+	int nspare;
+	bool closed;
+	struct batch cur;                /* the producer's */
+};
+
+/* ---- producer side ---------------------------------------------------------------- */
+
+static void hand_over(struct record_pipe *p)
+{
+	pthread_mutex_lock(&p->lock);
+	while (p->nfilled == NBATCH)
+		pthread_cond_wait(&p->changed, &p->lock);
+	p->filled[(p->head + p->nfilled) % NBATCH] = p->cur;
+	p->nfilled++;
+	while (p->nspare == 0)
+		pthread_cond_wait(&p->changed, &p->lock);
+	p->cur = (struct batch){ p->spare[--p->nspare], 0 };
+	pthread_cond_broadcast(&p->changed);
+	pthread_mutex_unlock(&p->lock);
+}
+
+/* Room for n more bytes (n < BATCH_BYTES) in the current batch. */
+static unsigned char *reserve(struct record_pipe *p, size_t n)
+{
+	if (p->cur.len + n > BATCH_BYTES)
+		hand_over(p);
+	unsigned char *at = p->cur.data + p->cur.len;
+	p->cur.len += n;
+	return at;
+}
+
+static void put_sample(struct record_pipe *p, const struct pd_record *rec)
+{
+	const struct pd_sample *s = &rec->u.sample;
+	bool in_place = perf_data_raw_is_stable(p->d, rec) && s->callchain && s->nr_callchain &&
+			(const unsigned char *)s->callchain >= rec->raw &&
+			(const unsigned char *)(s->callchain + s->nr_callchain) <= rec->raw + rec->size;
+	size_t copy = s->nr_callchain && !in_place ? s->nr_callchain * sizeof(uint64_t) : 0;
+	struct msg_sample m = { rec->misc, s->attr, s->sample_type, s->ip, s->time, s->period, s->nr_callchain,
+				s->pid, s->tid, s->cpu, in_place ? s->callchain : NULL };
+	unsigned char *w = reserve(p, 1 + sizeof m + copy);
+	*w = MSG_SAMPLE;
+	memcpy(w + 1, &m, sizeof m);
+	if (copy)
+		memcpy(w + 1 + sizeof m, s->callchain, copy);
+}
+
+/* MMAP, MMAP2, COMM, FORK: the record and the one string it points to. */
+static void put_record(struct record_pipe *p, const struct pd_record *rec)
+{
+	const char *str = rec->type == PERF_RECORD_COMM ? rec->u.comm.comm
+			  : rec->type == PERF_RECORD_FORK ? NULL : rec->u.mmap.filename;
+	size_t n = str ? strnlen(str, 4096) : 0;
+	unsigned char *w = reserve(p, 1 + sizeof *rec + sizeof n + n + 1);
+	*w = MSG_RECORD;
+	memcpy(w + 1, rec, sizeof *rec);
+	memcpy(w + 1 + sizeof *rec, &n, sizeof n);
+	if (str)
+		memcpy(w + 1 + sizeof *rec + sizeof n, str, n);
+	w[1 + sizeof *rec + sizeof n + n] = '\0';
+}
+
+void record_pipe_put(struct record_pipe *p, const struct pd_record *rec)
+{
+	if (rec->type == PERF_RECORD_SAMPLE) {
+		if (rec->decoded && rec->u.sample.nr_callchain < (BATCH_BYTES - 256) / 8)
+			put_sample(p, rec);
+	} else if (rec->type == PERF_RECORD_MMAP || rec->type == PERF_RECORD_MMAP2 || rec->type == PERF_RECORD_COMM ||
+		   rec->type == PERF_RECORD_FORK) {
+		put_record(p, rec);
+	}
+}
+
+/* ---- consumer side ---------------------------------------------------------------- */
+
+static const unsigned char *take_sample(struct record_pipe *p, const unsigned char *at, struct pd_record *rec)
+{
+	struct msg_sample m;
+	memcpy(&m, at, sizeof m);
+	at += sizeof m;
+	struct pd_sample *s = &rec->u.sample;
+	rec->type = PERF_RECORD_SAMPLE;
+	rec->misc = m.misc;
+	rec->decoded = true;
+	rec->attr = m.attr;
+	*s = (struct pd_sample){ .attr = m.attr, .sample_type = m.sample_type, .ip = m.ip, .time = m.time,
+				 .period = m.period, .pid = m.pid, .tid = m.tid, .cpu = m.cpu, .nr_callchain = m.nr };
+	s->callchain = m.chain ? m.chain : (const uint64_t *)(const void *)at;   /* copies sit unaligned: read with memcpy */
+	if (!m.chain)
+		at += m.nr * sizeof(uint64_t);
+	p->fn(p->ctx, rec);
+	return at;
+}
+
+static const unsigned char *take_record(struct record_pipe *p, const unsigned char *at, struct pd_record *rec)
+{
+	size_t n;
+	memcpy(rec, at, sizeof *rec);
+	memcpy(&n, at + sizeof *rec, sizeof n);
+	const char *str = (const char *)at + sizeof *rec + sizeof n;
+	if (rec->type == PERF_RECORD_COMM)
+		rec->u.comm.comm = rec->u.comm.comm ? str : NULL;
+	else if (rec->type != PERF_RECORD_FORK)
+		rec->u.mmap.filename = rec->u.mmap.filename ? str : NULL;
+	rec->raw = NULL;
+	p->fn(p->ctx, rec);
+	return at + sizeof *rec + sizeof n + n + 1;
+}
+
+static void deliver(struct record_pipe *p, const unsigned char *at, size_t len)
+{
+	const unsigned char *end = at + len;
+	struct pd_record rec;
+	memset(&rec, 0, sizeof rec);
+	while (at < end) {
+		int kind = *at++;
+		at = kind == MSG_SAMPLE ? take_sample(p, at, &rec) : take_record(p, at, &rec);
+	}
+}
+
+static void *consume(void *arg)
+{
+	struct record_pipe *p = arg;
+	pthread_mutex_lock(&p->lock);
+	for (;;) {
+		while (p->nfilled == 0 && !p->closed)
+			pthread_cond_wait(&p->changed, &p->lock);
+		if (p->nfilled == 0)
+			break;
+		struct batch b = p->filled[p->head];
+		pthread_mutex_unlock(&p->lock);
+		deliver(p, b.data, b.len);
+		pthread_mutex_lock(&p->lock);
+		p->head = (p->head + 1) % NBATCH;
+		p->nfilled--;
+		p->spare[p->nspare++] = b.data;
+		pthread_cond_broadcast(&p->changed);
+	}
+	pthread_mutex_unlock(&p->lock);
+	return NULL;
+}
+
+/* ---- life ------------------------------------------------------------------------- */
+
+struct record_pipe *record_pipe_start(const struct perf_data *d, record_fn fn, void *ctx)
+{
+	struct record_pipe *p = td_calloc(1, sizeof(*p));
+	p->d = d;
+	p->fn = fn;
+	p->ctx = ctx;
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_cond_init(&p->changed, NULL);
+	p->cur = (struct batch){ td_malloc(BATCH_BYTES), 0 };
+	for (int i = 0; i < NBATCH; i++)
+		p->spare[p->nspare++] = td_malloc(BATCH_BYTES);
+	if (pthread_create(&p->thread, NULL, consume, p) != 0)
+		td_die("cannot start a thread");
+	return p;
+}
+
+void record_pipe_finish(struct record_pipe *p)
+{
+	if (p->cur.len)
+		hand_over(p);
+	pthread_mutex_lock(&p->lock);
+	p->closed = true;
+	pthread_cond_broadcast(&p->changed);
+	pthread_mutex_unlock(&p->lock);
+	pthread_join(p->thread, NULL);
+	free(p->cur.data);
+	for (int i = 0; i < p->nspare; i++)
+		free(p->spare[i]);
+	pthread_mutex_destroy(&p->lock);
+	pthread_cond_destroy(&p->changed);
+	free(p);
+}
