@@ -119,8 +119,16 @@ static const unsigned char *take_sample(struct record_pipe *p, const unsigned ch
 	rec->misc = m.misc;
 	rec->decoded = true;
 	rec->attr = m.attr;
-	*s = (struct pd_sample){ .attr = m.attr, .sample_type = m.sample_type, .ip = m.ip, .time = m.time,
-				 .period = m.period, .pid = m.pid, .tid = m.tid, .cpu = m.cpu, .nr_callchain = m.nr };
+	/* the fields a replay reads; the rest of the sample is not looked at */
+	s->attr = m.attr;
+	s->sample_type = m.sample_type;
+	s->ip = m.ip;
+	s->time = m.time;
+	s->period = m.period;
+	s->pid = m.pid;
+	s->tid = m.tid;
+	s->cpu = m.cpu;
+	s->nr_callchain = m.nr;
 	s->callchain = m.chain ? m.chain : (const uint64_t *)(const void *)at;   /* copies sit unaligned: read with memcpy */
 	if (!m.chain)
 		at += m.nr * sizeof(uint64_t);

@@ -5,7 +5,8 @@
  *
  * Only what a replay reads crosses: a sample's header fields and its
  * callchain (by pointer when the record lies in a mapped file, else
- * copied), and MMAP, MMAP2, COMM and FORK records with their strings. The
+ * copied; the sample's other fields are not set), and MMAP, MMAP2, COMM
+ * and FORK records with their strings. The
  * perf_data itself must not change while the pipe runs (file mode: its
  * attrs and header are fixed once opened). */
 #ifndef TD_RECORD_PIPE_H
