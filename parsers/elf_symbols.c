@@ -91,31 +91,6 @@ static uint64_t file_offset_of(const struct elf_symbols *e, Elf *elf, const GElf
 	return s->st_value;
 }
 
-static int by_start(const void *x, const void *y)
-{
-	const struct sym *a = *(const struct sym *const *)x, *b = *(const struct sym *const *)y;
-	return (a->start > b->start) - (a->start < b->start);
-}
-
-/* perf demangles every name as it loads it, and picks among symbols at
- * one address by their demangled names. Demangling a large C++ library
- * whole costs more than reading it, so only those that share an address
- * are demangled here; the rest when a lookup first returns them. */
-static void demangle_aliases(struct elf_symbols *e)
-{
-	struct sym **by = td_malloc((e->n + 1) * sizeof(*by));
-	for (size_t i = 0; i < e->n; i++)
-		by[i] = &e->sym[i];
-	qsort(by, e->n, sizeof(*by), by_start);
-	for (size_t i = 0; i < e->n; i++) {
-		bool shared = (i > 0 && by[i - 1]->start == by[i]->start) || (i + 1 < e->n && by[i + 1]->start == by[i]->start);
-		const char *shown = shared ? keep_demangled(e, td_demangle(by[i]->name)) : NULL;
-		if (shown)
-			by[i]->name = shown;
-	}
-	free(by);
-}
-
 static bool read_table(struct elf_symbols *e, Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh)
 {
 	Elf_Data *data = elf_getdata(scn, NULL);
@@ -154,7 +129,6 @@ static bool read_table(struct elf_symbols *e, Elf *elf, Elf_Scn *scn, const GElf
 		e->sym[e->n++] = (struct sym){ start, start + s.st_size, w, GELF_ST_BIND(s.st_info) };
 		w += len;
 	}
-	demangle_aliases(e);
 	return e->n > 0;
 }
 
@@ -227,10 +201,17 @@ static void add_plt(struct elf_symbols *e, Elf *elf)
 	free(names);
 }
 
+/* A name as perf shows it (kept with the table when demangled). */
+static const char *shown_of(void *ctx, const char *name)
+{
+	const char *d = keep_demangled(ctx, td_demangle(name));
+	return d ? d : name;
+}
+
 /* The symbols through perf's tree: table symbols, fix-ups, PLT stubs. */
 static void build_ranges(struct elf_symbols *e)
 {
-	struct perf_symtab *t = perf_symtab_new();
+	struct perf_symtab *t = perf_symtab_new(shown_of, e);
 	for (size_t i = 0; i < e->n; i++) {
 		if (i == e->ntable)
 			perf_symtab_fixup(t);
@@ -429,7 +410,10 @@ uint64_t elf_symbols_key_of_vaddr(const struct elf_symbols *e, uint64_t vaddr)
 	return vaddr;
 }
 
-/* The range's name as perf shows it, demangled on first use. */
+/* The range's name as perf shows it, demangled on first use. perf
+ * demangles every name as it loads it; a large C++ library costs more to
+ * demangle whole than to read, so names are demangled when a lookup first
+ * returns them, or when perf compares two symbols at one address. */
 static const char *shown_name(struct elf_symbols *e, size_t r)
 {
 	if (!e->range_shown[r]) {

@@ -12,6 +12,7 @@ enum { RED, BLACK };
 struct node {
 	uint64_t start, end;
 	const char *name;
+	bool shown;                  /* name is the shown one already */
 	int bind;
 	long left, right, parent;
 	int color;
@@ -21,12 +22,16 @@ struct perf_symtab {
 	struct node *n;
 	size_t count, cap;
 	long root;
+	symtab_name_fn shown;
+	void *ctx;
 };
 
-struct perf_symtab *perf_symtab_new(void)
+struct perf_symtab *perf_symtab_new(symtab_name_fn shown, void *ctx)
 {
 	struct perf_symtab *t = td_calloc(1, sizeof(*t));
 	t->root = NIL;
+	t->shown = shown;
+	t->ctx = ctx;
 	return t;
 }
 
@@ -195,7 +200,7 @@ void perf_symtab_insert(struct perf_symtab *t, uint64_t start, uint64_t size, in
 		t->n = td_realloc(t->n, t->cap * sizeof(*t->n));
 	}
 	long z = (long)t->count++;
-	t->n[z] = (struct node){ start, start + size, name, bind, NIL, NIL, NIL, RED };
+	t->n[z] = (struct node){ start, start + size, name, false, bind, NIL, NIL, NIL, RED };
 	long y = NIL;
 	for (long x = t->root; x != NIL; x = start < t->n[x].start ? t->n[x].left : t->n[x].right)
 		y = x;                   /* equal starts go right: they stay in insertion order */
@@ -248,6 +253,15 @@ static void fixup_end(struct perf_symtab *t)
 		t->n[curr].end = ((t->n[curr].start + 4095) & ~4095ULL) + 4096;
 }
 
+/* perf compares symbols by the names it shows (demangled). */
+static void show(struct perf_symtab *t, long x)
+{
+	if (t->n[x].shown || !t->shown)
+		return;
+	t->n[x].name = t->shown(t->ctx, t->n[x].name);
+	t->n[x].shown = true;
+}
+
 static void fixup_duplicate(struct perf_symtab *t)
 {
 	long nd = leftmost(t, t->root);
@@ -257,6 +271,8 @@ static void fixup_duplicate(struct perf_symtab *t)
 			nd = next_node(t, curr);
 			if (nd == NIL || t->n[curr].start != t->n[nd].start)
 				break;
+			show(t, curr);
+			show(t, nd);
 			if (!beats(&t->n[nd], &t->n[curr])) {
 				erase(t, nd);    /* and compare curr with the one after */
 				continue;
@@ -298,31 +314,49 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static void sort_if_needed(uint64_t *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (v[i] < v[i - 1]) {
+			qsort(v, n, sizeof(*v), cmp_u64);
+			return;
+		}
+}
+
 /* Between two neighbouring starts or ends every descent takes the same
- * turns, so one lookup per boundary gives all the answers. */
+ * turns, so one lookup per boundary gives all the answers. Starts come
+ * sorted from the in-order walk and ends nearly always do: the two lists
+ * are merged. */
 size_t perf_symtab_ranges(const struct perf_symtab *t, struct symtab_range **out)
 {
-	uint64_t *edge = td_malloc((3 * t->count + 1) * sizeof(*edge));
-	size_t ne = 0;
+	uint64_t *starts = td_malloc((t->count + 1) * sizeof(*starts));
+	uint64_t *ends = td_malloc((2 * t->count + 1) * sizeof(*ends));
+	size_t ns = 0, nend = 0;
 	for (long x = leftmost(t, t->root); x != NIL; x = next_node(t, x)) {
-		edge[ne++] = t->n[x].start;
-		edge[ne++] = t->n[x].end;
+		starts[ns++] = t->n[x].start;
+		ends[nend++] = t->n[x].end;
 		if (t->n[x].end == t->n[x].start)
-			edge[ne++] = t->n[x].start + 1;  /* a zero-size symbol holds its start only */
+			ends[nend++] = t->n[x].start + 1;  /* a zero-size symbol holds its start only */
 	}
-	qsort(edge, ne, sizeof(*edge), cmp_u64);
+	sort_if_needed(ends, nend);
+	uint64_t *edge = td_malloc((ns + nend + 1) * sizeof(*edge));
+	size_t ne = 0, i = 0, j = 0;
+	while (i < ns || j < nend)
+		edge[ne++] = j == nend || (i < ns && starts[i] <= ends[j]) ? starts[i++] : ends[j++];
+	free(starts);
+	free(ends);
 	struct symtab_range *r = td_malloc((ne + 1) * sizeof(*r));
 	size_t nr = 0;
-	for (size_t i = 0; i + 1 < ne; i++) {
-		if (edge[i] == edge[i + 1])
+	for (size_t k = 0; k + 1 < ne; k++) {
+		if (edge[k] == edge[k + 1])
 			continue;
-		long s = find(t, edge[i]);
-		if (s == NIL)
+		long x = find(t, edge[k]);
+		if (x == NIL)
 			continue;
-		if (nr && r[nr - 1].hi == edge[i] && r[nr - 1].name == t->n[s].name && r[nr - 1].start == t->n[s].start)
-			r[nr - 1].hi = edge[i + 1];
+		if (nr && r[nr - 1].hi == edge[k] && r[nr - 1].name == t->n[x].name && r[nr - 1].start == t->n[x].start)
+			r[nr - 1].hi = edge[k + 1];
 		else
-			r[nr++] = (struct symtab_range){ edge[i], edge[i + 1], t->n[s].start, t->n[s].name };
+			r[nr++] = (struct symtab_range){ edge[k], edge[k + 1], t->n[x].start, t->n[x].name };
 	}
 	free(edge);
 	*out = r;

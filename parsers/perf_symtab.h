@@ -25,7 +25,11 @@ struct symtab_range {
 	const char *name;
 };
 
-struct perf_symtab *perf_symtab_new(void);
+/* The name perf shows for a symbol's name in the file (demangled), for
+ * the comparisons perf makes between symbols at one address. */
+typedef const char *(*symtab_name_fn)(void *ctx, const char *name);
+
+struct perf_symtab *perf_symtab_new(symtab_name_fn shown, void *ctx);
 void perf_symtab_free(struct perf_symtab *t);
 
 /* bind is the ELF binding (STB_LOCAL, STB_GLOBAL, STB_WEAK); name must
