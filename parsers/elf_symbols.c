@@ -257,7 +257,7 @@ static bool read_debug_file(struct elf_symbols *e)
 	int fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return false;
-	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
 	bool ok = false;
 	for (Elf_Scn *scn = NULL; elf && !ok && (scn = elf_nextscn(elf, scn));) {
 		GElf_Shdr sh;
@@ -278,7 +278,7 @@ const char *elf_symbols_build_id(const struct elf_symbols *e) { return e->build_
 static void read_loads(struct elf_symbols *e, Elf *elf, const char *runtime)
 {
 	int fd = runtime ? open(runtime, O_RDONLY) : -1;
-	Elf *run = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
+	Elf *run = fd >= 0 ? elf_begin(fd, ELF_C_READ, NULL) : NULL;
 	Elf *from = run && elf_kind(run) == ELF_K_ELF ? run : elf;
 	size_t nph = 0;
 	elf_getphdrnum(from, &nph);
@@ -298,7 +298,7 @@ static void read_loads(struct elf_symbols *e, Elf *elf, const char *runtime)
 static void add_plt_of(struct elf_symbols *e, Elf *elf, const char *runtime)
 {
 	int fd = runtime ? open(runtime, O_RDONLY) : -1;
-	Elf *run = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
+	Elf *run = fd >= 0 ? elf_begin(fd, ELF_C_READ, NULL) : NULL;
 	add_plt(e, run && elf_kind(run) == ELF_K_ELF ? run : elf);
 	if (run)
 		elf_end(run);
@@ -315,7 +315,7 @@ static struct elf_symbols *open_elf(const char *path, bool quiet, const char *ru
 			td_bad_input(path, 0, "cannot open: %s", strerror(errno));
 		return NULL;
 	}
-	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
 	GElf_Ehdr eh;
 	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
 		if (!quiet)
@@ -366,7 +366,7 @@ bool elf_file_build_id(const char *path, char hex[41])
 	int fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return false;
-	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
 	struct elf_symbols probe = { 0 };
 	bool ok = elf && elf_kind(elf) == ELF_K_ELF;
 	if (ok)
