@@ -9,14 +9,12 @@
 
 enum { MSG_SAMPLE = 1, MSG_RECORD };
 
-/* A sample as the replay reads it; nr callchain entries follow when
- * chain is NULL. */
+/* A sample as the replay reads it; its nr callchain entries follow. */
 struct msg_sample {
 	uint16_t misc;
 	int attr;
 	uint64_t sample_type, ip, time, period, nr;
 	uint32_t pid, tid, cpu;
-	const uint64_t *chain;
 };
 
 struct batch {
@@ -65,15 +63,14 @@ static unsigned char *reserve(struct record_pipe *p, size_t n)
 	return at;
 }
 
+/* The callchain is copied: the copy is warm in this thread's cache, where
+ * the other thread reading it in the mapped file would miss. */
 static void put_sample(struct record_pipe *p, const struct pd_record *rec)
 {
 	const struct pd_sample *s = &rec->u.sample;
-	bool in_place = perf_data_raw_is_stable(p->d, rec) && s->callchain && s->nr_callchain &&
-			(const unsigned char *)s->callchain >= rec->raw &&
-			(const unsigned char *)(s->callchain + s->nr_callchain) <= rec->raw + rec->size;
-	size_t copy = s->nr_callchain && !in_place ? s->nr_callchain * sizeof(uint64_t) : 0;
+	size_t copy = s->nr_callchain * sizeof(uint64_t);
 	struct msg_sample m = { rec->misc, s->attr, s->sample_type, s->ip, s->time, s->period, s->nr_callchain,
-				s->pid, s->tid, s->cpu, in_place ? s->callchain : NULL };
+				s->pid, s->tid, s->cpu };
 	unsigned char *w = reserve(p, 1 + sizeof m + copy);
 	*w = MSG_SAMPLE;
 	memcpy(w + 1, &m, sizeof m);
@@ -129,9 +126,8 @@ static const unsigned char *take_sample(struct record_pipe *p, const unsigned ch
 	s->tid = m.tid;
 	s->cpu = m.cpu;
 	s->nr_callchain = m.nr;
-	s->callchain = m.chain ? m.chain : (const uint64_t *)(const void *)at;   /* copies sit unaligned: read with memcpy */
-	if (!m.chain)
-		at += m.nr * sizeof(uint64_t);
+	s->callchain = (const uint64_t *)(const void *)at;   /* may sit unaligned: the replay reads it with memcpy */
+	at += m.nr * sizeof(uint64_t);
 	p->fn(p->ctx, rec);
 	return at;
 }

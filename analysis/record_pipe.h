@@ -4,9 +4,8 @@
  * The second thread sees the same records in the same order.
  *
  * Only what a replay reads crosses: a sample's header fields and its
- * callchain (by pointer when the record lies in a mapped file, else
- * copied; the sample's other fields are not set), and MMAP, MMAP2, COMM
- * and FORK records with their strings. The
+ * callchain (the sample's other fields are not set), and MMAP, MMAP2,
+ * COMM and FORK records with their strings. The
  * perf_data itself must not change while the pipe runs (file mode: its
  * attrs and header are fixed once opened). */
 #ifndef TD_RECORD_PIPE_H

@@ -1343,7 +1343,7 @@ static void deliver_checks(struct perf_data *d, struct pd_record *r)
  * those well behind the reading point, so memory stays flat however large
  * the file. Records queued from there (a time-ordering round that long)
  * stay readable: the kernel reads such a page in again. */
-#define RELEASE_LAG (24u << 20)
+#define RELEASE_LAG (8u << 20)
 static void release_behind(struct pd_src *s)
 {
 	if (!s->mapped || s->off < s->released + RELEASE_LAG + (4u << 20))
