@@ -23,7 +23,6 @@ struct batch {
 };
 
 struct record_pipe {
-	const struct perf_data *d;
 	record_fn fn;
 	void *ctx;
 	pthread_t thread;
@@ -182,10 +181,9 @@ static void *consume(void *arg)
 
 /* ---- life ------------------------------------------------------------------------- */
 
-struct record_pipe *record_pipe_start(const struct perf_data *d, record_fn fn, void *ctx)
+struct record_pipe *record_pipe_start(record_fn fn, void *ctx)
 {
 	struct record_pipe *p = td_calloc(1, sizeof(*p));
-	p->d = d;
 	p->fn = fn;
 	p->ctx = ctx;
 	pthread_mutex_init(&p->lock, NULL);

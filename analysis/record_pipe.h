@@ -5,7 +5,7 @@
  *
  * Only what a replay reads crosses: a sample's header fields and its
  * callchain (the sample's other fields are not set), and MMAP, MMAP2,
- * COMM and FORK records with their strings. The
+ * COMM and FORK records with their strings. What fn reads of the
  * perf_data itself must not change while the pipe runs (file mode: its
  * attrs and header are fixed once opened). */
 #ifndef TD_RECORD_PIPE_H
@@ -17,7 +17,7 @@ typedef void (*record_fn)(void *ctx, const struct pd_record *rec);
 
 struct record_pipe;
 
-struct record_pipe *record_pipe_start(const struct perf_data *d, record_fn fn, void *ctx);
+struct record_pipe *record_pipe_start(record_fn fn, void *ctx);
 void record_pipe_put(struct record_pipe *p, const struct pd_record *rec);
 /* Waits until fn has had every record, then stops the thread. */
 void record_pipe_finish(struct record_pipe *p);

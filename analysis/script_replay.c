@@ -239,7 +239,7 @@ bool script_replay(struct perf_data *d, const struct replay_options *o, const st
 		r.names = td_calloc((size_t)d->nattrs + 1, sizeof(*r.names));
 		set_names(&r);
 		nattrs = d->nattrs;
-		r.pipe = record_pipe_start(d, play, &r);
+		r.pipe = record_pipe_start(play, &r);
 	}
 	while ((k = perf_data_next(d, &rec)) > 0) {
 		if (!r.pipe && (d->nattrs != nattrs || rec->type >= 64)) {  /* pipe mode: events and names arrive as records */
