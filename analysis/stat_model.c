@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analysis/events.h"
+#include "common/bytes.h"
 #include "common/diag.h"
 #include "common/intern.h"
 #include "stat_model.h"
@@ -90,36 +91,6 @@ void stat_model_free(struct stat_model *m)
 	free(l);
 }
 
-/* n bytes equal: in words, the last word overlapping the one before (no call) */
-static inline bool same_bytes(const char *a, const char *b, size_t n)
-{
-	uint64_t x, y;
-	uint32_t u, v;
-	if (n >= 8) {
-		for (size_t i = 0; i + 8 < n; i += 8) {
-			memcpy(&x, a + i, 8);
-			memcpy(&y, b + i, 8);
-			if (x != y)
-				return false;
-		}
-		memcpy(&x, a + n - 8, 8);
-		memcpy(&y, b + n - 8, 8);
-		return x == y;
-	}
-	if (n >= 4) {
-		memcpy(&u, a, 4);
-		memcpy(&v, b, 4);
-		if (u != v)
-			return false;
-		memcpy(&u, a + n - 4, 4);
-		memcpy(&v, b + n - 4, 4);
-		return u == v;
-	}
-	for (size_t i = 0; i < n; i++)
-		if (a[i] != b[i])
-			return false;
-	return true;
-}
 
 /* td_intern, answered from the recent strings when it can be (each string
  * is there once at most, so the order of trying does not matter). */
@@ -127,7 +98,7 @@ static uint32_t intern_recent(struct td_intern *t, struct recent *r, const char 
 {
 	for (int k = 0; r->n && k < r->n + 2; k++) {
 		int i = k == 0 ? r->hit : k == 1 ? (r->hit + 1 == r->n ? 0 : r->hit + 1) : k - 2;
-		if (r->e[i].len == n && same_bytes(r->e[i].s, s, n)) {
+		if (r->e[i].len == n && td_same_bytes(r->e[i].s, s, n)) {
 			r->hit = i;
 			return r->e[i].id;
 		}

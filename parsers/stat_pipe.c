@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/bytes.h"
 #include "common/diag.h"
 #include "stat_pipe.h"
 
@@ -165,36 +166,6 @@ static uint32_t put_text(struct pipe_block *b, const char *s, size_t n)
 	return at;
 }
 
-/* n bytes equal: in words, the last word overlapping the one before */
-static inline bool same_bytes(const char *a, const char *b, size_t n)
-{
-	uint64_t x, y;
-	uint32_t u, v;
-	if (n >= 8) {
-		for (size_t i = 0; i + 8 < n; i += 8) {
-			memcpy(&x, a + i, 8);
-			memcpy(&y, b + i, 8);
-			if (x != y)
-				return false;
-		}
-		memcpy(&x, a + n - 8, 8);
-		memcpy(&y, b + n - 8, 8);
-		return x == y;
-	}
-	if (n >= 4) {
-		memcpy(&u, a, 4);
-		memcpy(&v, b, 4);
-		if (u != v)
-			return false;
-		memcpy(&u, a + n - 4, 4);
-		memcpy(&v, b + n - 4, 4);
-		return u == v;
-	}
-	for (size_t i = 0; i < n; i++)
-		if (a[i] != b[i])
-			return false;
-	return true;
-}
 
 /* A record's string (len: its length if known, else -1) copied, unless it
  * equals the same string of the item before (at prev, prev_len long). */
@@ -217,7 +188,7 @@ static uint32_t put_string(struct pipe_block *b, const char *s, int len, uint32_
 		return put_text(b, s, n);
 	}
 	size_t n = (size_t)len;
-	if (prev != NO_STRING && n == *prev_len && same_bytes(b->text + prev, s, n))
+	if (prev != NO_STRING && n == *prev_len && td_same_bytes(b->text + prev, s, n))
 		return prev;
 	*prev_len = n;
 	return put_text(b, s, n);

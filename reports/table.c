@@ -267,6 +267,21 @@ static size_t json_escaped(char *w, const char *s, size_t n)
 
 /* Streaming: one cell written straight into the pending row, as
  * write_csv_row or write_json_row would write it. s is NULL for empty. */
+/* A cell whose row bytes are not its own (quoted, escaped): its own bytes
+ * kept in text, so that it can be turned back into a cell. */
+static void keep_text(struct td_table *t, struct direct_cell *d, const char *s, size_t len)
+{
+	if (t->text_len + len + 1 > t->text_cap) {
+		t->text_cap = (t->text_len + len + 1) * 2 + 4096;
+		t->text = td_realloc(t->text, t->text_cap);
+	}
+	memcpy(t->text + t->text_len, s, len);
+	t->text[t->text_len + len] = '\0';
+	d->off = (long)t->text_len;
+	d->in_text = true;
+	t->text_len += len + 1;
+}
+
 static void direct_cell(struct td_table *t, int col, const char *s, size_t len, bool plain)
 {
 	size_t used = t->line_used;
@@ -342,15 +357,7 @@ static void direct_cell(struct td_table *t, int col, const char *s, size_t len, 
 	}
 	d->len = (uint32_t)len;
 	if (!verbatim) {             /* its own bytes kept beside */
-		if (t->text_len + len + 1 > t->text_cap) {
-			t->text_cap = (t->text_len + len + 1) * 2 + 4096;
-			t->text = td_realloc(t->text, t->text_cap);
-		}
-		memcpy(t->text + t->text_len, s, len);
-		t->text[t->text_len + len] = '\0';
-		d->off = (long)t->text_len;
-		d->in_text = true;
-		t->text_len += len + 1;
+		keep_text(t, d, s, len);
 	}
 	t->line_used = used + n;
 }
@@ -543,15 +550,7 @@ static void csv_row(struct td_table *t, const struct td_cell *cells)
 		}
 		*w++ = '"';
 		used += (size_t)(w - start);
-		if (t->text_len + len + 1 > t->text_cap) {
-			t->text_cap = (t->text_len + len + 1) * 2 + 4096;
-			t->text = td_realloc(t->text, t->text_cap);
-		}
-		memcpy(t->text + t->text_len, s, len);
-		t->text[t->text_len + len] = '\0';
-		d->off = (long)t->text_len;
-		d->in_text = true;
-		t->text_len += len + 1;
+		keep_text(t, d, s, len);
 	}
 	t->next_col = t->ncols;
 	t->line_used = used;
