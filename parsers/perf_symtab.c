@@ -9,21 +9,32 @@
 
 enum { RED, BLACK };
 
-struct node {
+/* A symbol as inserted; the fix-ups work on copies of its end. */
+struct sym {
 	uint64_t start, end;
 	const char *name;
 	bool shown;                  /* name is the shown one already */
 	int bind;
+};
+
+/* A symbol in the replayed tree. */
+struct node {
+	uint64_t start, end;
+	size_t sym;
 	long left, right, parent;
 	int color;
 };
 
 struct perf_symtab {
-	struct node *n;
+	struct sym *s;               /* in insertion order */
 	size_t count, cap;
-	long root;
+	size_t nfixed;               /* how many were inserted before the fix-ups */
+	bool fixed;
 	symtab_name_fn shown;
 	void *ctx;
+	struct node *n;              /* the replay's tree */
+	size_t nodes;
+	long root;
 };
 
 struct perf_symtab *perf_symtab_new(symtab_name_fn shown, void *ctx)
@@ -39,8 +50,73 @@ void perf_symtab_free(struct perf_symtab *t)
 {
 	if (!t)
 		return;
+	free(t->s);
 	free(t->n);
 	free(t);
+}
+
+void perf_symtab_insert(struct perf_symtab *t, uint64_t start, uint64_t size, int bind, const char *name)
+{
+	if (t->count == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 256;
+		t->s = td_realloc(t->s, t->cap * sizeof(*t->s));
+	}
+	t->s[t->count++] = (struct sym){ start, start + size, name, false, bind };
+}
+
+void perf_symtab_fixup(struct perf_symtab *t)
+{
+	if (t->fixed)
+		return;
+	t->fixed = true;
+	t->nfixed = t->count;
+}
+
+/* ---- perf's rules ----------------------------------------------------------------- */
+
+static int leading_underscores(const char *s)
+{
+	int n = 0;
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/* perf compares symbols by the names it shows (demangled). */
+static const char *shown_name(struct perf_symtab *t, size_t i)
+{
+	struct sym *s = &t->s[i];
+	if (!s->shown && t->shown) {
+		s->name = t->shown(t->ctx, s->name);
+		s->shown = true;
+	}
+	return s->name;
+}
+
+/* perf's choose_best_symbol between symbols a and b at one address, with
+ * the ends the fix-ups gave them: true when b beats a (a, the earlier,
+ * wins ties). */
+static bool beats(struct perf_symtab *t, size_t b, uint64_t b_end, size_t a, uint64_t a_end)
+{
+	const char *na = shown_name(t, a), *nb = shown_name(t, b);
+	int ba = t->s[a].bind, bb = t->s[b].bind;
+	bool sa = a_end > t->s[a].start, sb = b_end > t->s[b].start;
+	if (sa != sb)
+		return sb;
+	if ((ba == STB_WEAK) != (bb == STB_WEAK))
+		return ba == STB_WEAK;
+	if ((ba == STB_GLOBAL) != (bb == STB_GLOBAL))
+		return bb == STB_GLOBAL;
+	int ua = leading_underscores(na), ub = leading_underscores(nb);
+	if (ua != ub)
+		return ub < ua;
+	return strlen(nb) > strlen(na);
+}
+
+/* The end perf gives the last symbol when it has no size. */
+static uint64_t page_end(uint64_t start)
+{
+	return ((start + 4095) & ~4095ULL) + 4096;
 }
 
 /* ---- the red-black tree (the textbook algorithm, as the kernel's rbtree) ---------- */
@@ -191,16 +267,11 @@ static void erase(struct perf_symtab *t, long z)
 		erase_fixup(t, x, xp);
 }
 
-/* ---- perf's steps ----------------------------------------------------------------- */
-
-void perf_symtab_insert(struct perf_symtab *t, uint64_t start, uint64_t size, int bind, const char *name)
+static void tree_insert(struct perf_symtab *t, size_t sym)
 {
-	if (t->count == t->cap) {
-		t->cap = t->cap ? t->cap * 2 : 256;
-		t->n = td_realloc(t->n, t->cap * sizeof(*t->n));
-	}
-	long z = (long)t->count++;
-	t->n[z] = (struct node){ start, start + size, name, false, bind, NIL, NIL, NIL, RED };
+	uint64_t start = t->s[sym].start;
+	long z = (long)t->nodes++;
+	t->n[z] = (struct node){ start, t->s[sym].end, sym, NIL, NIL, NIL, RED };
 	long y = NIL;
 	for (long x = t->root; x != NIL; x = start < t->n[x].start ? t->n[x].left : t->n[x].right)
 		y = x;                   /* equal starts go right: they stay in insertion order */
@@ -214,29 +285,7 @@ void perf_symtab_insert(struct perf_symtab *t, uint64_t start, uint64_t size, in
 	insert_fixup(t, z);
 }
 
-static int leading_underscores(const char *s)
-{
-	int n = 0;
-	while (s[n] == '_')
-		n++;
-	return n;
-}
-
-/* perf's choose_best_symbol: true when b beats a (a, the earlier, wins ties). */
-static bool beats(const struct node *b, const struct node *a)
-{
-	bool sa = a->end > a->start, sb = b->end > b->start;
-	if (sa != sb)
-		return sb;
-	if ((a->bind == STB_WEAK) != (b->bind == STB_WEAK))
-		return a->bind == STB_WEAK;
-	if ((a->bind == STB_GLOBAL) != (b->bind == STB_GLOBAL))
-		return b->bind == STB_GLOBAL;
-	int ua = leading_underscores(a->name), ub = leading_underscores(b->name);
-	if (ua != ub)
-		return ub < ua;
-	return strlen(b->name) > strlen(a->name);
-}
+/* ---- perf's steps on the tree --------------------------------------------------- */
 
 static void fixup_end(struct perf_symtab *t)
 {
@@ -250,16 +299,7 @@ static void fixup_end(struct perf_symtab *t)
 			t->n[prev].end = t->n[curr].start;
 	}
 	if (t->n[curr].end == t->n[curr].start)
-		t->n[curr].end = ((t->n[curr].start + 4095) & ~4095ULL) + 4096;
-}
-
-/* perf compares symbols by the names it shows (demangled). */
-static void show(struct perf_symtab *t, long x)
-{
-	if (t->n[x].shown || !t->shown)
-		return;
-	t->n[x].name = t->shown(t->ctx, t->n[x].name);
-	t->n[x].shown = true;
+		t->n[curr].end = page_end(t->n[curr].start);
 }
 
 static void fixup_duplicate(struct perf_symtab *t)
@@ -271,9 +311,7 @@ static void fixup_duplicate(struct perf_symtab *t)
 			nd = next_node(t, curr);
 			if (nd == NIL || t->n[curr].start != t->n[nd].start)
 				break;
-			show(t, curr);
-			show(t, nd);
-			if (!beats(&t->n[nd], &t->n[curr])) {
+			if (!beats(t, t->n[nd].sym, t->n[nd].end, t->n[curr].sym, t->n[curr].end)) {
 				erase(t, nd);    /* and compare curr with the one after */
 				continue;
 			}
@@ -284,12 +322,21 @@ static void fixup_duplicate(struct perf_symtab *t)
 	}
 }
 
-void perf_symtab_fixup(struct perf_symtab *t)
+/* perf's steps on the tree: the table, its fix-ups, then the stubs. */
+static void replay(struct perf_symtab *t)
 {
-	if (t->root == NIL)
-		return;
-	fixup_end(t);
-	fixup_duplicate(t);
+	t->n = td_malloc((t->count + 1) * sizeof(*t->n));
+	t->nodes = 0;
+	t->root = NIL;
+	size_t nfixed = t->fixed ? t->nfixed : t->count;
+	for (size_t i = 0; i < nfixed; i++)
+		tree_insert(t, i);
+	if (t->root != NIL) {
+		fixup_end(t);
+		fixup_duplicate(t);
+	}
+	for (size_t i = nfixed; i < t->count; i++)
+		tree_insert(t, i);
 }
 
 /* perf's symbols__find: the first node on the descent that holds ip. */
@@ -327,10 +374,10 @@ static void sort_if_needed(uint64_t *v, size_t n)
  * turns, so one lookup per boundary gives all the answers. Starts come
  * sorted from the in-order walk and ends nearly always do: the two lists
  * are merged. */
-size_t perf_symtab_ranges(const struct perf_symtab *t, struct symtab_range **out)
+static size_t tree_ranges(const struct perf_symtab *t, struct symtab_range **out)
 {
-	uint64_t *starts = td_malloc((t->count + 1) * sizeof(*starts));
-	uint64_t *ends = td_malloc((2 * t->count + 1) * sizeof(*ends));
+	uint64_t *starts = td_malloc((t->nodes + 1) * sizeof(*starts));
+	uint64_t *ends = td_malloc((2 * t->nodes + 1) * sizeof(*ends));
 	size_t ns = 0, nend = 0;
 	for (long x = leftmost(t, t->root); x != NIL; x = next_node(t, x)) {
 		starts[ns++] = t->n[x].start;
@@ -353,12 +400,118 @@ size_t perf_symtab_ranges(const struct perf_symtab *t, struct symtab_range **out
 		long x = find(t, edge[k]);
 		if (x == NIL)
 			continue;
-		if (nr && r[nr - 1].hi == edge[k] && r[nr - 1].name == t->n[x].name && r[nr - 1].start == t->n[x].start)
+		const char *name = t->s[t->n[x].sym].name;
+		if (nr && r[nr - 1].hi == edge[k] && r[nr - 1].name == name && r[nr - 1].start == t->n[x].start)
 			r[nr - 1].hi = edge[k + 1];
 		else
-			r[nr++] = (struct symtab_range){ edge[k], edge[k + 1], t->n[x].start, t->n[x].name };
+			r[nr++] = (struct symtab_range){ edge[k], edge[k + 1], t->n[x].start, name };
 	}
 	free(edge);
 	*out = r;
 	return nr;
+}
+
+size_t perf_symtab_ranges_replayed(struct perf_symtab *t, struct symtab_range **out)
+{
+	replay(t);
+	size_t n = tree_ranges(t, out);
+	free(t->n);
+	t->n = NULL;
+	return n;
+}
+
+/* ---- without the tree ---------------------------------------------------------------- */
+
+/* idx[0..n) reordered by the symbols' starts, equal starts kept in order
+ * (a least-significant-digit radix sort, skipping digits all share). */
+static void sort_by_start(const struct sym *s, size_t *idx, size_t *tmp, size_t n)
+{
+	uint64_t any = 0, all = ~0ULL;
+	for (size_t i = 0; i < n; i++)
+		any |= s[idx[i]].start, all &= s[idx[i]].start;
+	size_t *from = idx, *to = tmp;
+	for (int shift = 0; shift < 64; shift += 8) {
+		if (!(((any ^ all) >> shift) & 0xff))
+			continue;
+		size_t at[257] = { 0 };
+		for (size_t i = 0; i < n; i++)
+			at[((s[from[i]].start >> shift) & 0xff) + 1]++;
+		for (int d = 1; d <= 256; d++)
+			at[d] += at[d - 1];
+		for (size_t i = 0; i < n; i++)
+			to[at[(s[from[i]].start >> shift) & 0xff]++] = from[i];
+		size_t *swap = from;
+		from = to;
+		to = swap;
+	}
+	if (from != idx)
+		memcpy(idx, from, n * sizeof(*idx));
+}
+
+/* perf's fix-ups on symbols in start order (ends in end[]): zero-size
+ * ones stretched to the next, then one kept of each start. Returns how
+ * many are kept, at the front of order. */
+static size_t fix_sorted(struct perf_symtab *t, size_t *order, size_t n, uint64_t *end)
+{
+	if (n == 0)
+		return 0;
+	for (size_t k = 1; k < n; k++)
+		if (end[order[k - 1]] == t->s[order[k - 1]].start)
+			end[order[k - 1]] = t->s[order[k]].start;
+	if (end[order[n - 1]] == t->s[order[n - 1]].start)
+		end[order[n - 1]] = page_end(t->s[order[n - 1]].start);
+	size_t kept = 0;
+	for (size_t k = 0; k < n; k++) {
+		size_t i = order[k];
+		if (kept && t->s[order[kept - 1]].start == t->s[i].start) {
+			size_t best = order[kept - 1];
+			if (beats(t, i, end[i], best, end[best]))
+				order[kept - 1] = i;
+			continue;
+		}
+		order[kept++] = i;
+	}
+	return kept;
+}
+
+/* The ranges when no two symbols overlap once fixed: then every descent
+ * ends at the one symbol holding the address, whatever the tree's shape.
+ * False (nothing made) when some do. */
+static bool disjoint_ranges(struct perf_symtab *t, struct symtab_range **out, size_t *nout)
+{
+	size_t n = t->count, nfixed = t->fixed ? t->nfixed : n;
+	size_t *order = td_malloc((n + 1) * sizeof(*order)), *tmp = td_malloc((n + 1) * sizeof(*tmp));
+	uint64_t *end = td_malloc((n + 1) * sizeof(*end));
+	for (size_t i = 0; i < n; i++)
+		order[i] = i, end[i] = t->s[i].end;
+	sort_by_start(t->s, order, tmp, nfixed);
+	sort_by_start(t->s, order + nfixed, tmp, n - nfixed);
+	size_t kept = fix_sorted(t, order, nfixed, end);
+	struct symtab_range *r = td_malloc((n + 1) * sizeof(*r));
+	size_t nr = 0, i = 0, j = nfixed;
+	bool disjoint = true;
+	while (disjoint && (i < kept || j < n)) {
+		size_t x = j == n || (i < kept && t->s[order[i]].start <= t->s[order[j]].start) ? order[i++] : order[j++];
+		uint64_t start = t->s[x].start, hi = end[x] > start ? end[x] : start + 1;
+		disjoint = end[x] >= start && (nr == 0 || r[nr - 1].hi <= start);
+		r[nr++] = (struct symtab_range){ start, hi, start, t->s[x].name };
+	}
+	free(order);
+	free(tmp);
+	free(end);
+	if (!disjoint) {
+		free(r);
+		return false;
+	}
+	*out = r;
+	*nout = nr;
+	return true;
+}
+
+size_t perf_symtab_ranges(struct perf_symtab *t, struct symtab_range **out)
+{
+	size_t n;
+	if (disjoint_ranges(t, out, &n))
+		return n;
+	return perf_symtab_ranges_replayed(t, out);
 }

@@ -9,7 +9,8 @@
  * overlap stubs, and which of them an address gets depends on where the
  * tree's descent meets them first. This module replays those steps on
  * the same kind of tree and flattens the result into sorted, disjoint
- * ranges for binary search. */
+ * ranges for binary search. Insert and fixup only record the steps; the
+ * ranges replay them. */
 #ifndef TD_PERF_SYMTAB_H
 #define TD_PERF_SYMTAB_H
 
@@ -37,7 +38,11 @@ void perf_symtab_free(struct perf_symtab *t);
 void perf_symtab_insert(struct perf_symtab *t, uint64_t start, uint64_t size, int bind, const char *name);
 /* perf's fix-ups after loading a symbol table: ends, then duplicates. */
 void perf_symtab_fixup(struct perf_symtab *t);
-/* The ranges (malloc'd, sorted, disjoint); returns their count. */
-size_t perf_symtab_ranges(const struct perf_symtab *t, struct symtab_range **out);
+/* The ranges (malloc'd, sorted, disjoint); returns their count. When no
+ * two symbols overlap after the fix-ups (nearly always) the tree's shape
+ * cannot matter and is not built. */
+size_t perf_symtab_ranges(struct perf_symtab *t, struct symtab_range **out);
+/* The same, always through the replayed tree (for tests). */
+size_t perf_symtab_ranges_replayed(struct perf_symtab *t, struct symtab_range **out);
 
 #endif
