@@ -728,12 +728,24 @@ static void resolve(struct machine *m, int32_t pid, int cpumode, uint64_t ip, st
 /* Samples hit the same addresses over and over: remember the answers
  * until a record or a symbol load may change them (user-space answers
  * survive kernel map changes and the other way round). */
+static inline struct resolved *cache_slot(const struct machine *m, int32_t pid, int cpumode, uint64_t ip)
+{
+	uint64_t h = (ip ^ ((uint64_t)(uint32_t)pid << 32 | (uint32_t)cpumode)) * 0x9e3779b97f4a7c15u;
+	return &m->cache[h >> (64 - CACHE_BITS)];
+}
+
+void machine_prefetch(const struct machine *m, int32_t pid, int cpumode, uint64_t ip)
+{
+	if (cpumode == PERF_RECORD_MISC_KERNEL)
+		pid = -1;
+	__builtin_prefetch(cache_slot(m, pid, cpumode, ip));
+}
+
 void machine_resolve(struct machine *m, int32_t pid, int cpumode, uint64_t ip, struct machine_frame *out)
 {
 	if (cpumode == PERF_RECORD_MISC_KERNEL)
 		pid = -1;                     /* one kernel for all */
-	uint64_t h = (ip ^ ((uint64_t)(uint32_t)pid << 32 | (uint32_t)cpumode)) * 0x9e3779b97f4a7c15u;
-	struct resolved *c = &m->cache[h >> (64 - CACHE_BITS)];
+	struct resolved *c = cache_slot(m, pid, cpumode, ip);
 	int space = cpumode == PERF_RECORD_MISC_KERNEL;
 	if (c->gen == m->gen[space] && c->ip == ip && c->pid == pid && c->cpumode == cpumode) {
 		*out = c->f;

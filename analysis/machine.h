@@ -50,5 +50,9 @@ const char *machine_comm(struct machine *m, int32_t pid, int32_t tid);
 /* Resolve ip in the given cpumode (PERF_RECORD_MISC_KERNEL / _USER; any
  * other mode resolves to nothing, as in perf) for process pid. */
 void machine_resolve(struct machine *m, int32_t pid, int cpumode, uint64_t ip, struct machine_frame *out);
+/* Starts fetching the cache line machine_resolve will look at first (a
+ * callchain's frames are resolved one after another; their lines come in
+ * parallel this way). */
+void machine_prefetch(const struct machine *m, int32_t pid, int cpumode, uint64_t ip);
 
 #endif

@@ -102,16 +102,34 @@ static uint64_t chain_entry(const struct pd_sample *s, uint64_t i)
 /* perf discards the whole chain when it meets a context marker other than
  * kernel, user or hypervisor (guest markers, or the (u64)-1 some kernels
  * leave at the end of a user stack) before max_stack entries were taken. */
+static int context_cpumode(uint64_t marker)
+{
+	return marker == (uint64_t)PERF_CONTEXT_KERNEL ? PERF_RECORD_MISC_KERNEL
+		: marker == (uint64_t)PERF_CONTEXT_USER ? PERF_RECORD_MISC_USER
+		: PERF_RECORD_MISC_HYPERVISOR;
+}
+
+static int32_t sample_pid(const struct pd_sample *s)
+{
+	return s->sample_type & PERF_SAMPLE_TID ? (int32_t)s->pid : -1;
+}
+
+/* Also starts fetching what resolving the frames will look at. */
 static bool chain_discarded(const struct replay *r, const struct pd_sample *s)
 {
 	unsigned entries = 0;
+	int cpumode = PERF_RECORD_MISC_USER;
 	for (uint64_t i = 0; i < s->nr_callchain && entries < r->max_stack; i++) {
 		uint64_t ip = chain_entry(s, i);
-		if (!pd_is_context(ip))
+		if (!pd_is_context(ip)) {
 			entries++;
-		else if (ip != (uint64_t)PERF_CONTEXT_KERNEL && ip != (uint64_t)PERF_CONTEXT_USER &&
-			 ip != (uint64_t)PERF_CONTEXT_HV)
+			machine_prefetch(r->m, sample_pid(s), cpumode, ip);
+		} else if (ip != (uint64_t)PERF_CONTEXT_KERNEL && ip != (uint64_t)PERF_CONTEXT_USER &&
+			   ip != (uint64_t)PERF_CONTEXT_HV) {
 			return true;
+		} else {
+			cpumode = context_cpumode(ip);
+		}
 	}
 	return false;
 }
@@ -125,14 +143,12 @@ static void callchain(struct replay *r, const struct pd_sample *s)
 	for (uint64_t i = 0; i < s->nr_callchain && entries < r->max_stack; i++) {
 		uint64_t ip = chain_entry(s, i);
 		if (pd_is_context(ip)) {
-			cpumode = ip == (uint64_t)PERF_CONTEXT_KERNEL ? PERF_RECORD_MISC_KERNEL
-				: ip == (uint64_t)PERF_CONTEXT_USER ? PERF_RECORD_MISC_USER
-				: PERF_RECORD_MISC_HYPERVISOR;
+			cpumode = context_cpumode(ip);
 			continue;
 		}
 		entries++;
 		struct machine_frame f;
-		machine_resolve(r->m, s->sample_type & PERF_SAMPLE_TID ? (int32_t)s->pid : -1, cpumode, ip, &f);
+		machine_resolve(r->m, sample_pid(s), cpumode, ip, &f);
 		if (r->sink.frame) {
 			r->sink.frame(r->sink.ctx, &f);
 			continue;
@@ -163,8 +179,7 @@ static void sample(struct replay *r, const struct pd_record *rec)
 		return;
 	}
 	struct machine_frame f;
-	machine_resolve(r->m, s->sample_type & PERF_SAMPLE_TID ? (int32_t)s->pid : -1,
-			rec->misc & PERF_RECORD_MISC_CPUMODE_MASK, s->ip, &f);
+	machine_resolve(r->m, sample_pid(s), rec->misc & PERF_RECORD_MISC_CPUMODE_MASK, s->ip, &f);
 	f.addr = s->ip;               /* a lone sample prints its ip as recorded */
 	struct td_put b = { r->line, 0, sizeof r->line };
 	td_put_mem(&b, head, n);
