@@ -49,15 +49,40 @@ static const char *keep_demangled(struct elf_symbols *e, char *name)
 	return name;
 }
 
-/* The symbols perf keeps: functions (ifuncs too) and objects defined in
- * the file, plus untyped labels in text or data sections; not ARM mapping
- * symbols ($a $d $t $x). */
-/* perf's choice: named functions and objects, and labels (no type) in a
- * text or data section, that are not absolute (symbol versions such as
- * GLIBC_2.2.5) and live in a section loaded at run time. */
-static bool wanted(Elf *elf, size_t shstrndx, const GElf_Sym *s, const char *name, bool arm)
+/* What perf's choice of symbols needs to know of the section one is in. */
+struct section_kind {
+	bool loaded;                 /* SHF_ALLOC: in memory at run time */
+	bool text_or_data;           /* by its name: labels count only there */
+	uint64_t addr, offset;
+};
+
+/* The file's sections by index (n of them), looked at once per table. */
+static struct section_kind *section_kinds(Elf *elf, size_t *n)
 {
-	if (!*name || s->st_shndx == SHN_UNDEF || s->st_shndx == SHN_ABS)
+	size_t shstrndx = 0, count = 0;
+	elf_getshdrstrndx(elf, &shstrndx);
+	elf_getshdrnum(elf, &count);
+	struct section_kind *k = td_calloc(count + 1, sizeof(*k));
+	for (size_t i = 0; i < count; i++) {
+		GElf_Shdr sh;
+		Elf_Scn *scn = elf_getscn(elf, i);
+		if (!scn || !gelf_getshdr(scn, &sh))
+			continue;
+		const char *name = elf_strptr(elf, shstrndx, sh.sh_name);
+		k[i] = (struct section_kind){ (sh.sh_flags & SHF_ALLOC) != 0,
+					      name && (strstr(name, "text") || strstr(name, "data")), sh.sh_addr, sh.sh_offset };
+	}
+	*n = count;
+	return k;
+}
+
+/* perf's choice: named functions (ifuncs too) and objects, and labels (no
+ * type) in a text or data section, that are not absolute (symbol versions
+ * such as GLIBC_2.2.5) and live in a section loaded at run time; not ARM
+ * mapping symbols ($a $d $t $x). */
+static bool wanted(const struct section_kind *kinds, size_t nkinds, const GElf_Sym *s, const char *name, bool arm)
+{
+	if (!*name || s->st_shndx == SHN_UNDEF || s->st_shndx == SHN_ABS || s->st_shndx >= nkinds)
 		return false;
 	if (arm && name[0] == '$' && name[1] && strchr("adtx", name[1]) && (name[2] == '\0' || name[2] == '.'))
 		return false;
@@ -65,70 +90,56 @@ static bool wanted(Elf *elf, size_t shstrndx, const GElf_Sym *s, const char *nam
 	bool label = type == STT_NOTYPE && vis != STV_HIDDEN && vis != STV_INTERNAL;
 	if (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_OBJECT && !label)
 		return false;
-	GElf_Shdr sh;
-	Elf_Scn *scn = elf_getscn(elf, s->st_shndx);
-	if (!scn || !gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC))
-		return false;
-	if (!label)
-		return true;
-	const char *sec = elf_strptr(elf, shstrndx, sh.sh_name);
-	return sec && (strstr(sec, "text") || strstr(sec, "data"));
+	const struct section_kind *k = &kinds[s->st_shndx];
+	return k->loaded && (!label || k->text_or_data);
 }
 
 /* perf keeps a binary's symbols at file offsets ("adjusted"): its value
  * less the difference between address and offset of the loadable segment
  * holding it (else of its section), so that the offset of a sampled
  * address into the file finds them. */
-static uint64_t file_offset_of(const struct elf_symbols *e, Elf *elf, const GElf_Sym *s)
+static uint64_t file_offset_of(const struct elf_symbols *e, const struct section_kind *section, const GElf_Sym *s)
 {
 	for (int i = 0; i < e->nload; i++)
 		if (s->st_value >= e->load[i].vaddr && s->st_value - e->load[i].vaddr < e->load[i].memsz)
 			return s->st_value - e->load[i].vaddr + e->load[i].offset;
-	GElf_Shdr sh;
-	Elf_Scn *scn = elf_getscn(elf, s->st_shndx);
-	if (scn && gelf_getshdr(scn, &sh))
-		return s->st_value - sh.sh_addr + sh.sh_offset;
-	return s->st_value;
+	return s->st_value - section->addr + section->offset;
 }
 
+/* The wanted symbols of a table; their names point into a copy of its
+ * string table, taken whole. */
 static bool read_table(struct elf_symbols *e, Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh)
 {
 	Elf_Data *data = elf_getdata(scn, NULL);
-	if (!data || sh->sh_entsize == 0)
+	Elf_Scn *str_scn = elf_getscn(elf, sh->sh_link);
+	Elf_Data *strs = str_scn ? elf_getdata(str_scn, NULL) : NULL;
+	if (!data || !strs || !strs->d_buf || sh->sh_entsize == 0)
 		return false;
 	GElf_Ehdr eh;
-	size_t shstrndx = 0;
 	bool arm = gelf_getehdr(elf, &eh) && (eh.e_machine == EM_ARM || eh.e_machine == EM_AARCH64);
-	elf_getshdrstrndx(elf, &shstrndx);
-	size_t count = sh->sh_size / sh->sh_entsize, names_len = 0;
+	size_t count = sh->sh_size / sh->sh_entsize, nkinds;
+	struct section_kind *kinds = section_kinds(elf, &nkinds);
 	free(e->sym);                /* a table tried before held no functions */
 	free(e->names);
 	e->n = 0;
-	for (size_t i = 0; i < count; i++) {
-		GElf_Sym s;
-		const char *name;
-		if (gelf_getsym(data, (int)i, &s) && (name = elf_strptr(elf, sh->sh_link, s.st_name)) &&
-		    wanted(elf, shstrndx, &s, name, arm))
-			names_len += strlen(name) + 1;
-	}
+	e->names = td_malloc(strs->d_size + 1);
+	memcpy(e->names, strs->d_buf, strs->d_size);
+	e->names[strs->d_size] = '\0';
 	e->sym = td_calloc(count + 1, sizeof(*e->sym));
-	e->names = td_malloc(names_len + 1);
-	char *w = e->names;
 	for (size_t i = 0; i < count; i++) {
 		GElf_Sym s;
-		const char *name;
-		if (!gelf_getsym(data, (int)i, &s) || !(name = elf_strptr(elf, sh->sh_link, s.st_name)) ||
-		    !wanted(elf, shstrndx, &s, name, arm))
+		if (!gelf_getsym(data, (int)i, &s) || s.st_name >= strs->d_size)
+			continue;
+		const char *name = e->names + s.st_name;
+		if (!wanted(kinds, nkinds, &s, name, arm))
 			continue;
 		int type = GELF_ST_TYPE(s.st_info);
 		if (arm && eh.e_machine == EM_ARM && type == STT_FUNC && (s.st_value & 1))
 			s.st_value--;        /* the thumb bit */
-		size_t len = strlen(name) + 1;
-		memcpy(w, name, len);
-		uint64_t start = file_offset_of(e, elf, &s);
-		e->sym[e->n++] = (struct sym){ start, start + s.st_size, w, GELF_ST_BIND(s.st_info) };
-		w += len;
+		uint64_t start = file_offset_of(e, &kinds[s.st_shndx], &s);
+		e->sym[e->n++] = (struct sym){ start, start + s.st_size, name, GELF_ST_BIND(s.st_info) };
 	}
+	free(kinds);
 	return e->n > 0;
 }
 
