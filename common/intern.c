@@ -7,17 +7,25 @@
 #define ARENA_CHUNK (1u << 20)
 
 struct entry {
-	uint64_t hash;
 	const char *str;
 	uint32_t len;
+};
+
+/* A slot names its string directly, with half its hash, so a lookup
+ * touches the slot and the string only (two cache misses at worst, not
+ * three through the entry table) and growing hashes nothing again. */
+struct slot {
+	const char *str;             /* NULL: empty */
+	uint32_t id;
+	uint32_t hash;               /* its low half: where it goes, and a first check */
 };
 
 struct td_intern {
 	struct entry *entries;     /* by id */
 	uint32_t count, entries_cap;
-	uint32_t *slots;           /* open addressing: id + 1, 0 = empty */
+	struct slot *slots;        /* open addressing */
 	uint32_t nslots;           /* power of two */
-	char **chunks;             /* arena */
+	char **chunks;             /* arena: each string after its 4-byte length */
 	size_t nchunks, chunk_used, chunk_size;
 };
 
@@ -43,59 +51,77 @@ void td_intern_free(struct td_intern *t)
 	free(t);
 }
 
+/* The string's copy, its length stored in the 4 bytes before it. */
 static const char *arena_copy(struct td_intern *t, const char *s, size_t len)
 {
-	if (t->nchunks == 0 || t->chunk_used + len + 1 > t->chunk_size) {
-		size_t size = len + 1 > ARENA_CHUNK ? len + 1 : ARENA_CHUNK;
+	size_t need = (sizeof(uint32_t) + len + 1 + 3) & ~(size_t)3;
+	if (t->nchunks == 0 || t->chunk_used + need > t->chunk_size) {
+		size_t size = need > ARENA_CHUNK ? need : ARENA_CHUNK;
 		t->chunks = td_realloc(t->chunks, (t->nchunks + 1) * sizeof(*t->chunks));
 		t->chunks[t->nchunks++] = td_malloc(size);
 		t->chunk_size = size;
 		t->chunk_used = 0;
 	}
 	char *d = t->chunks[t->nchunks - 1] + t->chunk_used;
-	memcpy(d, s, len);
-	d[len] = '\0';
-	t->chunk_used += len + 1;
-	return d;
+	uint32_t n = (uint32_t)len;
+	memcpy(d, &n, sizeof n);
+	memcpy(d + sizeof n, s, len);
+	d[sizeof n + len] = '\0';
+	t->chunk_used += need;
+	return d + sizeof n;
 }
 
-static uint32_t *find_slot(const struct td_intern *t, uint64_t h, const char *s, size_t len)
+static uint32_t stored_len(const char *str)
 {
-	uint32_t mask = t->nslots - 1;
-	for (uint32_t i = (uint32_t)h & mask;; i = (i + 1) & mask) {
-		uint32_t *slot = &t->slots[i];
-		if (*slot == 0)
+	uint32_t n;
+	memcpy(&n, str - sizeof n, sizeof n);
+	return n;
+}
+
+static struct slot *find_slot(const struct td_intern *t, uint64_t h, const char *s, size_t len)
+{
+	uint32_t mask = t->nslots - 1, low = (uint32_t)h;
+	for (uint32_t i = low & mask;; i = (i + 1) & mask) {
+		struct slot *slot = &t->slots[i];
+		if (!slot->str)
 			return slot;
-		const struct entry *e = &t->entries[*slot - 1];
-		if (e->hash == h && e->len == len && memcmp(e->str, s, len) == 0)
+		if (slot->hash == low && stored_len(slot->str) == len && memcmp(slot->str, s, len) == 0)
 			return slot;
 	}
 }
 
 static void grow(struct td_intern *t)
 {
-	free(t->slots);
+	struct slot *old = t->slots;
+	uint32_t nold = t->nslots;
 	t->nslots *= 2;
 	t->slots = td_calloc(t->nslots, sizeof(*t->slots));
-	for (uint32_t id = 0; id < t->count; id++) {
-		const struct entry *e = &t->entries[id];
-		*find_slot(t, e->hash, e->str, e->len) = id + 1;
+	uint32_t mask = t->nslots - 1;
+	for (uint32_t k = 0; k < nold; k++) {
+		if (!old[k].str)
+			continue;
+		uint32_t i = old[k].hash & mask;
+		while (t->slots[i].str)
+			i = (i + 1) & mask;
+		t->slots[i] = old[k];
 	}
+	free(old);
 }
 
 uint32_t td_intern(struct td_intern *t, const char *s, size_t len)
 {
 	uint64_t h = td_hash(s, len);
-	uint32_t *slot = find_slot(t, h, s, len);
-	if (*slot)
-		return *slot - 1;
+	struct slot *slot = find_slot(t, h, s, len);
+	if (slot->str)
+		return slot->id;
 	if (t->count == t->entries_cap) {
 		t->entries_cap = t->entries_cap ? t->entries_cap * 2 : 1024;
 		t->entries = td_realloc(t->entries, t->entries_cap * sizeof(*t->entries));
 	}
 	uint32_t id = t->count++;
-	t->entries[id] = (struct entry){ h, arena_copy(t, s, len), (uint32_t)len };
-	*slot = id + 1;
+	const char *copy = arena_copy(t, s, len);
+	t->entries[id] = (struct entry){ copy, (uint32_t)len };
+	*slot = (struct slot){ copy, id, (uint32_t)h };
 	if (t->count * 2 > t->nslots)
 		grow(t);
 	return id;
@@ -103,8 +129,8 @@ uint32_t td_intern(struct td_intern *t, const char *s, size_t len)
 
 uint32_t td_intern_find(const struct td_intern *t, const char *s, size_t len)
 {
-	uint32_t *slot = find_slot(t, td_hash(s, len), s, len);
-	return *slot ? *slot - 1 : UINT32_MAX;
+	const struct slot *slot = find_slot(t, td_hash(s, len), s, len);
+	return slot->str ? slot->id : UINT32_MAX;
 }
 
 const char *td_intern_str(const struct td_intern *t, uint32_t id, size_t *len)
