@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include "common/diag.h"
 #include "common/input.h"
+#include "common/radix.h"
 #include "common/sorted.h"
 #include "kallsyms.h"
 
@@ -13,7 +14,6 @@ struct ksym {
 	uint64_t start, end;
 	uint32_t name;               /* offset into names */
 	uint32_t module;             /* 0: kernel proper, else offset of the module's name */
-	uint32_t index;              /* line order: perf keeps the last of equals */
 };
 
 struct kallsyms {
@@ -40,13 +40,17 @@ static uint32_t add_name(struct kallsyms *k, const char *s, size_t n)
 	return at;
 }
 
-static bool parse_line(struct kallsyms *k, const char *p, size_t len, uint32_t index, uint32_t *last_module)
+static bool parse_line(struct kallsyms *k, const char *p, size_t len, uint32_t *last_module)
 {
 	const char *end = p + len;
 	uint64_t addr = 0;
 	int digits = 0;
-	for (; p < end && isxdigit((unsigned char)*p); p++, digits++)
-		addr = addr << 4 | (uint64_t)(isdigit((unsigned char)*p) ? *p - '0' : (tolower((unsigned char)*p) - 'a' + 10));
+	for (; p < end; p++, digits++) {
+		unsigned c = (unsigned char)*p, v = c - '0', lower = (c | 0x20) - 'a';
+		if (v > 9 && lower > 5)
+			break;
+		addr = addr << 4 | (v <= 9 ? v : lower + 10);
+	}
 	if (!digits || digits > 16 || end - p < 4 || p[0] != ' ' || p[2] != ' ')
 		return false;
 	char type = p[1];
@@ -81,24 +85,8 @@ static bool parse_line(struct kallsyms *k, const char *p, size_t len, uint32_t i
 		k->cap = k->cap ? k->cap * 2 : 4096;
 		k->sym = td_realloc(k->sym, k->cap * sizeof(*k->sym));
 	}
-	k->sym[k->n++] = (struct ksym){ addr, addr, add_name(k, name, (size_t)(name_end - name)), module, index };
+	k->sym[k->n++] = (struct ksym){ addr, addr, add_name(k, name, (size_t)(name_end - name)), module };
 	return true;
-}
-
-static int by_address(const void *x, const void *y)
-{
-	const struct ksym *a = x, *b = y;
-	if (a->start != b->start)
-		return a->start < b->start ? -1 : 1;
-	return a->index < b->index ? -1 : a->index > b->index;
-}
-
-static int by_table(const void *x, const void *y)
-{
-	const struct ksym *a = x, *b = y;
-	if (a->module != b->module)    /* kernel proper first, then module by module */
-		return a->module < b->module ? -1 : 1;
-	return a->start < b->start ? -1 : a->start > b->start;
 }
 
 /* What perf 6.1 makes of kallsyms, all sizes being 0: in address order,
@@ -108,7 +96,8 @@ static int by_table(const void *x, const void *y)
  * size, and perf keeps the sized one. Then one table per module. */
 static void fix_up(struct kallsyms *k)
 {
-	qsort(k->sym, k->n, sizeof(*k->sym), by_address);
+	/* lines come in order: equal addresses stay in line order */
+	td_radix_sort(k->sym, k->n, sizeof(*k->sym), offsetof(struct ksym, start), sizeof(uint64_t));
 	size_t w = 0;
 	for (size_t i = 0; i < k->n; i++) {
 		if (w > 0 && k->sym[w - 1].start == k->sym[i].start)
@@ -121,7 +110,8 @@ static void fix_up(struct kallsyms *k)
 		bool page_end = i + 1 == k->n || (s->module == 0) != (k->sym[i + 1].module == 0);
 		s->end = page_end ? ((s->start + 4095) & ~4095ULL) + 4096 : k->sym[i + 1].start;
 	}
-	qsort(k->sym, k->n, sizeof(*k->sym), by_table);
+	/* kernel proper first, then module by module, each in address order */
+	td_radix_sort(k->sym, k->n, sizeof(*k->sym), offsetof(struct ksym, module), sizeof(uint32_t));
 	for (size_t i = 0; i < k->n; i++) {
 		if (i == 0 || k->sym[i].module != k->sym[i - 1].module) {
 			k->tables = td_realloc(k->tables, (k->ntables + 1) * sizeof(*k->tables));
@@ -142,9 +132,9 @@ struct kallsyms *kallsyms_load(const char *path)
 	add_name(k, "", 0);          /* offset 0 means "no module" */
 	const char *line;
 	size_t len;
-	uint32_t index = 0, last_module = 0;
+	uint32_t last_module = 0;
 	while (td_input_next(in, &line, &len))
-		parse_line(k, line, len, index++, &last_module);
+		parse_line(k, line, len, &last_module);
 	td_input_close(in);
 	/* kptr_restrict hides the addresses behind zeros: nothing usable */
 	bool any = false;

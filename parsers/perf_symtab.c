@@ -1,8 +1,10 @@
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <elf.h>
 #include "common/diag.h"
+#include "common/radix.h"
 #include "perf_symtab.h"
 
 #define NIL (-1L)
@@ -422,30 +424,17 @@ size_t perf_symtab_ranges_replayed(struct perf_symtab *t, struct symtab_range **
 
 /* ---- without the tree ---------------------------------------------------------------- */
 
-/* idx[0..n) reordered by the symbols' starts, equal starts kept in order
- * (a least-significant-digit radix sort, skipping digits all share). */
-static void sort_by_start(const struct sym *s, size_t *idx, size_t *tmp, size_t n)
+/* order[0..n) (symbol numbers) reordered by the symbols' starts, equal
+ * starts kept in order. */
+static void sort_by_start(const struct sym *s, size_t *order, size_t n)
 {
-	uint64_t any = 0, all = ~0ULL;
+	struct keyed { uint64_t start; size_t sym; } *k = td_malloc((n + 1) * sizeof(*k));
 	for (size_t i = 0; i < n; i++)
-		any |= s[idx[i]].start, all &= s[idx[i]].start;
-	size_t *from = idx, *to = tmp;
-	for (int shift = 0; shift < 64; shift += 8) {
-		if (!(((any ^ all) >> shift) & 0xff))
-			continue;
-		size_t at[257] = { 0 };
-		for (size_t i = 0; i < n; i++)
-			at[((s[from[i]].start >> shift) & 0xff) + 1]++;
-		for (int d = 1; d <= 256; d++)
-			at[d] += at[d - 1];
-		for (size_t i = 0; i < n; i++)
-			to[at[(s[from[i]].start >> shift) & 0xff]++] = from[i];
-		size_t *swap = from;
-		from = to;
-		to = swap;
-	}
-	if (from != idx)
-		memcpy(idx, from, n * sizeof(*idx));
+		k[i] = (struct keyed){ s[order[i]].start, order[i] };
+	td_radix_sort(k, n, sizeof(*k), offsetof(struct keyed, start), sizeof(uint64_t));
+	for (size_t i = 0; i < n; i++)
+		order[i] = k[i].sym;
+	free(k);
 }
 
 /* perf's fix-ups on symbols in start order (ends in end[]): zero-size
@@ -480,12 +469,12 @@ static size_t fix_sorted(struct perf_symtab *t, size_t *order, size_t n, uint64_
 static bool disjoint_ranges(struct perf_symtab *t, struct symtab_range **out, size_t *nout)
 {
 	size_t n = t->count, nfixed = t->fixed ? t->nfixed : n;
-	size_t *order = td_malloc((n + 1) * sizeof(*order)), *tmp = td_malloc((n + 1) * sizeof(*tmp));
+	size_t *order = td_malloc((n + 1) * sizeof(*order));
 	uint64_t *end = td_malloc((n + 1) * sizeof(*end));
 	for (size_t i = 0; i < n; i++)
 		order[i] = i, end[i] = t->s[i].end;
-	sort_by_start(t->s, order, tmp, nfixed);
-	sort_by_start(t->s, order + nfixed, tmp, n - nfixed);
+	sort_by_start(t->s, order, nfixed);
+	sort_by_start(t->s, order + nfixed, n - nfixed);
 	size_t kept = fix_sorted(t, order, nfixed, end);
 	struct symtab_range *r = td_malloc((n + 1) * sizeof(*r));
 	size_t nr = 0, i = 0, j = nfixed;
@@ -497,7 +486,6 @@ static bool disjoint_ranges(struct perf_symtab *t, struct symtab_range **out, si
 		r[nr++] = (struct symtab_range){ start, hi, start, t->s[x].name };
 	}
 	free(order);
-	free(tmp);
 	free(end);
 	if (!disjoint) {
 		free(r);
