@@ -129,6 +129,12 @@ struct kallsyms *kallsyms_load(const char *path)
 	if (!in)
 		return NULL;
 	struct kallsyms *k = td_calloc(1, sizeof(*k));
+	/* room for a large kernel's table from the start: growing by copies
+	 * cost more than the parsing; untouched room is never paged in */
+	k->cap = 1u << 18;
+	k->sym = td_malloc(k->cap * sizeof(*k->sym));
+	k->names_cap = 16u << 20;
+	k->names = td_malloc(k->names_cap);
 	add_name(k, "", 0);          /* offset 0 means "no module" */
 	const char *line;
 	size_t len;
