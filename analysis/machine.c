@@ -39,6 +39,7 @@ struct map {
 struct maps {
 	struct map *v;
 	size_t n, cap;
+	uint32_t gen;                /* a process's: renewed whenever its maps change */
 };
 
 struct thread {
@@ -75,7 +76,10 @@ struct machine {
 	bool ksyms_loading;
 	struct kallsyms *ksyms_early;
 	const struct perf_data *data;
-	uint32_t gen[2];             /* user, kernel: bumped whenever a lookup there could change */
+	uint32_t kernel_gen;         /* bumped whenever a kernel lookup could change */
+	uint32_t next_gen;           /* the last generation handed out to a process */
+	int32_t last_pid;            /* the process of the last user lookup ... */
+	uint32_t last_proc;          /* ... and its index in procs */
 	struct resolved *cache;      /* direct-mapped, by (pid, cpumode, ip) */
 	struct td_intern *sym_ids;   /* (sym, dso) pointer pairs */
 	char tmp[64];
@@ -86,7 +90,7 @@ struct resolved {
 	uint64_t ip;
 	int32_t pid;
 	int16_t cpumode;
-	uint32_t gen;                /* 0: empty */
+	uint64_t gen;                /* the machine's and the process's; 0: empty */
 	struct machine_frame f;
 };
 
@@ -291,7 +295,7 @@ static void use_kcore(struct machine *m)
 	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
 	size_t nph = 0;
 	if (elf && elf_getphdrnum(elf, &nph) == 0 && nph > 0) {
-		struct maps kmaps = { NULL, 0, 0 };
+		struct maps kmaps = { NULL, 0, 0, 0 };
 		for (size_t i = 0; i < nph; i++) {
 			GElf_Phdr ph;
 			uint64_t size;
@@ -506,7 +510,7 @@ static void apply_fork(struct machine *m, const struct pd_record *r)
 	}
 	struct maps *to = process(m, (int32_t)pid);   /* may move procs: from is stale now */
 	free(to->v);
-	*to = (struct maps){ copy, n, n };
+	*to = (struct maps){ copy, n, n, ++m->next_gen };
 }
 
 static void kernel_mmap(struct machine *m, const struct pd_record *r)
@@ -574,17 +578,18 @@ static void user_mmap(struct machine *m, const struct pd_record *r)
 		for (int i = 0; i < r->u.mmap.build_id_size && i < 20; i++)
 			snprintf(d->build_id + 2 * i, 3, "%02x", r->u.mmap.build_id[i]);
 	thread(m, (int32_t)r->u.mmap.pid, (int32_t)r->u.mmap.tid, NULL);
-	maps_insert(process(m, (int32_t)r->u.mmap.pid), &mp);
+	struct maps *ms = process(m, (int32_t)r->u.mmap.pid);
+	maps_insert(ms, &mp);
+	ms->gen = ++m->next_gen;
 }
 
 void machine_apply(struct machine *m, const struct pd_record *r)
 {
 	if (!r->decoded && r->type != PERF_RECORD_MMAP && r->type != PERF_RECORD_MMAP2)
 		return;
-	if (r->type == PERF_RECORD_MMAP || r->type == PERF_RECORD_MMAP2)
-		m->gen[(r->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL]++;
-	else if (r->type == PERF_RECORD_FORK)
-		m->gen[0]++;
+	if ((r->type == PERF_RECORD_MMAP || r->type == PERF_RECORD_MMAP2) &&
+	    (r->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL)
+		m->kernel_gen++;
 	switch (r->type) {
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2: {
@@ -638,7 +643,7 @@ static void load_symbols(struct machine *m, struct dso *d)
 {
 	d->loaded = true;
 	if (d->kind == DSO_KERNEL || d->kind == DSO_MODULE)
-		m->gen[1]++;             /* kallsyms may stretch the kernel map */
+		m->kernel_gen++;             /* kallsyms may stretch the kernel map */
 	if (d->kind == DSO_FILE || d->kind == DSO_VDSO)
 		load_elf(m, d);
 	else if (d->kind == DSO_PERF_MAP)
@@ -683,7 +688,7 @@ static const char *map_symbol(struct machine *m, const struct map *mp, uint64_t 
 static void default_kernel_map(struct machine *m)
 {
 	m->kernel_mapped = true;
-	m->gen[1]++;
+	m->kernel_gen++;
 	FILE *f = fopen("/proc/kallsyms", "r");
 	if (!f)
 		return;
@@ -726,8 +731,9 @@ static void resolve(struct machine *m, int32_t pid, int cpumode, uint64_t ip, st
 }
 
 /* Samples hit the same addresses over and over: remember the answers
- * until a record or a symbol load may change them (user-space answers
- * survive kernel map changes and the other way round). */
+ * until a record or a symbol load may change them. A user-space answer
+ * lasts while its process's maps stay as they were, a kernel one while
+ * the kernel's do. */
 static inline struct resolved *cache_slot(const struct machine *m, int32_t pid, int cpumode, uint64_t ip)
 {
 	uint64_t h = (ip ^ ((uint64_t)(uint32_t)pid << 32 | (uint32_t)cpumode)) * 0x9e3779b97f4a7c15u;
@@ -741,21 +747,33 @@ void machine_prefetch(const struct machine *m, int32_t pid, int cpumode, uint64_
 	__builtin_prefetch(cache_slot(m, pid, cpumode, ip));
 }
 
+/* The generation an answer for (pid, cpumode) must carry to hold (never
+ * 0, the empty slot's). */
+static uint64_t generation(struct machine *m, int32_t pid, int cpumode)
+{
+	if (cpumode == PERF_RECORD_MISC_KERNEL)
+		return (uint64_t)m->kernel_gen << 32;
+	if (pid != m->last_pid || m->last_proc == UINT32_MAX) {
+		m->last_proc = (uint32_t)(process(m, pid) - m->procs);
+		m->last_pid = pid;
+	}
+	return (uint64_t)1 << 63 | m->procs[m->last_proc].gen;
+}
+
 void machine_resolve(struct machine *m, int32_t pid, int cpumode, uint64_t ip, struct machine_frame *out)
 {
 	if (cpumode == PERF_RECORD_MISC_KERNEL)
 		pid = -1;                     /* one kernel for all */
 	struct resolved *c = cache_slot(m, pid, cpumode, ip);
-	int space = cpumode == PERF_RECORD_MISC_KERNEL;
-	if (c->gen == m->gen[space] && c->ip == ip && c->pid == pid && c->cpumode == cpumode) {
+	uint64_t gen = generation(m, pid, cpumode);
+	if (c->gen == gen && c->ip == ip && c->pid == pid && c->cpumode == cpumode) {
 		*out = c->f;
 		return;
 	}
-	uint32_t gen = m->gen[space];
 	resolve(m, pid, cpumode, ip, out);
 	const char *pair[2] = { out->sym, out->dso };
 	out->sym_id = td_intern(m->sym_ids, (const char *)pair, sizeof pair);
-	if (m->gen[space] != gen)
+	if (generation(m, pid, cpumode) != gen)
 		return;                       /* symbols or maps were loaded on the way */
 	*c = (struct resolved){ ip, pid, (int16_t)cpumode, gen, *out };
 }
@@ -776,7 +794,9 @@ struct machine *machine_new(const struct perf_data *d, const struct machine_opti
 	m->tids = td_intern_new();
 	m->comms = td_intern_new();
 	m->kernel_dso = dso_of(m, "[kernel.kallsyms]", DSO_KERNEL);
-	m->gen[0] = m->gen[1] = 1;
+	m->kernel_gen = 1;
+	m->last_pid = -1;
+	m->last_proc = UINT32_MAX;
 	choose_kallsyms(m);
 	start_kallsyms(m, d);
 	m->cache = td_calloc((size_t)1 << CACHE_BITS, sizeof(*m->cache));
