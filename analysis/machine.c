@@ -48,6 +48,7 @@ struct thread {
 };
 
 #define COMM_SLOTS 256
+#define PROC_SLOTS 256
 
 struct machine {
 	struct machine_options opt;
@@ -78,8 +79,7 @@ struct machine {
 	const struct perf_data *data;
 	uint32_t kernel_gen;         /* bumped whenever a kernel lookup could change */
 	uint32_t next_gen;           /* the last generation handed out to a process */
-	int32_t last_pid;            /* the process of the last user lookup ... */
-	uint32_t last_proc;          /* ... and its index in procs */
+	struct proc_slot { int32_t pid; uint32_t id; } proc_cache[PROC_SLOTS];   /* id: index + 1; 0 empty */
 	struct resolved *cache;      /* direct-mapped, by (pid, cpumode, ip) */
 	struct td_intern *sym_ids;   /* (sym, dso) pointer pairs */
 	char tmp[64];
@@ -447,9 +447,19 @@ static const struct map *maps_find(const struct maps *ms, uint64_t addr)
 	return &ms->v[lo - 1];
 }
 
+/* Samples come from a few processes at a time: their indexes are kept by
+ * pid (a process's index never changes). */
+static uint32_t process_index(struct machine *m, int32_t pid)
+{
+	struct proc_slot *c = &m->proc_cache[(uint32_t)pid % PROC_SLOTS];
+	if (c->id == 0 || c->pid != pid)
+		*c = (struct proc_slot){ pid, td_intern(m->pids, (const char *)&pid, sizeof pid) + 1 };
+	return c->id - 1;
+}
+
 static struct maps *process(struct machine *m, int32_t pid)
 {
-	uint32_t id = td_intern(m->pids, (const char *)&pid, sizeof pid);
+	uint32_t id = process_index(m, pid);
 	if (id >= m->procs_cap) {
 		size_t cap = m->procs_cap ? m->procs_cap * 2 : 256;
 		while (cap <= id)
@@ -753,11 +763,7 @@ static uint64_t generation(struct machine *m, int32_t pid, int cpumode)
 {
 	if (cpumode == PERF_RECORD_MISC_KERNEL)
 		return (uint64_t)m->kernel_gen << 32;
-	if (pid != m->last_pid || m->last_proc == UINT32_MAX) {
-		m->last_proc = (uint32_t)(process(m, pid) - m->procs);
-		m->last_pid = pid;
-	}
-	return (uint64_t)1 << 63 | m->procs[m->last_proc].gen;
+	return (uint64_t)1 << 63 | process(m, pid)->gen;
 }
 
 void machine_resolve(struct machine *m, int32_t pid, int cpumode, uint64_t ip, struct machine_frame *out)
@@ -795,8 +801,6 @@ struct machine *machine_new(const struct perf_data *d, const struct machine_opti
 	m->comms = td_intern_new();
 	m->kernel_dso = dso_of(m, "[kernel.kallsyms]", DSO_KERNEL);
 	m->kernel_gen = 1;
-	m->last_pid = -1;
-	m->last_proc = UINT32_MAX;
 	choose_kallsyms(m);
 	start_kallsyms(m, d);
 	m->cache = td_calloc((size_t)1 << CACHE_BITS, sizeof(*m->cache));
