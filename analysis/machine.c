@@ -1,3 +1,4 @@
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,6 +76,7 @@ struct machine {
 	char ksyms_path[700];        /* where they come from */
 	pthread_t ksyms_thread;      /* reading them ahead of need */
 	bool ksyms_loading;
+	atomic_bool ksyms_read;      /* ... and done */
 	struct kallsyms *ksyms_early;
 	const struct perf_data *data;
 	uint32_t kernel_gen;         /* bumped whenever a kernel lookup could change */
@@ -354,6 +356,7 @@ static void *kallsyms_loader(void *arg)
 {
 	struct machine *m = arg;
 	m->ksyms_early = kallsyms_load(m->ksyms_path);
+	atomic_store_explicit(&m->ksyms_read, true, memory_order_release);
 	return NULL;
 }
 
@@ -376,6 +379,11 @@ static struct kallsyms *collect_kallsyms(struct machine *m)
 	pthread_join(m->ksyms_thread, NULL);
 	m->ksyms_loading = false;
 	return m->ksyms_early;
+}
+
+bool machine_kernel_ready(const struct machine *m)
+{
+	return !m->ksyms_loading || atomic_load_explicit(&m->ksyms_read, memory_order_acquire);
 }
 
 static void load_kernel_symbols(struct machine *m)

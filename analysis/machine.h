@@ -54,5 +54,8 @@ void machine_resolve(struct machine *m, int32_t pid, int cpumode, uint64_t ip, s
  * callchain's frames are resolved one after another; their lines come in
  * parallel this way). */
 void machine_prefetch(const struct machine *m, int32_t pid, int cpumode, uint64_t ip);
+/* false while the kernel's symbols are being read on another thread (a
+ * kernel lookup would wait for them). */
+bool machine_kernel_ready(const struct machine *m);
 
 #endif

@@ -11,11 +11,33 @@
 #define PD_AUXTRACE_INFO 70
 #define PD_AUXTRACE 71
 
+/* Callchain samples held back while the kernel's symbols are still being
+ * read (see hold): headers with their strings copied, frames resolved
+ * except the kernel's, kept as addresses. */
+struct held {
+	struct held_sample {
+		struct replay_header h;
+		size_t comm, event;          /* their copies' offsets in text */
+		size_t first, n;             /* its frames */
+	} *sample;
+	size_t nsamples, samples_cap;
+	struct held_frame {
+		struct machine_frame f;      /* a kernel frame's address in f.addr */
+		bool kernel;
+	} *frame;
+	size_t nframes, frames_cap;
+	char *text;
+	size_t text_used, text_cap;
+};
+
+#define HELD_MAX_FRAMES (1u << 18)
+
 struct replay {
 	struct perf_data *d;
 	struct machine *m;
 	unsigned max_stack;
 	struct replay_sink sink;
+	struct held held;
 	char (*names)[128];          /* per attr */
 	int name_width;
 	bool refused;
@@ -114,16 +136,19 @@ static int32_t sample_pid(const struct pd_sample *s)
 	return s->sample_type & PERF_SAMPLE_TID ? (int32_t)s->pid : -1;
 }
 
-/* Also starts fetching what resolving the frames will look at. */
-static bool chain_discarded(const struct replay *r, const struct pd_sample *s)
+/* Also starts fetching what resolving the frames will look at, and says
+ * whether the chain has kernel frames. */
+static bool chain_discarded(const struct replay *r, const struct pd_sample *s, bool *kernel)
 {
 	unsigned entries = 0;
 	int cpumode = PERF_RECORD_MISC_USER;
+	*kernel = false;
 	for (uint64_t i = 0; i < s->nr_callchain && entries < r->max_stack; i++) {
 		uint64_t ip = chain_entry(s, i);
 		if (!pd_is_context(ip)) {
 			entries++;
 			machine_prefetch(r->m, sample_pid(s), cpumode, ip);
+			*kernel |= cpumode == PERF_RECORD_MISC_KERNEL;
 		} else if (ip != (uint64_t)PERF_CONTEXT_KERNEL && ip != (uint64_t)PERF_CONTEXT_USER &&
 			   ip != (uint64_t)PERF_CONTEXT_HV) {
 			return true;
@@ -134,10 +159,10 @@ static bool chain_discarded(const struct replay *r, const struct pd_sample *s)
 	return false;
 }
 
-static void callchain(struct replay *r, const struct pd_sample *s)
+typedef void (*frame_fn)(struct replay *r, const struct pd_sample *s, int cpumode, uint64_t ip);
+
+static void each_frame(struct replay *r, const struct pd_sample *s, frame_fn fn)
 {
-	if (chain_discarded(r, s))
-		return;
 	int cpumode = PERF_RECORD_MISC_USER;
 	unsigned entries = 0;
 	for (uint64_t i = 0; i < s->nr_callchain && entries < r->max_stack; i++) {
@@ -147,17 +172,106 @@ static void callchain(struct replay *r, const struct pd_sample *s)
 			continue;
 		}
 		entries++;
-		struct machine_frame f;
-		machine_resolve(r->m, sample_pid(s), cpumode, ip, &f);
-		if (r->sink.frame) {
-			r->sink.frame(r->sink.ctx, &f);
-			continue;
-		}
-		struct td_put b = { r->line, 0, sizeof r->line };
-		td_put_mem(&b, "\t", 1);
-		frame_text(&b, &f);
-		r->sink.line(r->sink.ctx, b.p, b.n);
+		fn(r, s, cpumode, ip);
 	}
+}
+
+static void emit_frame(struct replay *r, const struct pd_sample *s, int cpumode, uint64_t ip)
+{
+	struct machine_frame f;
+	machine_resolve(r->m, sample_pid(s), cpumode, ip, &f);
+	if (r->sink.frame) {
+		r->sink.frame(r->sink.ctx, &f);
+		return;
+	}
+	struct td_put b = { r->line, 0, sizeof r->line };
+	td_put_mem(&b, "\t", 1);
+	frame_text(&b, &f);
+	r->sink.line(r->sink.ctx, b.p, b.n);
+}
+
+/* ---- holding samples back --------------------------------------------------------- */
+
+/* Reading /proc/kallsyms takes tens of milliseconds, and the first
+ * kernel frame would wait for it. Folding does not depend on the order of
+ * samples, so when frames go to the sink as values, a sample with kernel
+ * frames is held back until the symbols are there, and the next samples
+ * go on meanwhile. User frames are resolved at once (their maps change);
+ * the kernel's are resolved when released, before any kernel map changes. */
+static size_t held_text(struct held *hd, const char *s)
+{
+	size_t n = strlen(s) + 1, at = hd->text_used;
+	if (at + n > hd->text_cap) {
+		hd->text_cap = (at + n) * 2;
+		hd->text = td_realloc(hd->text, hd->text_cap);
+	}
+	memcpy(hd->text + at, s, n);
+	hd->text_used += n;
+	return at;
+}
+
+static void hold_frame(struct replay *r, const struct pd_sample *s, int cpumode, uint64_t ip)
+{
+	struct held *hd = &r->held;
+	if (hd->nframes == hd->frames_cap) {
+		hd->frames_cap = hd->frames_cap ? hd->frames_cap * 2 : 4096;
+		hd->frame = td_realloc(hd->frame, hd->frames_cap * sizeof(*hd->frame));
+	}
+	struct held_frame *f = &hd->frame[hd->nframes++];
+	f->kernel = cpumode == PERF_RECORD_MISC_KERNEL;
+	if (f->kernel)
+		f->f.addr = ip;
+	else
+		machine_resolve(r->m, sample_pid(s), cpumode, ip, &f->f);
+}
+
+static void hold(struct replay *r, const struct pd_sample *s, const struct replay_header *h)
+{
+	struct held *hd = &r->held;
+	if (hd->nsamples == hd->samples_cap) {
+		hd->samples_cap = hd->samples_cap ? hd->samples_cap * 2 : 1024;
+		hd->sample = td_realloc(hd->sample, hd->samples_cap * sizeof(*hd->sample));
+	}
+	struct held_sample *hs = &hd->sample[hd->nsamples++];
+	hs->h = *h;
+	hs->comm = held_text(hd, h->comm);
+	hs->event = held_text(hd, h->event);
+	hs->first = hd->nframes;
+	each_frame(r, s, hold_frame);
+	hs->n = hd->nframes - hs->first;
+}
+
+/* Plays the held samples (waiting for the kernel's symbols if need be). */
+static void release_held(struct replay *r)
+{
+	struct held *hd = &r->held;
+	for (size_t i = 0; i < hd->nsamples; i++) {
+		struct held_sample *hs = &hd->sample[i];
+		hs->h.comm = hd->text + hs->comm;
+		hs->h.event = hd->text + hs->event;
+		r->sink.header(r->sink.ctx, &hs->h);
+		for (size_t k = hs->first; k < hs->first + hs->n; k++) {
+			struct held_frame *f = &hd->frame[k];
+			if (f->kernel)
+				machine_resolve(r->m, -1, PERF_RECORD_MISC_KERNEL, f->f.addr, &f->f);
+			r->sink.frame(r->sink.ctx, &f->f);
+		}
+		r->sink.line(r->sink.ctx, "", 0);
+	}
+	hd->nsamples = hd->nframes = hd->text_used = 0;
+}
+
+static void free_held(struct held *hd)
+{
+	free(hd->sample);
+	free(hd->frame);
+	free(hd->text);
+}
+
+static bool is_kernel_mmap(const struct pd_record *rec)
+{
+	return (rec->type == PERF_RECORD_MMAP || rec->type == PERF_RECORD_MMAP2) &&
+	       (rec->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
 }
 
 static void sample(struct replay *r, const struct pd_record *rec)
@@ -170,11 +284,18 @@ static void sample(struct replay *r, const struct pd_record *rec)
 	if (!has_chain || !r->sink.header)
 		n = replay_header_text(&h, head, sizeof head);
 	if (has_chain) {
+		bool kernel, discarded = chain_discarded(r, s, &kernel);
+		if (!discarded && kernel && r->sink.frame && r->held.nframes < HELD_MAX_FRAMES &&
+		    (r->held.nsamples || !machine_kernel_ready(r->m))) {
+			hold(r, s, &h);
+			return;
+		}
 		if (r->sink.header)
 			r->sink.header(r->sink.ctx, &h);
 		else
 			r->sink.line(r->sink.ctx, head, n);
-		callchain(r, s);
+		if (!discarded)
+			each_frame(r, s, emit_frame);
 		r->sink.line(r->sink.ctx, "", 0);
 		return;
 	}
@@ -191,6 +312,8 @@ static void sample(struct replay *r, const struct pd_record *rec)
 static void play(void *ctx, const struct pd_record *rec)
 {
 	struct replay *r = ctx;
+	if (r->held.nsamples && (is_kernel_mmap(rec) || machine_kernel_ready(r->m)))
+		release_held(r);
 	if (rec->type == PERF_RECORD_SAMPLE) {
 		if (rec->decoded)
 			sample(r, rec);
@@ -282,6 +405,8 @@ bool script_replay(struct perf_data *d, const struct replay_options *o, const st
 	ordered_free(q);
 	if (r.pipe)
 		record_pipe_finish(r.pipe);
+	release_held(&r);
+	free_held(&r.held);
 	if (r.sink.end)
 		r.sink.end(r.sink.ctx);
 	machine_free(r.m);
