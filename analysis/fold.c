@@ -7,6 +7,7 @@
 #include "fold.h"
 
 #define MAX_WARNINGS 10          /* malformed lines reported one by one */
+#define RECENT_HEADERS 64
 
 struct id_vec {
 	uint32_t *v;
@@ -48,6 +49,12 @@ struct fold {
 	struct td_intern *header_keys;   /* fold_cached_header: "comm\0tid\0event" */
 	struct cached_header { uint32_t pname; bool java, kept; } *headers;
 	size_t headers_cap;
+	struct recent_header {           /* the last keys found, by tid: no hashing for them */
+		int32_t tid;
+		uint32_t id;             /* in header_keys, + 1; 0: empty */
+		uint32_t n;
+		char key[52];
+	} recent[RECENT_HEADERS];
 	uint64_t *skipped_samples;
 	size_t skipped_cap;
 	/* what the end-of-run notes say */
@@ -592,11 +599,25 @@ static size_t header_key(char *buf, size_t cap, const char *comm, int32_t tid, c
 	return nc + 1 + sizeof tid + ne;
 }
 
+/* The id of a header key in header_keys, or UINT32_MAX. */
+static uint32_t header_id(struct fold *f, int32_t tid, const char *key, size_t n)
+{
+	struct recent_header *r = &f->recent[(uint32_t)tid % RECENT_HEADERS];
+	if (r->id && r->tid == tid && r->n == n && memcmp(r->key, key, n) == 0)
+		return r->id - 1;
+	uint32_t id = td_intern_find(f->header_keys, key, n);
+	if (id != UINT32_MAX && n <= sizeof r->key) {
+		*r = (struct recent_header){ tid, id + 1, (uint32_t)n, "" };
+		memcpy(r->key, key, n);
+	}
+	return id;
+}
+
 bool fold_cached_header(struct fold *f, const char *comm, int32_t tid, const char *event, uint64_t period)
 {
 	char key[512];
 	size_t n = header_key(key, sizeof key, comm, tid, event);
-	uint32_t id = n ? td_intern_find(f->header_keys, key, n) : UINT32_MAX;
+	uint32_t id = n ? header_id(f, tid, key, n) : UINT32_MAX;
 	if (id == UINT32_MAX)
 		return false;
 	const struct cached_header *c = &f->headers[id];
