@@ -35,6 +35,11 @@ struct fold {
 	struct td_intern *stacks;        /* byte string of ids -> count */
 	uint64_t *counts;
 	size_t counts_cap;
+	struct pending_stack {           /* counted two stacks late (count_stack) */
+		struct id_vec ids;
+		uint64_t hash, count;
+		bool used;
+	} pending[2];                    /* the older first */
 	/* the sample being read */
 	bool in_sample;
 	uint32_t pname;
@@ -105,6 +110,8 @@ void fold_free(struct fold *f)
 	free(f->cache);
 	free(f->frame_pool.v);
 	free(f->counts);
+	free(f->pending[0].ids.v);
+	free(f->pending[1].ids.v);
 	free(f->frames.v);
 	free(f->key.v);
 	free(f->event);
@@ -291,9 +298,9 @@ static const struct cached_frame *frame_names(struct fold *f, const struct scrip
 	return c;
 }
 
-static void count_stack(struct fold *f, const uint32_t *ids, size_t n, uint64_t count)
+static void count_now(struct fold *f, const uint32_t *ids, size_t n, uint64_t h, uint64_t count)
 {
-	uint32_t id = td_intern(f->stacks, (const char *)ids, n * sizeof(*ids));
+	uint32_t id = td_intern_hashed(f->stacks, (const char *)ids, n * sizeof(*ids), h);
 	if (id >= f->counts_cap) {
 		size_t old = f->counts_cap;
 		f->counts_cap = f->counts_cap ? f->counts_cap * 2 : 4096;
@@ -301,6 +308,39 @@ static void count_stack(struct fold *f, const uint32_t *ids, size_t n, uint64_t 
 		memset(f->counts + old, 0, (f->counts_cap - old) * sizeof(*f->counts));
 	}
 	f->counts[id] += count;
+}
+
+/* Looking a stack up costs two cache misses (its slot, then the stored
+ * stack), so each is counted two stacks later: the slot is fetched when
+ * it comes, the stored stack at the next one. */
+static void count_stack(struct fold *f, const uint32_t *ids, size_t n, uint64_t count)
+{
+	uint64_t h = td_hash(ids, n * sizeof(*ids));
+	td_intern_prefetch(f->stacks, h);
+	struct pending_stack *older = &f->pending[0], *newer = &f->pending[1];
+	if (newer->used)
+		td_intern_prefetch_key(f->stacks, newer->hash);
+	if (older->used)
+		count_now(f, older->ids.v, older->ids.n, older->hash, older->count);
+	struct pending_stack spare = *older;
+	*older = *newer;
+	*newer = spare;
+	newer->ids.n = 0;
+	for (size_t i = 0; i < n; i++)
+		vec_push(&newer->ids, ids[i]);
+	newer->hash = h;
+	newer->count = count;
+	newer->used = true;
+}
+
+/* Counts the stacks still pending. */
+static void settle(struct fold *f)
+{
+	for (int i = 0; i < 2; i++)
+		if (f->pending[i].used) {
+			count_now(f, f->pending[i].ids.v, f->pending[i].ids.n, f->pending[i].hash, f->pending[i].count);
+			f->pending[i].used = false;
+		}
 }
 
 static bool is_skip_after(const struct fold *f, uint32_t name)
@@ -657,10 +697,11 @@ void fold_cache_header(struct fold *f, const char *comm, int32_t tid, const char
 
 void fold_end_input(struct fold *f, const char *file, unsigned long lineno)
 {
-	if (!f->in_sample)
-		return;
-	td_bad_input(file, lineno, "input ends inside a sample; kept");
-	end_sample(f);
+	if (f->in_sample) {
+		td_bad_input(file, lineno, "input ends inside a sample; kept");
+		end_sample(f);
+	}
+	settle(f);
 }
 
 struct out_line {
@@ -693,6 +734,7 @@ static size_t stack_ids(const struct fold *f, uint32_t s, struct id_vec *out)
 
 void fold_write(struct fold *f, FILE *out)
 {
+	settle(f);
 	uint32_t nstacks = td_intern_count(f->stacks);
 	struct out_line *lines = td_malloc((nstacks + 1) * sizeof(*lines));
 	struct id_vec ids = { 0 };
@@ -727,8 +769,9 @@ void fold_write(struct fold *f, FILE *out)
 	free(text);
 }
 
-void fold_merge(struct fold *into, const struct fold *from)
+void fold_merge(struct fold *into, struct fold *from)
 {
+	settle(from);
 	struct id_vec ids = { 0 };
 	uint32_t nstacks = td_intern_count(from->stacks);
 	for (uint32_t s = 0; s < nstacks; s++) {

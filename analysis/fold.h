@@ -42,7 +42,8 @@ void fold_resolved_frame(struct fold *f, const char *sym, uint64_t sym_off, cons
  * keeps the result when the line's parse depends on those parts alone). */
 bool fold_cached_header(struct fold *f, const char *comm, int32_t tid, const char *event, uint64_t period);
 void fold_cache_header(struct fold *f, const char *comm, int32_t tid, const char *event, const char *line, size_t len);
-/* End of one input file: a sample still open is kept, with a warning. */
+/* End of one input file: a sample still open is kept, with a warning, and
+ * every stack is counted. */
 void fold_end_input(struct fold *f, const char *file, unsigned long lineno);
 
 /* Sorted folded output. */
@@ -53,6 +54,6 @@ void fold_report(const struct fold *f);
 /* The event the default filter settled on (NULL before the first header). */
 const char *fold_event(const struct fold *f);
 /* Merge another fold's counts into f (for per-thread folds). */
-void fold_merge(struct fold *into, const struct fold *from);
+void fold_merge(struct fold *into, struct fold *from);
 
 #endif

@@ -110,7 +110,23 @@ static void grow(struct td_intern *t)
 
 uint32_t td_intern(struct td_intern *t, const char *s, size_t len)
 {
-	uint64_t h = td_hash(s, len);
+	return td_intern_hashed(t, s, len, td_hash(s, len));
+}
+
+void td_intern_prefetch(const struct td_intern *t, uint64_t h)
+{
+	__builtin_prefetch(&t->slots[(uint32_t)h & (t->nslots - 1)]);
+}
+
+void td_intern_prefetch_key(const struct td_intern *t, uint64_t h)
+{
+	const struct slot *slot = &t->slots[(uint32_t)h & (t->nslots - 1)];
+	if (slot->str && slot->hash == (uint32_t)h)
+		__builtin_prefetch(slot->str);
+}
+
+uint32_t td_intern_hashed(struct td_intern *t, const char *s, size_t len, uint64_t h)
+{
 	struct slot *slot = find_slot(t, h, s, len);
 	if (slot->str)
 		return slot->id;

@@ -14,6 +14,13 @@ void td_intern_free(struct td_intern *t);
 
 /* Id of the string (added if new). */
 uint32_t td_intern(struct td_intern *t, const char *s, size_t len);
+/* The same, with h = td_hash(s, len) computed before. A caller with many
+ * lookups to make can start fetching the slot a string's hash leads to,
+ * then (once that is in cache) the string stored there, and look up
+ * later: each fetch is a cache miss when taken on the spot. */
+uint32_t td_intern_hashed(struct td_intern *t, const char *s, size_t len, uint64_t h);
+void td_intern_prefetch(const struct td_intern *t, uint64_t h);
+void td_intern_prefetch_key(const struct td_intern *t, uint64_t h);
 /* Id of the string, or UINT32_MAX if absent. */
 uint32_t td_intern_find(const struct td_intern *t, const char *s, size_t len);
 /* The stored string (NUL-terminated) and its length. */
