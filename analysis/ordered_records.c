@@ -32,6 +32,7 @@ struct ordered_records *ordered_new(struct perf_data *d, ordered_fn fn, void *ct
 	o->d = d;
 	o->fn = fn;
 	o->ctx = ctx;
+	d->samples_decoded_later = true;     /* each is decoded whole when delivered */
 	return o;
 }
 
@@ -147,7 +148,13 @@ void ordered_add(struct ordered_records *o, const struct pd_record *r)
 	}
 	uint64_t t = r->type >= PD_USER_TYPE_START ? 0 : record_time(r);
 	if (t == 0 || t == UINT64_MAX) {
-		o->fn(o->ctx, r);
+		if (r->type == PERF_RECORD_SAMPLE) {
+			struct pd_record rec;
+			perf_data_decode(o->d, r->raw, r->offset, &rec);
+			o->fn(o->ctx, &rec);
+		} else {
+			o->fn(o->ctx, r);
+		}
 		return;
 	}
 	if (t > o->max_time)

@@ -14,6 +14,7 @@ typedef void (*ordered_fn)(void *ctx, const struct pd_record *rec);
 
 struct ordered_records;
 
+/* Sets d->samples_decoded_later: samples are decoded whole on delivery. */
 struct ordered_records *ordered_new(struct perf_data *d, ordered_fn fn, void *ctx);
 /* Queue (a copy of) rec or deliver it now; a FINISHED_ROUND flushes. */
 void ordered_add(struct ordered_records *o, const struct pd_record *rec);

@@ -1081,6 +1081,21 @@ static bool decode_sample(struct perf_data *d, const unsigned char *p, size_t n,
 	return at <= n;
 }
 
+/* What time-ordering needs of a sample: its event, layout and time. */
+static bool peek_sample(struct perf_data *d, const unsigned char *p, size_t n, struct pd_sample *s)
+{
+	s->attr = sample_attr(d, p, n);
+	if (s->attr < 0)
+		return false;
+	uint64_t st = d->attrs[s->attr].attr.sample_type;
+	size_t at = 8 * (!!(st & PERF_SAMPLE_IDENTIFIER) + !!(st & PERF_SAMPLE_IP) + !!(st & PERF_SAMPLE_TID));
+	s->sample_type = st;
+	s->time = 0;
+	if (st & PERF_SAMPLE_TIME)
+		U64(s->time);
+	return at <= n;
+}
+
 /* The sample_id_all trailer at the end of a non-sample kernel record;
  * returns its size (0 when there is none). */
 static size_t decode_sample_id(struct perf_data *d, const unsigned char *p, size_t n, struct pd_record *r)
@@ -1118,7 +1133,8 @@ static const char *rec_str(struct perf_data *d, const unsigned char *p, size_t n
 	return d->src->str;
 }
 
-static void decode_record(struct perf_data *d, struct pd_record *r)
+/* whole: all of a sample, else what peek_sample reads */
+static void decode_record(struct perf_data *d, struct pd_record *r, bool whole)
 {
 	const unsigned char *p = r->raw + 8;
 	size_t n = r->size - 8u;
@@ -1126,7 +1142,7 @@ static void decode_record(struct perf_data *d, struct pd_record *r)
 	r->decoded = false;
 	memset(&r->sid, 0, sizeof r->sid);
 	if (r->type == PERF_RECORD_SAMPLE) {
-		r->decoded = decode_sample(d, p, n, &r->u.sample);
+		r->decoded = whole ? decode_sample(d, p, n, &r->u.sample) : peek_sample(d, p, n, &r->u.sample);
 		r->attr = r->u.sample.attr;
 		return;
 	}
@@ -1340,6 +1356,14 @@ static void deliver_checks(struct perf_data *d, struct pd_record *r)
 			     (unsigned long long)r->offset, (unsigned long long)d->attrs[r->attr].attr.sample_type);
 }
 
+/* A record as perf_data_next gives it. */
+static void next_decode(struct perf_data *d, struct pd_record *r)
+{
+	decode_record(d, r, !d->samples_decoded_later);
+	if (!d->samples_decoded_later)
+		deliver_checks(d, r);
+}
+
 /* A mapped file's pages count in the resident size once read: give back
  * those well behind the reading point, so memory stays flat however large
  * the file. Records queued from there (a time-ordering round that long)
@@ -1397,8 +1421,7 @@ int perf_data_next(struct perf_data *d, const struct pd_record **out)
 				r->in_compressed = true;
 				r->raw = h;
 				s->zpos += size;
-				decode_record(d, r);
-				deliver_checks(d, r);
+				next_decode(d, r);
 				*out = r;
 				return 1;
 			}
@@ -1453,8 +1476,7 @@ int perf_data_next(struct perf_data *d, const struct pd_record **out)
 		}
 		if (d->pipe_mode && !pipe_record(d, r))
 			return stop(d);
-		decode_record(d, r);
-		deliver_checks(d, r);
+		next_decode(d, r);
 		if (type == COMPRESSED || (type == COMPRESSED2 && size >= 16)) {
 			size_t head = type == COMPRESSED ? 8 : 16;
 			size_t n = size - head;
@@ -1485,7 +1507,9 @@ void perf_data_decode(struct perf_data *d, const void *raw, uint64_t offset, str
 	out->offset = offset;
 	out->in_compressed = false;
 	out->raw = h;
-	decode_record(d, out);
+	decode_record(d, out, true);
+	if (d->samples_decoded_later)
+		deliver_checks(d, out);
 }
 
 bool perf_data_walk(struct perf_data *d, pd_record_fn fn, void *ctx)

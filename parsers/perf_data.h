@@ -164,6 +164,7 @@ struct perf_data {
 	struct pd_info info;
 	uint64_t bad_offset;             /* where reading stopped on bad input; 0 if it did not */
 	unsigned long bad_samples;       /* samples that did not fit their event's layout (reported, skipped) */
+	bool samples_decoded_later;      /* see perf_data_decode */
 	struct pd_src *src;              /* reading state (private) */
 };
 
@@ -189,7 +190,12 @@ bool perf_data_raw_is_stable(const struct perf_data *d, const struct pd_record *
 
 /* Decode again a record copied out of an earlier one's raw bytes (rec->raw,
  * rec->size bytes), e.g. after queueing records to sort them by time.
- * Arrays in *out live until the next record is read or decoded. */
+ * Arrays in *out live until the next record is read or decoded.
+ *
+ * A reader that decodes every sample again this way sets
+ * samples_decoded_later: then perf_data_next decodes of a sample only its
+ * event (attr), sample_type and time (rec->decoded: those fit), and
+ * perf_data_decode reports a sample that does not fit its layout. */
 void perf_data_decode(struct perf_data *d, const void *raw, uint64_t offset, struct pd_record *out);
 
 typedef void (*pd_record_fn)(void *ctx, const struct perf_data *d, const struct pd_record *rec);
