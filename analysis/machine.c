@@ -14,6 +14,7 @@
 #include "common/sorted.h"
 #include "parsers/elf_symbols.h"
 #include "parsers/kallsyms.h"
+#include "symbol_loader.h"
 #include "machine.h"
 
 enum dso_kind { DSO_FILE, DSO_VDSO, DSO_PERF_MAP, DSO_KERNEL, DSO_MODULE, DSO_NONE };
@@ -74,10 +75,9 @@ struct machine {
 	uint32_t comm_gen;           /* bumped by COMM and FORK */
 	struct comm_slot { int32_t pid, tid; uint32_t gen; const char *comm; } comm_cache[COMM_SLOTS];
 	char ksyms_path[700];        /* where they come from */
-	pthread_t ksyms_thread;      /* reading them ahead of need */
-	bool ksyms_loading;
-	atomic_bool ksyms_read;      /* ... and done */
-	struct kallsyms *ksyms_early;
+	bool ksyms_ahead;            /* the loader reads them */
+	struct symbol_places places;
+	struct symbol_loader *loader;
 	const struct perf_data *data;
 	uint32_t kernel_gen;         /* bumped whenever a kernel lookup could change */
 	uint32_t next_gen;           /* the last generation handed out to a process */
@@ -129,66 +129,12 @@ static uint32_t dso_of(struct machine *m, const char *name, enum dso_kind kind)
 	return id;
 }
 
-static bool is_file(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-/* The first readable candidate with the recorded build id (any, when none
- * was recorded) and symbols; else the first with the build id at all. */
-/* The first path that holds the binary itself, with the recorded build id. */
-static const char *runtime_file(const char *const *paths, int n, const char *build_id)
-{
-	for (int i = 0; i < n; i++) {
-		char hex[41];
-		if (paths[i] && is_file(paths[i]) && elf_file_build_id(paths[i], hex) && (!*build_id || strcmp(hex, build_id) == 0))
-			return paths[i];
-	}
-	return NULL;
-}
-
-/* Symbols from the first of paths with the build id (the cache's debug
- * file first, as perf); PLT stubs from the first of runtime_paths. */
-static struct elf_symbols *open_matching(const char *const *paths, int n, const char *const *runtime_paths, int nrun,
-					 const char *build_id)
-{
-	struct elf_symbols *fallback = NULL;
-	const char *runtime = runtime_file(runtime_paths, nrun, build_id);
-	for (int i = 0; i < n; i++) {
-		if (!paths[i] || !is_file(paths[i]))
-			continue;
-		struct elf_symbols *e = elf_symbols_try(paths[i], runtime);
-		if (!e)
-			continue;
-		if (*build_id && strcmp(elf_symbols_build_id(e), build_id) != 0) {
-			elf_symbols_close(e);
-			continue;
-		}
-		if (elf_symbols_count(e) > 0) {
-			elf_symbols_close(fallback);
-			return e;
-		}
-		if (!fallback)
-			fallback = e;
-		else
-			elf_symbols_close(e);
-	}
-	return fallback;
-}
-
+/* A binary's symbols: read ahead by the loader when they were asked for,
+ * else now. */
 static void load_elf(struct machine *m, struct dso *d)
 {
-	char cache_debug[700] = "", cache_elf[700] = "", path[1200] = "";
-	if (*d->build_id) {
-		snprintf(cache_debug, sizeof cache_debug, "%s/.build-id/%.2s/%s/debug", m->buildid_dir, d->build_id, d->build_id + 2);
-		snprintf(cache_elf, sizeof cache_elf, "%s/.build-id/%.2s/%s/%s", m->buildid_dir, d->build_id, d->build_id + 2,
-			 d->kind == DSO_VDSO ? "vdso" : "elf");
-	}
-	if (d->kind == DSO_FILE)
-		snprintf(path, sizeof path, "%s%s", m->opt.symfs ? m->opt.symfs : "", d->name);
-	const char *candidates[] = { cache_debug, cache_elf, path };
-	d->elf = open_matching(candidates, 3, candidates + 1, 2, d->build_id);
+	if (!m->loader || !symbol_loader_take(m->loader, d->name, d->build_id, &d->elf))
+		d->elf = symbol_places_load(&m->places, d->name, d->build_id, d->kind == DSO_VDSO);
 }
 
 static int cmp_jit(const void *a, const void *b)
@@ -352,38 +298,27 @@ static void choose_kallsyms(struct machine *m)
 	}
 }
 
-static void *kallsyms_loader(void *arg)
-{
-	struct machine *m = arg;
-	m->ksyms_early = kallsyms_load(m->ksyms_path);
-	atomic_store_explicit(&m->ksyms_read, true, memory_order_release);
-	return NULL;
-}
-
 /* Reading kallsyms takes tens of milliseconds (the kernel formats
- * /proc/kallsyms line by line): start it on a thread of its own when the
- * file may hold kernel addresses; load_kernel_symbols() collects it. */
-static void start_kallsyms(struct machine *m, const struct perf_data *d)
+ * /proc/kallsyms line by line): the loader starts with them when the file
+ * may hold kernel addresses; load_kernel_symbols() collects them. */
+static void start_loader(struct machine *m, const struct perf_data *d)
 {
 	bool kernel = false;
 	for (int i = 0; i < d->nattrs; i++)
 		kernel |= !d->attrs[i].attr.exclude_kernel;
-	if (kernel && pthread_create(&m->ksyms_thread, NULL, kallsyms_loader, m) == 0)
-		m->ksyms_loading = true;
+	m->places = (struct symbol_places){ m->buildid_dir, m->opt.symfs };
+	m->loader = symbol_loader_start(kernel ? m->ksyms_path : NULL, &m->places);
+	m->ksyms_ahead = m->loader && kernel;
 }
 
 static struct kallsyms *collect_kallsyms(struct machine *m)
 {
-	if (!m->ksyms_loading)
-		return kallsyms_load(m->ksyms_path);
-	pthread_join(m->ksyms_thread, NULL);
-	m->ksyms_loading = false;
-	return m->ksyms_early;
+	return m->ksyms_ahead ? symbol_loader_kallsyms(m->loader) : kallsyms_load(m->ksyms_path);
 }
 
 bool machine_kernel_ready(const struct machine *m)
 {
-	return !m->ksyms_loading || atomic_load_explicit(&m->ksyms_read, memory_order_acquire);
+	return !m->ksyms_ahead || m->ksyms_tried || symbol_loader_kallsyms_ready(m->loader);
 }
 
 static void load_kernel_symbols(struct machine *m)
@@ -569,32 +504,49 @@ static void kernel_mmap(struct machine *m, const struct pd_record *r)
 	}
 }
 
-static void user_mmap(struct machine *m, const struct pd_record *r)
+/* What a user MMAP maps: its dso's kind and name (jit: room for a perf
+ * map's), and whether addresses in it are taken as they are. */
+static enum dso_kind user_map_kind(const struct pd_record *r, const char **name, char jit[64], bool *identity)
 {
-	const char *name = r->u.mmap.filename;
+	*name = r->u.mmap.filename;
 	uint32_t prot = r->type == PERF_RECORD_MMAP2 ? r->u.mmap.prot
 			: (r->misc & PERF_RECORD_MISC_MMAP_DATA) ? PROT_READ : PROT_EXEC;
-	bool anon = strcmp(name, "//anon") == 0 || strncmp(name, "/dev/zero", 9) == 0 ||
-		    strncmp(name, "/anon_hugepage", 14) == 0 || (r->type == PERF_RECORD_MMAP2 && (r->u.mmap.flags & MAP_HUGETLB));
-	bool no_dso = strncmp(name, "[stack", 6) == 0 || strncmp(name, "/SYSV", 5) == 0 || strcmp(name, "[heap]") == 0;
-	struct map mp = { r->u.mmap.start, r->u.mmap.start + r->u.mmap.len, r->u.mmap.pgoff, 0, anon || no_dso };
-	enum dso_kind kind = DSO_FILE;
-	char jit[64];
+	const char *n = *name;
+	bool anon = strcmp(n, "//anon") == 0 || strncmp(n, "/dev/zero", 9) == 0 ||
+		    strncmp(n, "/anon_hugepage", 14) == 0 || (r->type == PERF_RECORD_MMAP2 && (r->u.mmap.flags & MAP_HUGETLB));
+	bool no_dso = strncmp(n, "[stack", 6) == 0 || strncmp(n, "/SYSV", 5) == 0 || strcmp(n, "[heap]") == 0;
+	*identity = anon || no_dso;
 	if ((anon || no_dso) && (prot & PROT_EXEC)) {
-		snprintf(jit, sizeof jit, "/tmp/perf-%d.map", (int)r->u.mmap.pid);
-		name = jit;
-		kind = DSO_PERF_MAP;
-	} else if (anon || no_dso || (name[0] == '[' && strcmp(name, "[vdso]") != 0)) {
-		kind = DSO_NONE;
-	} else if (strcmp(name, "[vdso]") == 0) {
-		kind = DSO_VDSO;
-		mp.pgoff = 0;
+		snprintf(jit, 64, "/tmp/perf-%d.map", (int)r->u.mmap.pid);
+		*name = jit;
+		return DSO_PERF_MAP;
 	}
+	if (anon || no_dso || (n[0] == '[' && strcmp(n, "[vdso]") != 0))
+		return DSO_NONE;
+	return strcmp(n, "[vdso]") == 0 ? DSO_VDSO : DSO_FILE;
+}
+
+/* The build id an MMAP2 record carries ("" if none). */
+static void record_build_id(const struct pd_record *r, char hex[41])
+{
+	hex[0] = '\0';
+	if (r->type == PERF_RECORD_MMAP2 && r->u.mmap.has_build_id)
+		for (int i = 0; i < r->u.mmap.build_id_size && i < 20; i++)
+			snprintf(hex + 2 * i, 3, "%02x", r->u.mmap.build_id[i]);
+}
+
+static void user_mmap(struct machine *m, const struct pd_record *r)
+{
+	const char *name;
+	char jit[64];
+	bool identity;
+	enum dso_kind kind = user_map_kind(r, &name, jit, &identity);
+	struct map mp = { r->u.mmap.start, r->u.mmap.start + r->u.mmap.len, kind == DSO_VDSO ? 0 : r->u.mmap.pgoff, 0,
+			  identity };
 	mp.dso = dso_of(m, name, kind);
 	struct dso *d = &m->dsos[mp.dso];
-	if (r->type == PERF_RECORD_MMAP2 && r->u.mmap.has_build_id && !*d->build_id)
-		for (int i = 0; i < r->u.mmap.build_id_size && i < 20; i++)
-			snprintf(d->build_id + 2 * i, 3, "%02x", r->u.mmap.build_id[i]);
+	if (!*d->build_id)
+		record_build_id(r, d->build_id);
 	thread(m, (int32_t)r->u.mmap.pid, (int32_t)r->u.mmap.tid, NULL);
 	struct maps *ms = process(m, (int32_t)r->u.mmap.pid);
 	maps_insert(ms, &mp);
@@ -630,6 +582,26 @@ void machine_apply(struct machine *m, const struct pd_record *r)
 	default:
 		break;
 	}
+}
+
+void machine_want_symbols(struct machine *m, const struct pd_record *r)
+{
+	if (!m->loader || (r->type != PERF_RECORD_MMAP && r->type != PERF_RECORD_MMAP2) || !r->u.mmap.filename)
+		return;
+	int cpumode = r->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL ||
+	    cpumode == PERF_RECORD_MISC_GUEST_USER)
+		return;
+	const char *name;
+	char jit[64], build_id[41];
+	bool identity;
+	enum dso_kind kind = user_map_kind(r, &name, jit, &identity);
+	if (kind != DSO_FILE && kind != DSO_VDSO)
+		return;
+	snprintf(build_id, sizeof build_id, "%s", recorded_build_id(m, name));
+	if (!*build_id)
+		record_build_id(r, build_id);
+	symbol_loader_want(m->loader, name, build_id, kind == DSO_VDSO);
 }
 
 /* ---- lookups ---------------------------------------------------------------------- */
@@ -810,7 +782,7 @@ struct machine *machine_new(const struct perf_data *d, const struct machine_opti
 	m->kernel_dso = dso_of(m, "[kernel.kallsyms]", DSO_KERNEL);
 	m->kernel_gen = 1;
 	choose_kallsyms(m);
-	start_kallsyms(m, d);
+	start_loader(m, d);
 	m->cache = td_calloc((size_t)1 << CACHE_BITS, sizeof(*m->cache));
 	m->sym_ids = td_intern_new();
 	set_comm(m, thread(m, 0, 0, NULL), "swapper");    /* perf's idle thread */
@@ -835,8 +807,7 @@ void machine_free(struct machine *m)
 	free(m->kmaps.v);
 	free(m->cache);
 	td_intern_free(m->sym_ids);
-	if (m->ksyms_loading)
-		kallsyms_free(collect_kallsyms(m));
+	symbol_loader_stop(m->loader);
 	kallsyms_free(m->ksyms);
 	td_intern_free(m->names);
 	td_intern_free(m->pids);

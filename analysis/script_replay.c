@@ -399,6 +399,8 @@ bool script_replay(struct perf_data *d, const struct replay_options *o, const st
 			ok = false;
 			break;
 		}
+		if (r.pipe)
+			machine_want_symbols(r.m, rec);     /* read ahead while the other thread plays */
 		ordered_add(q, rec);
 	}
 	ordered_finish(q);
