@@ -1,4 +1,3 @@
-#include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,7 +5,6 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <gelf.h>
 #include <unistd.h>
 #include "common/diag.h"
