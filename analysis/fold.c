@@ -65,7 +65,8 @@ struct fold {
 	/* what the end-of-run notes say */
 	uint64_t frames_total, frames_unknown;
 	uint64_t malformed;
-	uint32_t *plain[2];              /* fold_resolved_frame: [java][sym_id] -> cache index + 1 */
+	uint32_t *plain[2];              /* fold_resolved_frame: [java][sym_id] -> cache index + 1,
+					    or ONE_NAME | the frame's one name */
 	size_t plain_cap[2];
 	struct resolved_slot *resolved;  /* its frames whose names depend on the address */
 	size_t resolved_n, resolved_cap;
@@ -503,6 +504,7 @@ void fold_line(struct fold *f, const char *line, size_t len, const char *file, u
 /* ---- frames resolved by the caller -------------------------------------------- */
 
 #define NOT_PLAIN UINT32_MAX
+#define ONE_NAME 0x80000000u         /* a plain slot holding a frame's only name (not [unknown]) */
 
 struct resolved_key {
 	const char *sym, *dso;
@@ -601,7 +603,12 @@ void fold_resolved_frame(struct fold *f, const char *sym, uint64_t sym_off, cons
 		return;
 	uint32_t *plain = plain_slot(f, f->java, sym_id);
 	if (*plain && *plain != NOT_PLAIN) {
-		push_frame_names(f, &f->cache[*plain - 1]);
+		if (*plain & ONE_NAME) {
+			vec_push(&f->frames, *plain & ~ONE_NAME);
+			f->frames_total++;
+		} else {
+			push_frame_names(f, &f->cache[*plain - 1]);
+		}
 		return;
 	}
 	struct resolved_key exact = { sym, dso, addr, sym_off, f->java, 0 };
@@ -616,7 +623,9 @@ void fold_resolved_frame(struct fold *f, const char *sym, uint64_t sym_off, cons
 	bool is_plain;
 	uint32_t frame = resolve_by_text(f, sym, sym_off, dso, addr, f->java, &is_plain);
 	if (is_plain) {
-		*plain = frame + 1;
+		const struct cached_frame *c = frame != NOT_PLAIN ? &f->cache[frame] : NULL;
+		bool one = c && c->count == 1 && c->unknown == 0 && f->frame_pool.v[c->first] < ONE_NAME;
+		*plain = one ? ONE_NAME | f->frame_pool.v[c->first] : frame + 1;
 	} else {
 		*plain = NOT_PLAIN;
 		resolved_put(f, &exact, frame);
