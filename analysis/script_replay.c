@@ -121,9 +121,6 @@ static uint64_t chain_entry(const struct pd_sample *s, uint64_t i)
 	return ip;
 }
 
-/* perf discards the whole chain when it meets a context marker other than
- * kernel, user or hypervisor (guest markers, or the (u64)-1 some kernels
- * leave at the end of a user stack) before max_stack entries were taken. */
 static int context_cpumode(uint64_t marker)
 {
 	return marker == (uint64_t)PERF_CONTEXT_KERNEL ? PERF_RECORD_MISC_KERNEL
@@ -136,7 +133,10 @@ static int32_t sample_pid(const struct pd_sample *s)
 	return s->sample_type & PERF_SAMPLE_TID ? (int32_t)s->pid : -1;
 }
 
-/* Also starts fetching what resolving the frames will look at, and says
+/* perf discards the whole chain when it meets a context marker other than
+ * kernel, user or hypervisor (guest markers, or the (u64)-1 some kernels
+ * leave at the end of a user stack) before max_stack entries were taken.
+ * Also starts fetching what resolving the frames will look at, and says
  * whether the chain has kernel frames. */
 static bool chain_discarded(const struct replay *r, const struct pd_sample *s, bool *kernel)
 {
