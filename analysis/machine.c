@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <unistd.h>
@@ -90,7 +89,7 @@ struct resolved {
 	uint64_t ip;
 	int32_t pid;
 	int16_t cpumode;
-	uint64_t gen;                /* the machine's and the process's; 0: empty */
+	uint64_t gen;                /* the kernel's or its process's (generation()); 0: empty */
 	struct machine_frame f;
 };
 
