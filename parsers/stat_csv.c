@@ -509,6 +509,7 @@ static void emit_known(struct stat_csv *c, const char *file, unsigned long linen
 	struct stat_record *r = &c->known.r;
 	r->file = file;
 	r->line = lineno;
+	r->shape = c->known.serial;
 	free_columns(c);
 	emit(ctx, r);
 	c->last_known = true;
