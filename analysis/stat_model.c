@@ -22,6 +22,16 @@ struct recent {
 	int hit;                /* the entry found last: rows cycle, so it or the one after is tried first */
 };
 
+/* What a row shape's strings (stat_record.shape) were found to be: rows
+ * repeat them every interval. */
+#define SHAPE_IDS 1024
+struct shape_ids {
+	unsigned shape;                    /* 0: empty */
+	int session;
+	uint32_t event, key;               /* event_id, and set_key in the session */
+	const char *scope, *unit;          /* interned for perf's metrics; NULL until asked */
+};
+
 /* Per-record lookups without string work: an event spelling is normalized
  * once; a (session, scope, PMU) key is interned once and indexes the open
  * interval's set and the run total directly. */
@@ -40,6 +50,7 @@ struct stat_lookup {
 	unsigned gen;
 	uint32_t nnames, cap_names, cap_keys;
 	int cur_initialized;               /* cur[] entries with storage */
+	struct shape_ids shapes[SHAPE_IDS];
 };
 
 void stat_model_init(struct stat_model *m)
@@ -191,6 +202,21 @@ static uint32_t set_key(struct stat_model *m, int session, const char *scope, co
 	return id;
 }
 
+/* The event and set key of a record of a row shape, found once per shape
+ * and session; NULL for a record of no shape. */
+static struct shape_ids *shape_ids(struct stat_model *m, const struct stat_record *r)
+{
+	if (!r->shape)
+		return NULL;
+	struct shape_ids *ids = &m->lookup->shapes[r->shape % SHAPE_IDS];
+	if (ids->shape != r->shape || ids->session != m->session) {
+		uint32_t event = event_id(m, r->event, r->len[1]);
+		uint32_t key = set_key(m, m->session, r->scope, m->lookup->names[event].pmu);
+		*ids = (struct shape_ids){ r->shape, m->session, event, key, NULL, NULL };
+	}
+	return ids;
+}
+
 static struct counter_set *append_set(struct counter_set **sets, int *n, int *cap)
 {
 	if (*n == *cap) {
@@ -337,7 +363,8 @@ static void add_perf_metric(struct stat_model *m, const struct stat_record *r)
 	struct perf_metric *p = &(*arr)[(*n)++];
 	struct stat_lookup *l = m->lookup;
 	p->key = 0;
-	uint32_t id = event_id(m, r->event, r->len[1]);
+	struct shape_ids *ids = shape_ids(m, r);
+	uint32_t id = ids ? ids->event : event_id(m, r->event, r->len[1]);
 	const struct event_name *en = &l->names[id];
 	if (!l->name_of_name[id]) {
 		l->pmu_of_name[id] = intern_str(m, en->pmu);
@@ -345,24 +372,29 @@ static void add_perf_metric(struct stat_model *m, const struct stat_record *r)
 	}
 	p->session = m->session;
 	p->interval = r->interval;
-	p->scope = intern_str_recent(m, &l->recent_scopes, r->scope, r->len[0]);
+	if (ids && !ids->scope) {
+		ids->scope = intern_str_recent(m, &l->recent_scopes, r->scope, r->len[0]);
+		ids->unit = intern_str_recent(m, &l->recent_units, r->metric_unit, r->len[3]);
+	}
+	p->scope = ids ? ids->scope : intern_str_recent(m, &l->recent_scopes, r->scope, r->len[0]);
 	p->pmu = l->pmu_of_name[id];
 	p->event = l->name_of_name[id];
-	p->unit = intern_str_recent(m, &l->recent_units, r->metric_unit, r->len[3]);
+	p->unit = ids ? ids->unit : intern_str_recent(m, &l->recent_units, r->metric_unit, r->len[3]);
 	p->file = intern_file(m, r->file);
 	p->value = r->metric_value;
 	p->decimals = r->metric_decimals;
 	p->line = r->line;
 	/* --metric-only output has no counters: its metrics still need a set */
 	if (in_interval)
-		interval_set(m, p->key = set_key(m, m->session, r->scope, en->pmu), r->scope, en->pmu);
+		interval_set(m, p->key = ids ? ids->key : set_key(m, m->session, r->scope, en->pmu), r->scope, en->pmu);
 	else
 		summary_set(m, r->scope, en->pmu);
 }
 
 static void add_counter(struct stat_model *m, const struct stat_record *r)
 {
-	uint32_t id = event_id(m, r->event, r->len[1]);
+	const struct shape_ids *ids = shape_ids(m, r);
+	uint32_t id = ids ? ids->event : event_id(m, r->event, r->len[1]);
 	const struct event_name *en = &m->lookup->names[id];
 	double v = (r->not_counted || r->not_supported) ? NAN : r->value;
 	m->counters++;
@@ -375,7 +407,7 @@ static void add_counter(struct stat_model *m, const struct stat_record *r)
 	if (r->interval < 0) {
 		s = summary_set(m, r->scope, en->pmu);
 	} else {
-		uint32_t key = set_key(m, m->session, r->scope, en->pmu);
+		uint32_t key = ids ? ids->key : set_key(m, m->session, r->scope, en->pmu);
 		s = interval_set(m, key, r->scope, en->pmu);
 		s->key = key;
 	}

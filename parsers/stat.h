@@ -40,6 +40,8 @@ struct stat_record {
 	int len[5];               /* strlen of scope, event, unit, metric_unit and threshold where
 				     the reader knows it, else -1 (stat_record_init); a reader that
 				     sets a string after its length sets both */
+	unsigned shape;           /* not 0: every record with this number has these five strings
+				     (a row shape, stat_csv_shape.h); 0: not known */
 };
 
 typedef void (*stat_emit_fn)(void *ctx, const struct stat_record *r);
@@ -74,8 +76,13 @@ void stat_last_free(struct stat_last *l);
 struct stat_csv;
 struct stat_csv *stat_csv_new(void);
 void stat_csv_free(struct stat_csv *c);
-void stat_csv_line(struct stat_csv *c, const char *line, size_t len, const char *file,
+/* layout: what stat_detect said of the line (the format, when given) */
+void stat_csv_line(struct stat_csv *c, const char *line, size_t len, enum stat_format layout, const char *file,
 		   unsigned long lineno, stat_emit_fn emit, void *ctx);
+/* The line repeats the shape of a row read before (stat_csv_shape.h): true,
+ * with what stat_detect said of that row, which it says of this line too.
+ * stat_csv_line then reads the line without looking at it again. */
+bool stat_csv_known(struct stat_csv *c, const char *line, size_t len, unsigned long lineno, enum stat_format *layout);
 
 struct stat_json;
 struct stat_json *stat_json_new(void);

@@ -169,7 +169,10 @@ enum stat_format stat_read(const char *path, enum stat_format fmt, stat_emit_fn 
 			continue;
 		}
 		/* the layout is decided per line: saved notes mix runs of several layouts */
-		enum stat_format lf = fmt != STAT_AUTO ? fmt : stat_detect(line, len);
+		enum stat_format lf = fmt;
+		if (lf == STAT_AUTO && !(csv && stat_csv_known(csv, line, len, no, &lf)))
+			lf = stat_detect(line, len);
+		enum stat_format detected = lf;
 		if (lf == STAT_AUTO)
 			lf = seen != STAT_AUTO ? seen : STAT_CSV;
 		if (seen == STAT_AUTO)
@@ -194,7 +197,7 @@ enum stat_format stat_read(const char *path, enum stat_format fmt, stat_emit_fn 
 		default:
 			if (!csv)
 				csv = stat_csv_new();
-			stat_csv_line(csv, line, len, name, no, emit, ctx);
+			stat_csv_line(csv, line, len, detected, name, no, emit, ctx);
 			break;
 		}
 	}

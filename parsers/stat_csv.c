@@ -7,6 +7,7 @@
 #include <string.h>
 #include "common/diag.h"
 #include "stat.h"
+#include "stat_csv_shape.h"
 #include "stat_number.h"
 
 #define MAX_FIELDS 256
@@ -14,6 +15,16 @@
 struct field {
 	const char *p;
 	size_t n;
+};
+
+/* A line of a known shape, read: stat_csv_line then only emits it. */
+struct known {
+	const char *line;
+	size_t len;
+	unsigned long lineno;
+	bool metric;
+	unsigned serial;
+	struct stat_record r;
 };
 
 struct stat_csv {
@@ -27,11 +38,18 @@ struct stat_csv {
 	struct stat_last last;          /* continuation metric rows belong to it */
 	char *scratch;
 	size_t scratch_cap;
+	struct csv_shapes *shapes;      /* rows that repeat */
+	/* last, when a known row came last: its strings stay in the shapes
+	 * until they learn a row, so they are copied only when needed */
+	bool last_known;
+	struct stat_record last_row;
+	struct known known;             /* stat_csv_known's line */
 };
 
 struct stat_csv *stat_csv_new(void)
 {
 	struct stat_csv *c = td_calloc(1, sizeof(*c));
+	c->shapes = csv_shapes_new();
 	return c;
 }
 
@@ -51,6 +69,7 @@ void stat_csv_free(struct stat_csv *c)
 	if (!c)
 		return;
 	free_columns(c);
+	csv_shapes_free(c->shapes);
 	stat_last_free(&c->last);
 	free(c->scratch);
 	free(c->repaired);
@@ -226,9 +245,11 @@ static bool lead_value(struct lead *l, struct field *f, int i)
 	return l->is_num[i] || field_is(f[i], "<not counted>") || field_is(f[i], "<not supported>");
 }
 
-/* Parses [ts][aggr...] value unit event... [variance%] run pct [mv mu [thr]]. */
-static bool counter_row(struct stat_csv *c, struct field *f, int nf, struct stat_record *r)
+/* Parses [ts][aggr...] value unit event... [variance%] run pct [mv mu [thr]];
+ * lay: the fields its numbers came from. */
+static bool counter_row(struct stat_csv *c, struct field *f, int nf, struct stat_record *r, struct csv_layout *lay)
 {
+	*lay = (struct csv_layout){ nf < MAX_FIELDS, -1, -1, -1, -1, -1 };
 	int v = -1;
 	struct lead lead;               /* fields 0..v are read */
 	for (int i = 0; i + 2 < nf && i < 4; i++)
@@ -242,6 +263,7 @@ static bool counter_row(struct stat_csv *c, struct field *f, int nf, struct stat
 			f[2] = f[1];
 			f[1] = (struct field){ "", 0 };
 			nf = 3;
+			lay->learnable = false;
 		} else {
 			return false;
 		}
@@ -250,6 +272,7 @@ static bool counter_row(struct stat_csv *c, struct field *f, int nf, struct stat
 	if (v >= 1 && lead.is_num[0] && has_dot(f[0])) {
 		r->interval = lead.num[0];
 		p = 1;
+		lay->interval = 0;
 	}
 	size_t off = 0;
 	if (v > p) {              /* aggregation id; a second field is the CPU count */
@@ -259,8 +282,10 @@ static bool counter_row(struct stat_csv *c, struct field *f, int nf, struct stat
 	struct field val = f[v];
 	r->not_counted = field_is(val, "<not counted>");
 	r->not_supported = field_is(val, "<not supported>");
-	if (!r->not_counted && !r->not_supported && lead.is_num[v])
+	if (!r->not_counted && !r->not_supported && lead.is_num[v]) {
 		r->value = lead.num[v];
+		lay->value = v;
+	}
 	r->unit = copy_len(c, off, f[v + 1], &r->len[2]);
 	off += f[v + 1].n + 1;
 	/* the event runs up to the run-time field: digits followed by a percentage */
@@ -273,6 +298,8 @@ static bool counter_row(struct stat_csv *c, struct field *f, int nf, struct stat
 			end = j;
 			r->run_ns = run;
 			r->enabled_pct = pct;
+			lay->run = j;
+			lay->enabled = j + 1;
 			break;
 		}
 	}
@@ -290,6 +317,7 @@ static bool counter_row(struct stat_csv *c, struct field *f, int nf, struct stat
 		if (is_num(f[end + 2], &mv)) {
 			r->metric_value = mv;
 			r->metric_decimals = decimals(f[end + 2]);
+			lay->metric = end + 2;
 		}
 		if (end + 3 < nf) {
 			r->metric_unit = copy_len(c, off, f[end + 3], &r->len[3]);
@@ -455,9 +483,55 @@ static bool comma_locale_row(struct stat_csv *c, struct field *f, int *nf)
 	return true;
 }
 
-void stat_csv_line(struct stat_csv *c, const char *line, size_t len, const char *file,
+bool stat_csv_known(struct stat_csv *c, const char *line, size_t len, unsigned long lineno, enum stat_format *layout)
+{
+	struct known *k = &c->known;
+	k->line = NULL;
+	if (!c->sep || !csv_shapes_match(c->shapes, line, len, c->sep, &k->r, &k->serial, layout, &k->metric))
+		return false;
+	k->line = line;
+	k->len = len;
+	k->lineno = lineno;
+	return true;
+}
+
+/* last, as stat_last_remember would have left it */
+static void settle_last(struct stat_csv *c)
+{
+	if (c->last_known)
+		stat_last_remember(&c->last, &c->last_row);
+	c->last_known = false;
+}
+
+/* The counter row (and its metric) of a known shape. */
+static void emit_known(struct stat_csv *c, const char *file, unsigned long lineno, stat_emit_fn emit, void *ctx)
+{
+	struct stat_record *r = &c->known.r;
+	r->file = file;
+	r->line = lineno;
+	r->shape = c->known.serial;
+	free_columns(c);
+	emit(ctx, r);
+	c->last_known = true;
+	c->last_row = *r;
+	if (c->known.metric) {
+		r->kind = STAT_METRIC;
+		emit(ctx, r);
+	}
+}
+
+void stat_csv_line(struct stat_csv *c, const char *line, size_t len, enum stat_format layout, const char *file,
 		   unsigned long lineno, stat_emit_fn emit, void *ctx)
 {
+	struct known *k = &c->known;
+	bool known = k->line == line && k->len == len && k->lineno == lineno;
+	enum stat_format ignored;
+	if (known || stat_csv_known(c, line, len, lineno, &ignored)) {
+		emit_known(c, file, lineno, emit, ctx);
+		k->line = NULL;
+		return;
+	}
+	k->line = NULL;
 	if (!c->sep)
 		c->sep = pick_separator(line, len);
 	if (c->scratch_cap < 2 * len + 64) {
@@ -466,7 +540,8 @@ void stat_csv_line(struct stat_csv *c, const char *line, size_t len, const char 
 	}
 	struct field f[MAX_FIELDS];
 	int nf = split(line, len, c->sep, f);
-	if (c->sep == ',' && comma_locale_row(c, f, &nf) && !c->comma_locale_warned) {
+	bool repaired = c->sep == ',' && comma_locale_row(c, f, &nf);
+	if (repaired && !c->comma_locale_warned) {
 		td_warn(file, lineno, "decimal commas under -x, (perf ran under a comma locale): the fields are "
 			"ambiguous; values rejoined by perf's layout, perf's own metric columns ignored; "
 			"re-run perf with LC_ALL=C or -x';'");
@@ -479,10 +554,14 @@ void stat_csv_line(struct stat_csv *c, const char *line, size_t len, const char 
 		return;                       /* ",,,,," : a group that failed to count */
 	struct stat_record r;
 	stat_record_init(&r, file, lineno);
-	if (counter_row(c, f, nf, &r)) {
+	struct csv_layout lay;
+	if (counter_row(c, f, nf, &r, &lay)) {
 		free_columns(c);
 		emit(ctx, &r);
 		stat_last_remember(&c->last, &r);
+		c->last_known = false;
+		if (!repaired)
+			csv_shapes_learn(c->shapes, line, len, c->sep, &r, &lay, layout);
 		if (!isnan(r.metric_value) && r.metric_unit[0]) {
 			r.kind = STAT_METRIC;
 			emit(ctx, &r);
@@ -490,6 +569,7 @@ void stat_csv_line(struct stat_csv *c, const char *line, size_t len, const char 
 		return;
 	}
 	stat_record_init(&r, file, lineno);
+	settle_last(c);
 	if (continuation_row(c, f, nf, &r)) {
 		emit(ctx, &r);
 		return;

@@ -14,19 +14,35 @@
 #define PIPE_ITEMS 2048            /* records per block */
 #define PIPE_BLOCKS 4
 #define NO_STRING UINT32_MAX
+#define PIPE_SHAPES 1024           /* row shapes whose strings the consumer keeps */
 
 /* A record in 96 bytes (a message: its line at str[0], length str[1]). A
  * string equal to the one of the item before in the block is not copied
- * again: rows repeat their scope, event and units. */
+ * again: rows repeat their scope, event and units. A record of a row shape
+ * (stat_record.shape) sends its strings once: the consumer keeps them
+ * under the shape's number, in the slot both sides compute from it. */
 enum { ITEM_MESSAGE = 0xff };
+enum { STRINGS_HERE, STRINGS_KEPT, STRINGS_KEEP };
 struct pipe_item {
 	uint8_t kind;              /* enum stat_kind, or ITEM_MESSAGE */
 	bool not_counted, not_supported;
+	bool and_metric;           /* a counter, then the same record as its row's metric */
+	uint8_t strings;           /* STRINGS_KEPT: the shape's; _KEEP: here, and kept for it */
 	int metric_decimals;
 	uint32_t str[5];           /* scope, event, unit, metric_unit, threshold: offsets in text */
+	unsigned shape;
 	double interval, value, run_ns, enabled_pct, variance_pct, metric_value;
 	unsigned long line;
 	const char *file;
+};
+
+/* The consumer's copy of a shape's strings. */
+struct kept_shape {
+	unsigned shape;
+	char *text;
+	size_t cap;
+	const char *str[5];
+	int len[5];
 };
 
 struct pipe_block {
@@ -61,6 +77,8 @@ struct stat_pipe {
 	int nfiles;
 	size_t last_len[5];             /* the lengths of the last record's strings */
 	struct pipe_block *all[PIPE_BLOCKS];
+	unsigned sent[PIPE_SHAPES];     /* the reader's: the shape whose strings the consumer keeps */
+	struct kept_shape *kept;        /* the consumer's: PIPE_SHAPES of them */
 };
 
 static void push(struct block_queue *q, struct pipe_block *b)
@@ -74,6 +92,47 @@ static struct pipe_block *pop(struct block_queue *q)
 	q->head = (q->head + 1) % PIPE_BLOCKS;
 	q->count--;
 	return b;
+}
+
+/* The item's strings kept for its shape. */
+static void keep_strings(struct kept_shape *k, const struct pipe_block *b, const struct pipe_item *it)
+{
+	size_t len[5], total = 0;
+	for (int i = 0; i < 5; i++)
+		total += (len[i] = strlen(b->text + it->str[i])) + 1;
+	if (total > k->cap) {
+		k->cap = total * 2;
+		k->text = td_realloc(k->text, k->cap);
+	}
+	char *w = k->text;
+	for (int i = 0; i < 5; i++) {
+		memcpy(w, b->text + it->str[i], len[i] + 1);
+		k->str[i] = w;
+		k->len[i] = (int)len[i];
+		w += len[i] + 1;
+	}
+	k->shape = it->shape;
+}
+
+/* The strings of a record: in the block, or kept for its shape. */
+static void item_strings(struct stat_pipe *p, const struct pipe_block *b, const struct pipe_item *it,
+			 struct stat_record *r)
+{
+	const char **s[5] = { &r->scope, &r->event, &r->unit, &r->metric_unit, &r->threshold };
+	if (it->strings != STRINGS_HERE) {
+		struct kept_shape *k = &p->kept[it->shape % PIPE_SHAPES];
+		if (it->strings == STRINGS_KEEP)
+			keep_strings(k, b, it);
+		for (int i = 0; i < 5; i++) {
+			*s[i] = k->str[i];
+			r->len[i] = k->len[i];
+		}
+		return;
+	}
+	for (int i = 0; i < 5; i++) {
+		*s[i] = it->str[i] == NO_STRING ? NULL : b->text + it->str[i];
+		r->len[i] = -1;
+	}
 }
 
 static void run_block(struct stat_pipe *p, struct pipe_block *b)
@@ -95,16 +154,15 @@ static void run_block(struct stat_pipe *p, struct pipe_block *b)
 		r.variance_pct = it->variance_pct;
 		r.metric_value = it->metric_value;
 		r.metric_decimals = it->metric_decimals;
-		for (int k = 0; k < 5; k++)
-			r.len[k] = -1;
 		r.file = it->file;
 		r.line = it->line;
-		r.scope = it->str[0] == NO_STRING ? NULL : b->text + it->str[0];
-		r.event = it->str[1] == NO_STRING ? NULL : b->text + it->str[1];
-		r.unit = it->str[2] == NO_STRING ? NULL : b->text + it->str[2];
-		r.metric_unit = it->str[3] == NO_STRING ? NULL : b->text + it->str[3];
-		r.threshold = it->str[4] == NO_STRING ? NULL : b->text + it->str[4];
+		r.shape = it->shape;
+		item_strings(p, b, it, &r);
 		p->emit(p->ctx, &r);
+		if (it->and_metric) {
+			r.kind = STAT_METRIC;
+			p->emit(p->ctx, &r);
+		}
 	}
 	b->n = 0;
 	b->used = 0;
@@ -210,11 +268,48 @@ static const char *file_name(struct stat_pipe *p, const char *given)
 	return p->files[p->nfiles++].copy;
 }
 
+/* The record's strings: kept by the consumer for its shape, else in the block. */
+static void put_strings(struct stat_pipe *p, struct pipe_block *b, struct pipe_item *it, const struct stat_record *r,
+			const struct pipe_item *before)
+{
+	it->shape = r->shape;
+	it->strings = STRINGS_HERE;
+	if (r->shape) {
+		unsigned *sent = &p->sent[r->shape % PIPE_SHAPES];
+		if (*sent == r->shape) {
+			it->strings = STRINGS_KEPT;
+			return;
+		}
+		*sent = r->shape;
+		it->strings = STRINGS_KEEP;
+	}
+	if (before && before->strings == STRINGS_KEPT)
+		before = NULL;             /* its strings are not in the block */
+	const char *s[5] = { r->scope, r->event, r->unit, r->metric_unit, r->threshold };
+	for (int k = 0; k < 5; k++)
+		it->str[k] = put_string(b, s[k], r->len[k], before ? before->str[k] : NO_STRING, &p->last_len[k]);
+}
+
+/* r is the metric of the counter row before: the same record but its kind
+ * (a shape is one reader's, so its file is the counter's). */
+static bool same_row(const struct pipe_item *it, const struct stat_record *r)
+{
+	const double a[] = { it->interval, it->value, it->run_ns, it->enabled_pct, it->variance_pct, it->metric_value };
+	const double b[] = { r->interval, r->value, r->run_ns, r->enabled_pct, r->variance_pct, r->metric_value };
+	return it->kind == STAT_COUNTER && !it->and_metric && r->kind == STAT_METRIC && it->shape == r->shape &&
+	       it->line == r->line && it->not_counted == r->not_counted && it->not_supported == r->not_supported &&
+	       it->metric_decimals == r->metric_decimals && memcmp(a, b, sizeof a) == 0;
+}
+
 void stat_pipe_emit(void *pipe, const struct stat_record *r)
 {
 	struct stat_pipe *p = pipe;
 	struct pipe_block *b = filling(p);
 	const struct pipe_item *before = b->n && b->item[b->n - 1].kind != ITEM_MESSAGE ? &b->item[b->n - 1] : NULL;
+	if (before && r->shape && same_row(before, r)) {
+		b->item[b->n - 1].and_metric = true;
+		return;
+	}
 	struct pipe_item *it = &b->item[b->n++];
 	it->kind = (uint8_t)r->kind;
 	it->not_counted = r->not_counted;
@@ -228,9 +323,8 @@ void stat_pipe_emit(void *pipe, const struct stat_record *r)
 	it->metric_value = r->metric_value;
 	it->line = r->line;
 	it->file = file_name(p, r->file);
-	const char *s[5] = { r->scope, r->event, r->unit, r->metric_unit, r->threshold };
-	for (int k = 0; k < 5; k++)
-		it->str[k] = put_string(b, s[k], r->len[k], before ? before->str[k] : NO_STRING, &p->last_len[k]);
+	it->and_metric = false;
+	put_strings(p, b, it, r, before);
 	if (b->n == PIPE_ITEMS)
 		queue_filled(p);
 }
@@ -259,9 +353,11 @@ struct stat_pipe *stat_pipe_start(stat_emit_fn emit, void *ctx)
 		p->all[i] = td_calloc(1, sizeof(struct pipe_block));
 		push(&p->empty, p->all[i]);
 	}
+	p->kept = td_calloc(PIPE_SHAPES, sizeof(*p->kept));
 	if (pthread_create(&p->thread, NULL, consumer, p) != 0) {
 		for (int i = 0; i < PIPE_BLOCKS; i++)
 			free(p->all[i]);
+		free(p->kept);
 		pthread_mutex_destroy(&p->lock);
 		pthread_cond_destroy(&p->queued);
 		pthread_cond_destroy(&p->returned);
@@ -288,6 +384,9 @@ void stat_pipe_finish(struct stat_pipe *p)
 	}
 	for (int i = 0; i < p->nfiles; i++)
 		free(p->files[i].copy);
+	for (int i = 0; i < PIPE_SHAPES; i++)
+		free(p->kept[i].text);
+	free(p->kept);
 	free(p->files);
 	pthread_mutex_destroy(&p->lock);
 	pthread_cond_destroy(&p->queued);

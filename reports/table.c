@@ -22,6 +22,9 @@ struct last_num {         /* rows repeat intervals, 100.00 ... */
 	uint32_t len;
 	char text[48];
 };
+#define LAST_NUMS 2       /* per column: rows of two metrics alternate */
+
+#define OUT_BATCH 32768   /* streamed rows written in batches of this many bytes */
 
 /* Streaming: the pending row is put together in its output form while its
  * cells come in column order; each cell's own bytes are remembered, so a
@@ -54,7 +57,10 @@ struct td_table {
 	enum td_format stream_fmt;
 	long streamed;         /* rows written so far */
 	struct row_buf line;   /* streaming: reused for every row */
-	struct last_num *last; /* per column: the number formatted last */
+	struct row_buf out;    /* streaming: rows not written yet */
+	size_t out_used;
+	struct last_num *last; /* per column: the LAST_NUMS numbers formatted last */
+	uint8_t *last_next;    /* per column: the one of them to replace next */
 	bool direct;           /* streaming: the pending row is in line, written so far up to next_col */
 	int next_col;
 	size_t line_used;
@@ -65,7 +71,7 @@ struct td_table {
 };
 
 static void write_csv_header(const struct td_table *t, FILE *f);
-static void write_csv_row(const struct td_table *t, struct row_buf *b, int r, FILE *f);
+static size_t csv_row_bytes(const struct td_table *t, struct row_buf *b, int r);
 static void write_json_row(const struct td_table *t, int r, FILE *f);
 static size_t json_escaped(char *w, const char *s, size_t n);
 
@@ -74,7 +80,8 @@ struct td_table *td_table_new(const struct td_column *cols, int ncols)
 	struct td_table *t = td_calloc(1, sizeof(*t));
 	t->cols = cols;
 	t->ncols = ncols;
-	t->last = td_calloc((size_t)ncols, sizeof(*t->last));
+	t->last = td_calloc((size_t)ncols * LAST_NUMS, sizeof(*t->last));
+	t->last_next = td_calloc((size_t)ncols, sizeof(*t->last_next));
 	return t;
 }
 
@@ -85,7 +92,9 @@ void td_table_free(struct td_table *t)
 	free(t->cells);
 	free(t->text);
 	free(t->line.p);
+	free(t->out.p);
 	free(t->last);
+	free(t->last_next);
 	free(t->dcell);
 	free(t->lits);
 	for (int c = 0; t->json_key && c < t->ncols; c++)
@@ -130,6 +139,27 @@ static char *line_room(struct row_buf *b, size_t used, size_t n)
 	return b->p + used;
 }
 
+/* Streaming: the rows kept so far written out. */
+static void flush_rows(struct td_table *t)
+{
+	if (t->out_used)
+		fwrite_unlocked(t->out.p, 1, t->out_used, t->stream);
+	t->out_used = 0;
+}
+
+/* Streaming: a row's bytes, written with the rows around it. */
+static void put_rows(struct td_table *t, const char *p, size_t n)
+{
+	if (t->out_used + n > OUT_BATCH)
+		flush_rows(t);
+	if (n > OUT_BATCH) {
+		fwrite_unlocked(p, 1, n, t->stream);
+		return;
+	}
+	memcpy(line_room(&t->out, t->out_used, n), p, n);
+	t->out_used += n;
+}
+
 /* The pending row as cells again: from now on it is written from them. */
 static void direct_to_cells(struct td_table *t);
 
@@ -153,7 +183,7 @@ static void finish_direct(struct td_table *t)
 		}
 		*line_room(&t->line, used++, 1) = '}';
 	}
-	fwrite_unlocked(t->line.p, 1, used, t->stream);
+	put_rows(t, t->line.p, used);
 }
 
 /* Streaming: the pending row goes out and its storage is reused. */
@@ -164,8 +194,9 @@ static void stream_pending(struct td_table *t)
 	if (t->direct) {
 		finish_direct(t);
 	} else if (t->stream_fmt == TD_FMT_CSV) {
-		write_csv_row(t, &t->line, 0, t->stream);
+		put_rows(t, t->line.p, csv_row_bytes(t, &t->line, 0));
 	} else {
+		flush_rows(t);
 		fputs_unlocked(t->streamed ? ",\n  " : "\n  ", t->stream);
 		write_json_row(t, 0, t->stream);
 	}
@@ -180,6 +211,7 @@ void td_table_end_stream(struct td_table *t)
 	if (!t->stream)
 		return;
 	stream_pending(t);
+	flush_rows(t);
 	if (t->stream_fmt != TD_FMT_CSV)
 		fputs_unlocked(t->streamed ? "\n]" : "]", t->stream);
 	t->stream = NULL;
@@ -407,16 +439,19 @@ void td_table_int(struct td_table *t, int col, long long v)
 /* v (finite) as the column prints it; rows repeat intervals, 100.00 ... */
 static inline const struct last_num *num_text(struct td_table *t, int col, double v)
 {
-	struct last_num *l = &t->last[col];
-	if (l->len == 0 || memcmp(&l->v, &v, sizeof v)) {    /* bit for bit: -0.0 is not 0.0 */
-		l->v = v;
-		l->len = (uint32_t)td_format_fixed(l->text, v, t->cols[col].precision);
-		/* past 1e37 printf's digits do not fit (snprintf cut them, and gave
-		 * the length they would have had): the cell is what text holds, as
-		 * JSON and the text views always printed it */
-		if (l->len >= sizeof l->text)
-			l->len = (uint32_t)strlen(l->text);
-	}
+	struct last_num *kept = &t->last[col * LAST_NUMS];
+	for (int k = 0; k < LAST_NUMS; k++)
+		if (kept[k].len && memcmp(&kept[k].v, &v, sizeof v) == 0)    /* bit for bit: -0.0 is not 0.0 */
+			return &kept[k];
+	struct last_num *l = &kept[t->last_next[col]];
+	t->last_next[col] = (uint8_t)((t->last_next[col] + 1) % LAST_NUMS);
+	l->v = v;
+	l->len = (uint32_t)td_format_fixed(l->text, v, t->cols[col].precision);
+	/* past 1e37 printf's digits do not fit (snprintf cut them, and gave
+	 * the length they would have had): the cell is what text holds, as
+	 * JSON and the text views always printed it */
+	if (l->len >= sizeof l->text)
+		l->len = (uint32_t)strlen(l->text);
 	return l;
 }
 
@@ -661,8 +696,8 @@ static size_t put_csv_cell(const struct td_table *t, struct row_buf *b, size_t u
 	return used + (size_t)(w - start);
 }
 
-/* The row put together in memory, then one write. */
-static void write_csv_row(const struct td_table *t, struct row_buf *b, int r, FILE *f)
+/* The row put together in memory; returns its length. */
+static size_t csv_row_bytes(const struct td_table *t, struct row_buf *b, int r)
 {
 	const struct cell *row = &t->cells[(size_t)r * t->ncols];
 	size_t used = 0;
@@ -673,7 +708,7 @@ static void write_csv_row(const struct td_table *t, struct row_buf *b, int r, FI
 			used = put_csv_cell(t, b, used, &row[c]);
 	}
 	*line_room(b, used++, 1) = '\n';
-	fwrite_unlocked(b->p, 1, used, f);
+	return used;
 }
 
 static void write_csv(const struct td_table *t, FILE *f)
@@ -681,7 +716,7 @@ static void write_csv(const struct td_table *t, FILE *f)
 	struct row_buf b = { NULL, 0 };
 	write_csv_header(t, f);
 	for (int r = 0; r < t->nrows; r++)
-		write_csv_row(t, &b, r, f);
+		fwrite_unlocked(b.p, 1, csv_row_bytes(t, &b, r), f);
 	free(b.p);
 }
 

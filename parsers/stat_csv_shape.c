@@ -1,0 +1,330 @@
+/* Row shapes of the CSV reader: learnt from rows read the long way, found
+ * again by the row that followed last time (rows come in the same order
+ * every interval) or by the bytes of their fields without numbers. */
+#include <math.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common/bytes.h"
+#include "common/diag.h"
+#include "stat_csv_shape.h"
+#include "stat_number.h"
+
+#define MAX_SHAPES 1024            /* then they are forgotten and learnt again */
+#define SLOTS (2 * MAX_SHAPES)
+#define SHAPE_FIELDS 64
+#define SHAPE_BYTES 512            /* longer rows are not kept */
+
+enum role { FIXED, NUM_INTERVAL, NUM_VALUE, NUM_RUN, NUM_ENABLED, NUM_METRIC };
+
+struct shape_field {
+	uint8_t role;
+	uint8_t form;              /* a number's STAT_DECIMAL_* (the reader's tests depend on them) */
+	uint16_t len, off;         /* FIXED: its bytes in text */
+};
+
+struct shape {
+	unsigned serial;
+	enum stat_format layout;
+	bool metric;
+	int nf;
+	int next[2];               /* the shapes of the rows after this one, the last two times; -1 */
+	uint64_t key;              /* skeleton() */
+	struct stat_record rec;    /* the numbers of the row it was learnt from; strings in text */
+	struct shape_field f[SHAPE_FIELDS];
+	char text[2 * SHAPE_BYTES + 8];  /* fixed fields, then the record's five strings */
+};
+
+struct csv_shapes {
+	struct shape *shape[MAX_SHAPES];
+	int n, allocated;
+	int last;                  /* the shape of the last row matched or learnt; -1 */
+	int slot[SLOTS];           /* by key, open addressing: index + 1, 0 = empty */
+};
+
+static atomic_uint next_serial = 1;
+
+struct csv_shapes *csv_shapes_new(void)
+{
+	struct csv_shapes *s = td_calloc(1, sizeof(*s));
+	s->last = -1;
+	return s;
+}
+
+void csv_shapes_free(struct csv_shapes *s)
+{
+	if (!s)
+		return;
+	for (int i = 0; i < s->allocated; i++)
+		free(s->shape[i]);
+	free(s);
+}
+
+/* A byte of a field that may be a number (blanks before field 0's). */
+static bool number_byte(char c)
+{
+	return (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '+' || c == ' ';
+}
+
+/* The fields' bytes, without the fields that may be numbers: equal for
+ * every line of one shape. */
+static uint64_t skeleton(const char *line, size_t len, char sep)
+{
+	const uint64_t prime = 1099511628211u;
+	uint64_t h = 14695981039346656037u;
+	const char *p = line, *end = line + len;
+	for (unsigned k = 0;; k++) {
+		const char *q = p;
+		bool number = true;
+		for (; q < end && *q != sep; q++)
+			number &= number_byte(*q);
+		if (!number || q == p) {
+			h = (h ^ k) * prime;
+			for (const char *c = p; c < q; c++)
+				h = (h ^ (unsigned char)*c) * prime;
+		}
+		if (q == end)
+			return (h ^ (k + 0x100u)) * prime;
+		p = q + 1;
+	}
+}
+
+/* The number of a numeric field: how its role sets the record. */
+static inline void set_number(struct stat_record *r, enum role role, double v, size_t decimals)
+{
+	switch (role) {
+	case NUM_INTERVAL:
+		r->interval = v;
+		break;
+	case NUM_VALUE:
+		r->value = v;
+		break;
+	case NUM_RUN:
+		r->run_ns = v;
+		break;
+	case NUM_ENABLED:
+		r->enabled_pct = v;
+		break;
+	default:
+		r->metric_value = v;
+		r->metric_decimals = (int)decimals;
+		break;
+	}
+}
+
+/* The line is of shape sh: its fixed fields byte for byte, its numbers
+ * plain decimals of the same form. */
+static bool matches(const struct shape *sh, const char *line, size_t len, char sep, struct stat_record *r)
+{
+	const char *p = line, *end = line + len;
+	*r = sh->rec;
+	for (int k = 0; k < sh->nf; k++) {
+		const struct shape_field *f = &sh->f[k];
+		if (k) {
+			if (p == end || *p != sep)
+				return false;
+			p++;
+		}
+		if (f->role == FIXED) {
+			if ((size_t)(end - p) < f->len || !td_same_bytes(p, sh->text + f->off, f->len))
+				return false;
+			p += f->len;
+			continue;
+		}
+		if (k == 0)
+			while (p < end && *p == ' ')
+				p++;
+		double v;
+		unsigned form;
+		size_t decimals;
+		size_t n = stat_decimal_prefix(p, (size_t)(end - p), &v, &form, &decimals);
+		if (n == 0 || form != f->form)
+			return false;
+		set_number(r, (enum role)f->role, v, decimals);
+		p += n;
+	}
+	return p == end;
+}
+
+/* Shape i came after sh. */
+static void follows(struct shape *sh, int i)
+{
+	if (sh->next[0] != i) {
+		sh->next[1] = sh->next[0];
+		sh->next[0] = i;
+	}
+}
+
+static bool found(struct csv_shapes *s, int i, unsigned *serial, enum stat_format *layout, bool *metric)
+{
+	const struct shape *sh = s->shape[i];
+	if (s->last >= 0)
+		follows(s->shape[s->last], i);
+	s->last = i;
+	*serial = sh->serial;
+	*layout = sh->layout;
+	*metric = sh->metric;
+	return true;
+}
+
+bool csv_shapes_match(struct csv_shapes *s, const char *line, size_t len, char sep, struct stat_record *r,
+		      unsigned *serial, enum stat_format *layout, bool *metric)
+{
+	if (s->n == 0 || len > SHAPE_BYTES)
+		return false;
+	const int *next = s->last >= 0 ? s->shape[s->last]->next : (const int[2]){ -1, -1 };
+	for (int k = 0; k < 2; k++)
+		if (next[k] >= 0 && matches(s->shape[next[k]], line, len, sep, r))
+			return found(s, next[k], serial, layout, metric);
+	uint64_t key = skeleton(line, len, sep);
+	for (size_t h = key % SLOTS; s->slot[h]; h = (h + 1) % SLOTS) {
+		int i = s->slot[h] - 1;
+		if (i != next[0] && i != next[1] && s->shape[i]->key == key && matches(s->shape[i], line, len, sep, r))
+			return found(s, i, serial, layout, metric);
+	}
+	return false;
+}
+
+/* The raw fields of a line (blanks kept); -1 when there are too many. */
+static int raw_fields(const char *line, size_t len, char sep, const char **at, size_t *n)
+{
+	int nf = 0;
+	const char *p = line, *end = line + len;
+	for (;;) {
+		const char *q = memchr(p, sep, (size_t)(end - p));
+		if (nf == SHAPE_FIELDS)
+			return -1;
+		at[nf] = p;
+		n[nf++] = (size_t)((q ? q : end) - p);
+		if (!q)
+			return nf;
+		p = q + 1;
+	}
+}
+
+/* Field k, blanks at its ends dropped, holds only digits, min to max of them. */
+static bool trimmed_digits(const char *p, size_t n, size_t min, size_t max)
+{
+	while (n && (*p == ' ' || *p == '\t'))
+		p++, n--;
+	while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+		n--;
+	if (n < min || n > max)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (p[i] < '0' || p[i] > '9')
+			return false;
+	return true;
+}
+
+/* Under -x, the reader first looks for a comma-locale row: three fields
+ * of 1-20, 1-3 and 2 digits. Numbers of digits only may have any length,
+ * so a shape where such a run may appear is not kept. */
+static bool comma_locale_possible(const struct shape *sh, const char **at, size_t *n)
+{
+	static const size_t min[3] = { 1, 1, 2 }, max[3] = { 20, 3, 2 };
+	for (int j = 2; j + 2 < sh->nf; j++) {
+		int k = 0;
+		for (; k < 3; k++) {
+			const struct shape_field *f = &sh->f[j + k];
+			bool digits = f->role == FIXED ? trimmed_digits(at[j + k], n[j + k], min[k], max[k]) : f->form == 0;
+			if (!digits)
+				break;
+		}
+		if (k == 3)
+			return true;
+	}
+	return false;
+}
+
+/* The shape's numeric fields are plain decimals, blanks only before field 0's. */
+static bool numbers_plain(struct shape *sh, const char **at, size_t *n)
+{
+	for (int k = 0; k < sh->nf; k++) {
+		if (sh->f[k].role == FIXED)
+			continue;
+		const char *p = at[k];
+		size_t m = n[k];
+		while (k == 0 && m && *p == ' ')
+			p++, m--;
+		double v;
+		unsigned form;
+		size_t decimals;
+		if (m == 0 || stat_decimal_prefix(p, m, &v, &form, &decimals) != m)
+			return false;
+		sh->f[k].form = (uint8_t)form;
+	}
+	return true;
+}
+
+/* A copy of the record's string k at *used in text, its length known. */
+static void keep(struct shape *sh, size_t *used, int k)
+{
+	const char **s[] = { &sh->rec.scope, &sh->rec.event, &sh->rec.unit, &sh->rec.metric_unit, &sh->rec.threshold };
+	size_t len = sh->rec.len[k] >= 0 ? (size_t)sh->rec.len[k] : strlen(*s[k]);
+	char *d = sh->text + *used;
+	memcpy(d, *s[k], len);
+	d[len] = '\0';
+	*s[k] = d;
+	sh->rec.len[k] = (int)len;
+	*used += len + 1;
+}
+
+static struct shape *new_shape(struct csv_shapes *s)
+{
+	if (s->n == MAX_SHAPES) {         /* forget them all: rows of a new layout */
+		s->n = 0;
+		s->last = -1;
+		memset(s->slot, 0, sizeof s->slot);
+	}
+	if (s->n == s->allocated)
+		s->shape[s->allocated++] = td_malloc(sizeof(struct shape));
+	return s->shape[s->n];
+}
+
+void csv_shapes_learn(struct csv_shapes *s, const char *line, size_t len, char sep, const struct stat_record *r,
+		      const struct csv_layout *lay, enum stat_format layout)
+{
+	const char *at[SHAPE_FIELDS];
+	size_t n[SHAPE_FIELDS];
+	if (!lay->learnable || len > SHAPE_BYTES || !isnan(r->variance_pct))
+		return;
+	int nf = raw_fields(line, len, sep, at, n);
+	if (nf < 0)
+		return;
+	struct shape *sh = new_shape(s);
+	sh->nf = nf;
+	for (int k = 0; k < nf; k++)
+		sh->f[k] = (struct shape_field){ FIXED, 0, 0, 0 };
+	const int field[] = { lay->interval, lay->value, lay->run, lay->enabled, lay->metric };
+	for (int i = 0; i < 5; i++)
+		if (field[i] >= 0)
+			sh->f[field[i]].role = (uint8_t)(NUM_INTERVAL + i);
+	if (!numbers_plain(sh, at, n) || (sep == ',' && comma_locale_possible(sh, at, n)))
+		return;
+	size_t used = 0;
+	for (int k = 0; k < nf; k++) {
+		if (sh->f[k].role != FIXED)
+			continue;
+		sh->f[k].off = (uint16_t)used;
+		sh->f[k].len = (uint16_t)n[k];
+		memcpy(sh->text + used, at[k], n[k]);
+		used += n[k];
+	}
+	sh->rec = *r;
+	for (int k = 0; k < 5; k++)
+		keep(sh, &used, k);
+	sh->serial = atomic_fetch_add(&next_serial, 1);
+	sh->layout = layout;
+	sh->metric = !isnan(r->metric_value) && r->metric_unit[0];
+	sh->next[0] = sh->next[1] = -1;
+	sh->key = skeleton(line, len, sep);
+	size_t h = sh->key % SLOTS;
+	while (s->slot[h])
+		h = (h + 1) % SLOTS;
+	s->slot[h] = s->n + 1;
+	if (s->last >= 0)
+		follows(s->shape[s->last], s->n);
+	s->last = s->n++;
+}
