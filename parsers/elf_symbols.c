@@ -3,6 +3,7 @@
 #include <gelf.h>
 #include <libelf.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,12 +109,48 @@ static uint64_t file_offset_of(const struct elf_symbols *e, const struct section
 
 /* The wanted symbols of a table; their names point into a copy of its
  * string table, taken whole. */
-static bool read_table(struct elf_symbols *e, Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh)
+/* The string table a symbol table names (its section index link), read
+ * straight from the file into a buffer of its own: names point into it.
+ * *len: its size; NULL when it cannot be read. */
+static char *read_strings(Elf *elf, int fd, size_t link, size_t *len)
+{
+	Elf_Scn *scn = elf_getscn(elf, link);
+	GElf_Shdr sh;
+	if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS || sh.sh_size > SIZE_MAX - 1)
+		return NULL;
+	char *buf = td_malloc((size_t)sh.sh_size + 1);
+	size_t got = 0;
+	if (!(sh.sh_flags & SHF_COMPRESSED)) {     /* read once, not into libelf's copy and then ours */
+		while (got < sh.sh_size) {
+			ssize_t r = pread(fd, buf + got, (size_t)sh.sh_size - got, (off_t)(sh.sh_offset + got));
+			if (r <= 0)
+				break;
+			got += (size_t)r;
+		}
+	}
+	if (got < sh.sh_size) {
+		Elf_Data *d = elf_getdata(scn, NULL);
+		if (!d || !d->d_buf) {
+			free(buf);
+			return NULL;
+		}
+		buf = td_realloc(buf, d->d_size + 1);
+		memcpy(buf, d->d_buf, d->d_size);
+		got = d->d_size;
+	}
+	buf[got] = '\0';
+	*len = got;
+	return buf;
+}
+
+static bool read_table(struct elf_symbols *e, Elf *elf, int fd, Elf_Scn *scn, const GElf_Shdr *sh)
 {
 	Elf_Data *data = elf_getdata(scn, NULL);
-	Elf_Scn *str_scn = elf_getscn(elf, sh->sh_link);
-	Elf_Data *strs = str_scn ? elf_getdata(str_scn, NULL) : NULL;
-	if (!data || !strs || !strs->d_buf || sh->sh_entsize == 0)
+	if (!data || sh->sh_entsize == 0)
+		return false;
+	size_t names_len;
+	char *names = read_strings(elf, fd, sh->sh_link, &names_len);
+	if (!names)
 		return false;
 	GElf_Ehdr eh;
 	bool arm = gelf_getehdr(elf, &eh) && (eh.e_machine == EM_ARM || eh.e_machine == EM_AARCH64);
@@ -122,13 +159,11 @@ static bool read_table(struct elf_symbols *e, Elf *elf, Elf_Scn *scn, const GElf
 	free(e->sym);                /* a table tried before held no functions */
 	free(e->names);
 	e->n = 0;
-	e->names = td_malloc(strs->d_size + 1);
-	memcpy(e->names, strs->d_buf, strs->d_size);
-	e->names[strs->d_size] = '\0';
+	e->names = names;
 	e->sym = td_calloc(count + 1, sizeof(*e->sym));
 	for (size_t i = 0; i < count; i++) {
 		GElf_Sym s;
-		if (!gelf_getsym(data, (int)i, &s) || s.st_name >= strs->d_size)
+		if (!gelf_getsym(data, (int)i, &s) || s.st_name >= names_len)
 			continue;
 		const char *name = e->names + s.st_name;
 		if (!wanted(kinds, nkinds, &s, name, arm))
@@ -273,7 +308,7 @@ static bool read_debug_file(struct elf_symbols *e)
 	for (Elf_Scn *scn = NULL; elf && !ok && (scn = elf_nextscn(elf, scn));) {
 		GElf_Shdr sh;
 		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
-			ok = read_table(e, elf, scn, &sh);
+			ok = read_table(e, elf, fd, scn, &sh);
 	}
 	if (elf)
 		elf_end(elf);
@@ -351,8 +386,8 @@ static struct elf_symbols *open_elf(const char *path, bool quiet, const char *ru
 		else if (sh.sh_type == SHT_DYNSYM)
 			dynsym = scn, dyn_sh = sh;
 	}
-	bool ok = (symtab && read_table(e, elf, symtab, &st_sh)) || read_debug_file(e) ||
-		  (dynsym && read_table(e, elf, dynsym, &dyn_sh));
+	bool ok = (symtab && read_table(e, elf, fd, symtab, &st_sh)) || read_debug_file(e) ||
+		  (dynsym && read_table(e, elf, fd, dynsym, &dyn_sh));
 	e->ntable = e->n;
 	if (ok)
 		add_plt_of(e, elf, runtime);
