@@ -1,3 +1,4 @@
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,14 +22,17 @@ void td_radix_sort(void *base, size_t n, size_t size, size_t key_off, size_t key
 	if (n < 2)
 		return;
 	unsigned char *from = base;
-	uint64_t any = 0, all = ~0ULL;
+	uint64_t any = 0, all = ~0ULL, last = 0;
+	bool sorted = true;
 	for (size_t i = 0; i < n; i++) {
 		uint64_t k = key_of(from + i * size, key_off, key_size);
 		any |= k;
 		all &= k;
+		sorted &= k >= last;
+		last = k;
 	}
-	if (any == all)
-		return;
+	if (sorted)
+		return;                  /* nothing to move (and no buffer to fault in) */
 	unsigned char *to = td_malloc(n * size), *spare = to;
 	for (int shift = 0; shift < 64; shift += 8) {
 		if (!(((any ^ all) >> shift) & 0xff))
