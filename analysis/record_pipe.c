@@ -4,7 +4,7 @@
 #include "common/diag.h"
 #include "record_pipe.h"
 
-#define BATCH_BYTES (1u << 20)
+#define BATCH_BYTES (1u << 18)
 #define NBATCH 4                 /* in flight: bounds memory */
 
 enum { MSG_SAMPLE = 1, MSG_RECORD };
