@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
@@ -78,9 +77,6 @@ struct pd_src {
 	enum src_kind kind;
 	int fd;
 	const unsigned char *mem;
-	size_t mapped;                    /* mem is this many bytes of mmap'ed file */
-	uint64_t released;                /* its pages before this offset were given back */
-	uint64_t populated;               /* ... and up to this one were mapped in ahead */
 	struct td_input *in;
 	bool own_in, eof;
 	unsigned char *win;               /* window: file bytes [wstart, wstart + wlen) */
@@ -821,17 +817,9 @@ struct perf_data *perf_data_open(const char *path)
 		}
 		bool compressed = S_ISREG(st.st_mode) && pread(fd, m, 4, 0) == 4 &&
 				  ((m[0] == 0x1f && m[1] == 0x8b) || !memcmp(m, "\x28\xb5\x2f\xfd", 4));
-		void *map = S_ISREG(st.st_mode) && !compressed && st.st_size > 0
-			    ? mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
-		if (map != MAP_FAILED) {        /* read in place: no copy per window */
-			close(fd);
-			madvise(map, (size_t)st.st_size, MADV_SEQUENTIAL);
-			struct perf_data *d = new_reader(path, SRC_MEM);
-			d->src->mem = map;
-			d->src->mapped = (size_t)st.st_size;
-			d->file_size = (uint64_t)st.st_size;
-			return finish_open(d);
-		}
+		/* read through a window, not mapped: in a virtual machine the
+		 * first touch of each mapped page walks two sets of page tables,
+		 * which cost the reading thread more than pread's copy */
 		if (S_ISREG(st.st_mode) && !compressed) {
 			struct perf_data *d = new_reader(path, SRC_FD);
 			d->src->fd = fd;
@@ -887,8 +875,6 @@ void perf_data_close(struct perf_data *d)
 	if (s) {
 		if (s->fd >= 0)
 			close(s->fd);
-		if (s->mapped)
-			munmap((void *)s->mem, s->mapped);
 		if (s->own_in)
 			td_input_close(s->in);
 		ZSTD_freeDStream(s->z);
@@ -1364,41 +1350,6 @@ static void next_decode(struct perf_data *d, struct pd_record *r)
 		deliver_checks(d, r);
 }
 
-/* A mapped file's pages count in the resident size once read: give back
- * those well behind the reading point, so memory stays flat however large
- * the file. Records queued from there (a time-ordering round that long)
- * stay readable: the kernel reads such a page in again. */
-#define RELEASE_LAG (8u << 20)
-static void release_behind(struct pd_src *s)
-{
-	if (!s->mapped || s->off < s->released + RELEASE_LAG + (4u << 20))
-		return;
-	uint64_t upto = (s->off - RELEASE_LAG) & ~(uint64_t)0xfffff;
-	madvise((char *)s->mem + s->released, (size_t)(upto - s->released), MADV_DONTNEED);
-	s->released = upto;
-}
-
-/* Page faults on a mapped file cost more than the reading (one per few
- * pages, each a trip through the kernel): map the next stretch in one
- * call instead, before the reader gets there. */
-#ifndef MADV_POPULATE_READ
-#define MADV_POPULATE_READ 22
-#endif
-#define POPULATE_STEP (2u << 20)
-static void populate_ahead(struct pd_src *s)
-{
-	if (!s->mapped || s->populated == UINT64_MAX || s->off + POPULATE_STEP <= s->populated)
-		return;
-	uint64_t from = s->populated > s->off ? s->populated : s->off & ~(uint64_t)4095;
-	if (from >= s->mapped)
-		return;
-	size_t len = (size_t)(s->mapped - from < 2 * POPULATE_STEP ? s->mapped - from : 2 * POPULATE_STEP);
-	if (madvise((char *)s->mem + from, len, MADV_POPULATE_READ) != 0)
-		s->populated = UINT64_MAX;    /* an older kernel: faults it is */
-	else
-		s->populated = from + len;
-}
-
 int perf_data_next(struct perf_data *d, const struct pd_record **out)
 {
 	struct pd_src *s = d->src;
@@ -1486,8 +1437,6 @@ int perf_data_next(struct perf_data *d, const struct pd_record **out)
 				return stop(d);
 		}
 		s->off += skip;
-		release_behind(s);
-		populate_ahead(s);
 		*out = r;
 		return 1;
 	}

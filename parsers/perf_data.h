@@ -184,8 +184,9 @@ void perf_data_close(struct perf_data *d);
 int perf_data_next(struct perf_data *d, const struct pd_record **rec);
 
 /* True when rec->raw stays valid until perf_data_close(): a record of a
- * mapped file, not one unpacked from a COMPRESSED record or read through
- * a window. Such records can be queued without copying them. */
+ * reader over a buffer in memory (perf_data_open_buffer), not one unpacked
+ * from a COMPRESSED record or read through a window. Such records can be
+ * queued without copying them. */
 bool perf_data_raw_is_stable(const struct perf_data *d, const struct pd_record *rec);
 
 /* Decode again a record copied out of an earlier one's raw bytes (rec->raw,
