@@ -23,6 +23,8 @@ struct ordered_records {
 	size_t tmp_cap;
 	unsigned char *arena;
 	size_t used, arena_cap;
+	unsigned char *spare;        /* the other arena, for compacting into */
+	size_t spare_cap;
 	uint64_t seq, max_time, next_flush;
 };
 
@@ -43,6 +45,7 @@ void ordered_free(struct ordered_records *o)
 	free(o->q);
 	free(o->tmp);
 	free(o->arena);
+	free(o->spare);
 	free(o);
 }
 
@@ -133,9 +136,15 @@ static void flush(struct ordered_records *o, uint64_t limit)
 		o->used = 0;
 		return;
 	}
-	/* compact what is left to the front of the arena, in queue order */
+	/* compact what is left into the spare arena, in queue order (the two
+	 * are swapped, not allocated afresh: new pages fault in) */
 	size_t kept = o->n - i, w = 0;
-	unsigned char *arena = td_malloc(o->arena_cap);
+	if (o->spare_cap < o->arena_cap) {
+		free(o->spare);
+		o->spare = td_malloc(o->arena_cap);
+		o->spare_cap = o->arena_cap;
+	}
+	unsigned char *arena = o->spare;
 	for (size_t k = 0; k < kept; k++) {
 		struct queued q = o->q[i + k];
 		if (!q.raw) {
@@ -145,8 +154,11 @@ static void flush(struct ordered_records *o, uint64_t limit)
 		}
 		o->q[k] = q;
 	}
-	free(o->arena);
+	o->spare = o->arena;
 	o->arena = arena;
+	size_t cap = o->spare_cap;
+	o->spare_cap = o->arena_cap;
+	o->arena_cap = cap;
 	o->used = w;
 	o->n = kept;
 }
