@@ -1,0 +1,84 @@
+/* The symbol loader against loading directly: a binary asked for and then
+ * taken gives the same table (or is left to the caller when not begun),
+ * another build id is never handed out, tables never taken are freed at
+ * stop (LeakSanitizer checks under make asan-test), and kallsyms read on
+ * the loader's thread are the file's. The binaries are this machine's
+ * td-fold and td-info, real ELF files with symbols. TAP. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis/symbol_loader.h"
+
+static int failed;
+
+static void ok(int cond, const char *what)
+{
+	static int n;
+	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
+	failed |= !cond;
+}
+
+/* Same ranges: every 16th byte of the first 256 KiB names the same symbol. */
+static int same_table(const struct elf_symbols *a, const struct elf_symbols *b)
+{
+	if (!a || !b || elf_symbols_count(a) != elf_symbols_count(b))
+		return 0;
+	for (uint64_t key = 0; key < (256u << 10); key += 16) {
+		uint64_t sa = 0, sb = 0;
+		const char *na = elf_symbols_find(a, key, &sa), *nb = elf_symbols_find(b, key, &sb);
+		if ((na == NULL) != (nb == NULL) || (na && (strcmp(na, nb) != 0 || sa != sb)))
+			return 0;
+	}
+	return 1;
+}
+
+int main(void)
+{
+	const char *bin = getenv("TD_BIN");
+	char fold[4096], info[4096], ksyms[] = "/tmp/td-test-kallsyms-XXXXXX";
+	snprintf(fold, sizeof fold, "%s/td-fold", bin ? bin : "bin");
+	snprintf(info, sizeof info, "%s/td-info", bin ? bin : "bin");
+	printf("1..6\n");
+	struct symbol_places places = { "/nonexistent", NULL };
+	struct elf_symbols *direct = symbol_places_load(&places, fold, "", false);
+	ok(direct && elf_symbols_count(direct) > 0, "td-fold's symbols load directly");
+
+	int fd = mkstemp(ksyms);
+	FILE *k = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (k) {
+		fputs("ffffffff81000000 T _text\nffffffff81000100 T start_kernel\nffffffff81000300 t helper\n", k);
+		fclose(k);
+	}
+	struct symbol_loader *l = symbol_loader_start(ksyms, &places);
+	ok(l != NULL, "the loader starts");
+	if (!l) {
+		remove(ksyms);
+		return 1;
+	}
+	symbol_loader_want(l, fold, "", false);
+	symbol_loader_want(l, fold, "", false);          /* asked twice: once */
+	symbol_loader_want(l, info, "", false);          /* never taken: freed at stop */
+
+	struct kallsyms *ks = symbol_loader_kallsyms(l);
+	uint64_t start = 0;
+	const char *name = ks ? kallsyms_find(ks, NULL, 0xffffffff81000180u, &start) : NULL;
+	ok(name && strcmp(name, "start_kernel") == 0 && start == 0xffffffff81000100u && symbol_loader_kallsyms_ready(l),
+	   "kallsyms read on the loader's thread are the file's");
+	kallsyms_free(ks);
+
+	struct elf_symbols *other = NULL;
+	ok(!symbol_loader_take(l, fold, "0123456789abcdef0123456789abcdef01234567", &other),
+	   "a table asked for with another build id is not handed out");
+
+	struct elf_symbols *taken = NULL;
+	bool got = symbol_loader_take(l, fold, "", &taken);
+	printf("# td-fold's table %s\n", got ? "came from the loader" : "was left to the caller");
+	ok(!got || same_table(taken, direct), "a table taken equals the one loaded directly (or was left to the caller)");
+	struct elf_symbols *again = NULL;
+	ok(!symbol_loader_take(l, fold, "", &again), "a table is handed out once");
+	elf_symbols_close(taken);
+	symbol_loader_stop(l);
+	elf_symbols_close(direct);
+	remove(ksyms);
+	return failed;
+}
