@@ -502,28 +502,34 @@ static const struct lit *literal(struct td_table *t, const char *s)
 	return l;
 }
 
-/* A string cell as td_csv_field writes it, appended at used (NULL or "": nothing). */
-static size_t csv_str(struct row_buf *b, size_t used, const char *s)
+/* Room a CSV cell other than a string needs: a literal's or a number's bytes and a comma. */
+#define CELL_ROOM (sizeof((struct last_num *)0)->text + 1)
+
+/* Room for any row without strings in it. */
+static size_t row_room(const struct td_table *t)
+{
+	return (size_t)t->ncols * CELL_ROOM + 1;
+}
+
+/* A string cell as td_csv_field writes it, appended at used (NULL or "":
+ * nothing), and room after it for the rest of the row. */
+static size_t csv_str(struct td_table *t, size_t used, const char *s)
 {
 	size_t len = s ? strlen(s) : 0;
-	char *w = line_room(b, used, 2 * len + 2);
+	char *w = line_room(&t->out, used, 2 * len + 2 + row_room(t));
 	size_t i = 0;
 	while (i < len && !csv_special((unsigned char)s[i]))
 		w[i] = s[i], i++;
 	if (i == len)
 		return used + len;
-	return (size_t)(csv_quoted(w, s, len) - b->p);
+	return (size_t)(csv_quoted(w, s, len) - t->out.p);
 }
 
-/* Room a CSV cell other than a string needs: a comma and a literal's or a number's bytes. */
-#define CELL_ROOM (1 + sizeof((struct last_num *)0)->text)
-
-/* One cell of a streamed CSV row, comma first, appended at used; returns the new end. */
+/* One cell of a streamed CSV row appended at used, where there is room for
+ * it; returns the new end. */
 static size_t csv_cell(struct td_table *t, int c, const struct td_cell *cell, size_t used)
 {
-	char *w = line_room(&t->out, used, CELL_ROOM);
-	if (c)
-		*w++ = ',', used++;
+	char *w = t->out.p + used;
 	switch (cell->kind) {
 	case TD_CELL_NUM: {
 		if (!isfinite(cell->u.v))
@@ -538,10 +544,10 @@ static size_t csv_cell(struct td_table *t, int c, const struct td_cell *cell, si
 			memcpy(w, l->text, LIT_TEXT);
 			return used + l->len;
 		}
-		return csv_str(&t->out, used, cell->u.s);
+		return csv_str(t, used, cell->u.s);
 	}
 	case TD_CELL_STR:
-		return csv_str(&t->out, used, cell->u.s);
+		return csv_str(t, used, cell->u.s);
 	case TD_CELL_INT:
 		return used + (size_t)snprintf(w, 32, "%lld", cell->u.i);
 	default:
@@ -558,9 +564,16 @@ static void csv_row(struct td_table *t, const struct td_cell *cells)
 		flush_rows(t);
 	size_t used = t->out_used;
 	t->row_start = used;
-	for (int c = 0; c < t->ncols; c++)
-		used = csv_cell(t, c, &cells[c], used);
-	*line_room(&t->out, used++, 1) = '\n';
+	line_room(&t->out, used, row_room(t));
+	char *p = t->out.p;
+	for (int c = 0; c < t->ncols; c++) {
+		if (cells[c].kind != TD_CELL_EMPTY) {
+			used = csv_cell(t, c, &cells[c], used);
+			p = t->out.p;                /* a long string moves it */
+		}
+		p[used++] = ',';
+	}
+	p[used - 1] = '\n';
 	t->out_used = used;
 	t->row_in_out = true;
 	t->next_col = t->ncols;
