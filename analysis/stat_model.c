@@ -47,6 +47,7 @@ struct stat_lookup {
 	int *cur_of_key, *total_of_key;    /* index + 1; 0 = none */
 	struct metrics_plan **plan_of_key; /* interval sets' metric inputs, NULL until needed */
 	unsigned *gen_of_key;              /* cur_of_key valid when == gen */
+	bool *exact_of_key;                /* its scope and PMU are whole in the key and in a set */
 	unsigned gen;
 	uint32_t nnames, cap_names, cap_keys;
 	int cur_initialized;               /* cur[] entries with storage */
@@ -96,6 +97,7 @@ void stat_model_free(struct stat_model *m)
 	free(l->cur_of_key);
 	free(l->total_of_key);
 	free(l->gen_of_key);
+	free(l->exact_of_key);
 	for (uint32_t i = 0; i < l->cap_keys; i++)
 		metrics_plan_free(l->plan_of_key[i]);
 	free(l->plan_of_key);
@@ -175,6 +177,18 @@ static uint32_t event_id(struct stat_model *m, const char *raw, int len)
 	return id;
 }
 
+/* The key's scope and PMU (scope_len bytes after the session, the rest
+ * after the separator) are the only ones that give it, and a set keeps
+ * them whole: the set of the key has them. */
+static bool exact_key(const char *buf, size_t n, size_t scope_len)
+{
+	const size_t keeps = sizeof(((struct counter_set *)0)->scope) - 1;
+	_Static_assert(sizeof(((struct counter_set *)0)->pmu) == sizeof(((struct counter_set *)0)->scope),
+		       "a set keeps scopes and PMUs alike");
+	return scope_len < keeps && n - 2 - scope_len < keeps && !memchr(buf + 1, '\x1f', scope_len) &&
+	       !memchr(buf + 2 + scope_len, '\x1f', n - 2 - scope_len);
+}
+
 static uint32_t set_key(struct stat_model *m, int session, const char *scope, const char *pmu)
 {
 	struct stat_lookup *l = m->lookup;
@@ -183,6 +197,7 @@ static uint32_t set_key(struct stat_model *m, int session, const char *scope, co
 	buf[n++] = (char)('0' + session);     /* sessions < 64 */
 	for (size_t i = 0; i < 120 && scope[i]; i++)   /* short: no strnlen and memcpy calls */
 		buf[n++] = scope[i];
+	size_t scope_len = n - 1;
 	buf[n++] = '\x1f';
 	for (size_t i = 0; i < 120 && pmu[i]; i++)
 		buf[n++] = pmu[i];
@@ -192,6 +207,7 @@ static uint32_t set_key(struct stat_model *m, int session, const char *scope, co
 		l->cur_of_key = td_realloc(l->cur_of_key, cap * sizeof(int));
 		l->total_of_key = td_realloc(l->total_of_key, cap * sizeof(int));
 		l->gen_of_key = td_realloc(l->gen_of_key, cap * sizeof(unsigned));
+		l->exact_of_key = td_realloc(l->exact_of_key, cap * sizeof(bool));
 		l->plan_of_key = td_realloc(l->plan_of_key, cap * sizeof(*l->plan_of_key));
 		memset(l->plan_of_key + l->cap_keys, 0, (cap - l->cap_keys) * sizeof(*l->plan_of_key));
 		memset(l->cur_of_key + l->cap_keys, 0, (cap - l->cap_keys) * sizeof(int));
@@ -199,6 +215,7 @@ static uint32_t set_key(struct stat_model *m, int session, const char *scope, co
 		memset(l->gen_of_key + l->cap_keys, 0, (cap - l->cap_keys) * sizeof(unsigned));
 		l->cap_keys = cap;
 	}
+	l->exact_of_key[id] = exact_key(buf, n, scope_len);
 	return id;
 }
 
@@ -518,11 +535,12 @@ const struct counter_set *stat_model_find_perf(const struct stat_model *m, const
 	const struct stat_lookup *l = m->lookup;
 	/* the set of its key is the only one stat_model_find can find when its
 	 * scope and PMU are shorter than a set keeps (longer ones may share the
-	 * kept part with another set's) */
+	 * kept part with another set's); an exact key says so without looking */
 	if (p->interval >= 0 && m->cur_interval >= 0 && p->key < l->cap_keys && l->gen_of_key[p->key] == l->gen) {
 		const struct counter_set *s = &m->cur[l->cur_of_key[p->key] - 1];
-		if (s->session == p->session && s->interval == p->interval && strcmp(s->scope, p->scope) == 0 &&
-		    strcmp(s->pmu, p->pmu) == 0 && strlen(s->scope) + 1 < sizeof s->scope && strlen(s->pmu) + 1 < sizeof s->pmu)
+		if (s->session == p->session && s->interval == p->interval &&
+		    (l->exact_of_key[p->key] || (strcmp(s->scope, p->scope) == 0 && strcmp(s->pmu, p->pmu) == 0 &&
+						 strlen(s->scope) + 1 < sizeof s->scope && strlen(s->pmu) + 1 < sizeof s->pmu)))
 			return s;
 	}
 	return stat_model_find(m, false, p->session, p->interval, p->scope, p->pmu);

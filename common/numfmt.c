@@ -4,6 +4,8 @@
 #include <string.h>
 #include "numfmt.h"
 
+#define DIGITS_MAX 16             /* of a scaled value below 1e15, rounded */
+
 static const double pow10_table[] = { 1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9 };
 
 static size_t by_printf(char *buf, double v, int prec)
@@ -55,17 +57,19 @@ size_t td_format_fixed(char *buf, double v, int prec)
 	if (fabs(frac - 0.5) < 1e-6 + scaled * 4e-16)
 		return by_printf(buf, v, prec);
 	unsigned long long r = whole + (frac > 0.5);
-	char tmp[32], *end = tmp + sizeof tmp;
+	/* r has 16 digits at most: copied 16 bytes at a time, the bytes after
+	 * them overwritten or past the end */
+	char tmp[3 * DIGITS_MAX], *end = tmp + DIGITS_MAX;
 	char *d = digits_before(end, r, prec + 1);
 	size_t nd = (size_t)(end - d), n = 0;
 	if (v < 0 && r != 0)             /* no "-0.00" */
 		buf[n++] = '-';
 	size_t whole_digits = nd - (size_t)prec;
-	memcpy(buf + n, d, whole_digits);
+	memcpy(buf + n, d, DIGITS_MAX);
 	n += whole_digits;
 	if (prec > 0) {
 		buf[n++] = '.';
-		memcpy(buf + n, d + whole_digits, (size_t)prec);
+		memcpy(buf + n, d + whole_digits, DIGITS_MAX);
 		n += (size_t)prec;
 	}
 	buf[n] = '\0';

@@ -65,6 +65,7 @@ struct unit_info {
 	bool uncorrected;
 	const char *metric;        /* metrics_for_perf_unit */
 	double factor;
+	bool wall_share;           /* metric is cpus_utilized */
 };
 
 static const struct unit_info *unit_info(const char *unit)
@@ -80,12 +81,14 @@ static const struct unit_info *unit_info(const char *unit)
 			u->unit = unit;
 			u->tma_node = tma_node_for_perf_unit(unit, &u->uncorrected);
 			u->metric = metrics_for_perf_unit(unit, &u->factor);
+			u->wall_share = u->metric && strcmp(u->metric, "cpus_utilized") == 0;
 			return u;
 		}
 	}
 	spill.unit = unit;         /* cache full: looked up every time */
 	spill.tma_node = tma_node_for_perf_unit(unit, &spill.uncorrected);
 	spill.metric = metrics_for_perf_unit(unit, &spill.factor);
+	spill.wall_share = spill.metric && strcmp(spill.metric, "cpus_utilized") == 0;
 	return &spill;
 }
 
@@ -360,14 +363,14 @@ static void check_perf(const struct stat_model *m, const struct perf_metric *pm,
 			continue;
 		}
 		/* a summary's wall time is perf's own when the file prints none */
-		if (strcmp(name, "cpus_utilized") == 0 && s->interval < 0 && isnan(m->elapsed[s->session]))
+		if (u->wall_share && s->interval < 0 && isnan(m->elapsed[s->session]))
 			continue;
 		struct metric_value own[MAX_METRICS];
 		const struct metric_value *mv;
 		int n = metrics_of(m, s, own, &mv);
 		for (int j = 0; j < n; j++)
-			if (strcmp(mv[j].name, name) == 0)   /* perf divides by its unrounded wall time */
-				compare_with_perf(p, name, mv[j].value * factor, strcmp(name, "cpus_utilized") == 0 ? 5e-4 : 1e-9);
+			if (mv[j].name[0] == name[0] && strcmp(mv[j].name, name) == 0)   /* perf divides by its unrounded wall time */
+				compare_with_perf(p, name, mv[j].value * factor, u->wall_share ? 5e-4 : 1e-9);
 	}
 }
 

@@ -36,7 +36,22 @@ struct shape {
 	char text[2 * SHAPE_BYTES + 8];  /* fixed fields, then the record's five strings */
 };
 
+/* The last number read at one of the first KEPT_NUMBERS fields: rows
+ * repeat their interval and their 100.00, and comparing 16 bytes costs
+ * less than reading them again. What a number reads as depends on its
+ * bytes alone. */
+#define KEPT_NUMBERS 8
+#define KEPT_BYTES 16
+struct kept_number {
+	uint64_t b[2];             /* its bytes, zeros after them */
+	size_t len;                /* 0: none kept */
+	unsigned form;
+	size_t decimals;
+	double v;
+};
+
 struct csv_shapes {
+	struct kept_number kept[KEPT_NUMBERS];
 	struct shape *shape[MAX_SHAPES];
 	int n, allocated;
 	int last;                  /* the shape of the last row matched or learnt; -1 */
@@ -113,9 +128,61 @@ static inline void set_number(struct stat_record *r, enum role role, double v, s
 	}
 }
 
+/* The number at p is the one kept: its bytes, then one the parser stops
+ * at. p has KEPT_BYTES bytes before end. */
+static const uint64_t byte_mask[KEPT_BYTES + 1][2] = {
+	{ 0, 0 }, { 0xff, 0 }, { 0xffff, 0 }, { 0xffffff, 0 }, { 0xffffffff, 0 }, { 0xffffffffff, 0 },
+	{ 0xffffffffffff, 0 }, { 0xffffffffffffff, 0 }, { ~0ull, 0 }, { ~0ull, 0xff }, { ~0ull, 0xffff },
+	{ ~0ull, 0xffffff }, { ~0ull, 0xffffffff }, { ~0ull, 0xffffffffff }, { ~0ull, 0xffffffffffff },
+	{ ~0ull, 0xffffffffffffff }, { ~0ull, ~0ull },
+};
+
+static inline bool same_number(const struct kept_number *kn, const char *p, const char *end)
+{
+	uint64_t w[2];
+	memcpy(w, p, sizeof w);
+	const uint64_t *mask = byte_mask[kn->len];
+	if (((w[0] & mask[0]) != kn->b[0]) | ((w[1] & mask[1]) != kn->b[1]))
+		return false;
+	if (p + kn->len == end)
+		return true;
+	char c = p[kn->len];
+	return (c < '0' || c > '9') && c != '.';
+}
+
+static void keep_number(struct kept_number *kn, const char *p, size_t n, double v, unsigned form, size_t decimals)
+{
+	memcpy(kn->b, p, KEPT_BYTES);
+	kn->b[0] &= byte_mask[n][0];
+	kn->b[1] &= byte_mask[n][1];
+	kn->len = n;
+	kn->v = v;
+	kn->form = form;
+	kn->decimals = decimals;
+}
+
+/* The plain decimal at the start of p..end, as stat_decimal_prefix reads
+ * it: the one kept for field k when it is the same. */
+static inline size_t field_number(struct kept_number *kept, int k, const char *p, const char *end, double *v,
+				  unsigned *form, size_t *decimals)
+{
+	struct kept_number *kn = k < KEPT_NUMBERS && end - p >= KEPT_BYTES ? &kept[k] : NULL;
+	if (kn && same_number(kn, p, end) && kn->len) {
+		*v = kn->v;
+		*form = kn->form;
+		*decimals = kn->decimals;
+		return kn->len;
+	}
+	size_t n = stat_decimal_prefix(p, (size_t)(end - p), v, form, decimals);
+	if (kn && n && n <= KEPT_BYTES)
+		keep_number(kn, p, n, *v, *form, *decimals);
+	return n;
+}
+
 /* The line is of shape sh: its fixed fields byte for byte, its numbers
  * plain decimals of the same form. */
-static bool matches(const struct shape *sh, const char *line, size_t len, char sep, struct stat_record *r)
+static bool matches(const struct shape *sh, struct kept_number *kept, const char *line, size_t len, char sep,
+		    struct stat_record *r)
 {
 	const char *p = line, *end = line + len;
 	*r = sh->rec;
@@ -138,7 +205,7 @@ static bool matches(const struct shape *sh, const char *line, size_t len, char s
 		double v;
 		unsigned form;
 		size_t decimals;
-		size_t n = stat_decimal_prefix(p, (size_t)(end - p), &v, &form, &decimals);
+		size_t n = field_number(kept, k, p, end, &v, &form, &decimals);
 		if (n == 0 || form != f->form)
 			return false;
 		set_number(r, (enum role)f->role, v, decimals);
@@ -175,12 +242,12 @@ bool csv_shapes_match(struct csv_shapes *s, const char *line, size_t len, char s
 		return false;
 	const int *next = s->last >= 0 ? s->shape[s->last]->next : (const int[2]){ -1, -1 };
 	for (int k = 0; k < 2; k++)
-		if (next[k] >= 0 && matches(s->shape[next[k]], line, len, sep, r))
+		if (next[k] >= 0 && matches(s->shape[next[k]], s->kept, line, len, sep, r))
 			return found(s, next[k], serial, layout, metric);
 	uint64_t key = skeleton(line, len, sep);
 	for (size_t h = key % SLOTS; s->slot[h]; h = (h + 1) % SLOTS) {
 		int i = s->slot[h] - 1;
-		if (i != next[0] && i != next[1] && s->shape[i]->key == key && matches(s->shape[i], line, len, sep, r))
+		if (i != next[0] && i != next[1] && s->shape[i]->key == key && matches(s->shape[i], s->kept, line, len, sep, r))
 			return found(s, i, serial, layout, metric);
 	}
 	return false;

@@ -65,6 +65,8 @@ struct td_table {
 	int next_col;
 	size_t line_used;
 	struct direct_cell *dcell;   /* per column, for turning the row back into cells */
+	bool row_in_out;       /* the pending row is written whole at the end of out, from row_start */
+	size_t row_start;
 	struct lit *lits;      /* streaming CSV: literal cells seen */
 	char **json_key;       /* streaming JSON: "name": per column */
 	size_t *json_key_len;
@@ -167,6 +169,10 @@ static void direct_to_cells(struct td_table *t);
 static void finish_direct(struct td_table *t)
 {
 	size_t used = t->line_used;
+	if (t->row_in_out) {
+		t->row_in_out = false;
+		return;
+	}
 	if (t->stream_fmt == TD_FMT_CSV) {
 		char *w = line_room(&t->line, used, (size_t)(t->ncols - t->next_col) + 1);
 		for (int c = t->next_col; c < t->ncols; c++)
@@ -267,6 +273,20 @@ static void set_cell(struct td_table *t, int col, const char *s, size_t len, boo
 /* Bytes that make a CSV field need quotes (td_csv_field). */
 static bool csv_special(unsigned char ch) { return ch == ',' || ch == '"' || ch == '\n' || ch == '\r'; }
 
+/* s (len bytes, some of them special) quoted as td_csv_field quotes it at w;
+ * returns the end. */
+static char *csv_quoted(char *w, const char *s, size_t len)
+{
+	*w++ = '"';
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '"')
+			*w++ = '"';
+		*w++ = s[i];
+	}
+	*w++ = '"';
+	return w;
+}
+
 /* s as td_json_string writes it, without the quotes; returns the length. */
 static size_t json_escaped(char *w, const char *s, size_t n)
 {
@@ -366,15 +386,7 @@ static void direct_cell(struct td_table *t, int col, const char *s, size_t len, 
 			memcpy(w, s, len);
 			n = len;
 		} else {
-			char *start = w;
-			*w++ = '"';
-			for (i = 0; i < len; i++) {
-				if (s[i] == '"')
-					*w++ = '"';
-				*w++ = s[i];
-			}
-			*w++ = '"';
-			n = (size_t)(w - start);
+			n = (size_t)(csv_quoted(w, s, len) - w);
 		}
 		d->off = (long)used;
 	} else if (t->cols[col].type != TD_COL_STR) {
@@ -394,8 +406,12 @@ static void direct_cell(struct td_table *t, int col, const char *s, size_t len, 
 	t->line_used = used + n;
 }
 
+static void cells_from_csv(struct td_table *t);
+
 static void direct_to_cells(struct td_table *t)
 {
+	if (t->row_in_out)
+		cells_from_csv(t);
 	t->direct = false;
 	clear_row(t, t->nrows - 1);
 	/* cells kept beside stay where they are in text; the others are copied after them */
@@ -486,109 +502,109 @@ static const struct lit *literal(struct td_table *t, const char *s)
 	return l;
 }
 
-/* A streamed CSV row, all cells known: write_csv_row's bytes in one pass. */
+/* Room a CSV cell other than a string needs: a literal's or a number's bytes and a comma. */
+#define CELL_ROOM (sizeof((struct last_num *)0)->text + 1)
+
+/* Room for any row without strings in it. */
+static size_t row_room(const struct td_table *t)
+{
+	return (size_t)t->ncols * CELL_ROOM + 1;
+}
+
+/* A string cell as td_csv_field writes it, appended at used (NULL or "":
+ * nothing), and room after it for the rest of the row. */
+static size_t csv_str(struct td_table *t, size_t used, const char *s)
+{
+	size_t len = s ? strlen(s) : 0;
+	char *w = line_room(&t->out, used, 2 * len + 2 + row_room(t));
+	size_t i = 0;
+	while (i < len && !csv_special((unsigned char)s[i]))
+		w[i] = s[i], i++;
+	if (i == len)
+		return used + len;
+	return (size_t)(csv_quoted(w, s, len) - t->out.p);
+}
+
+/* One cell of a streamed CSV row appended at used, where there is room for
+ * it; returns the new end. */
+static size_t csv_cell(struct td_table *t, int c, const struct td_cell *cell, size_t used)
+{
+	char *w = t->out.p + used;
+	switch (cell->kind) {
+	case TD_CELL_NUM: {
+		if (!isfinite(cell->u.v))
+			return used;
+		const struct last_num *l = num_text(t, c, cell->u.v);
+		memcpy(w, l->text, sizeof l->text);   /* and bytes after it that the next cell overwrites */
+		return used + l->len;
+	}
+	case TD_CELL_LIT: {
+		const struct lit *l = cell->u.s ? literal(t, cell->u.s) : NULL;
+		if (l && l->csv_plain) {
+			memcpy(w, l->text, LIT_TEXT);
+			return used + l->len;
+		}
+		return csv_str(t, used, cell->u.s);
+	}
+	case TD_CELL_STR:
+		return csv_str(t, used, cell->u.s);
+	case TD_CELL_INT:
+		return used + (size_t)snprintf(w, 32, "%lld", cell->u.i);
+	default:
+		return used;
+	}
+}
+
+/* A streamed CSV row, all cells known: write_csv_row's bytes in one pass,
+ * straight after the rows kept to be written. Its cells are found again in
+ * those bytes only if the row is looked at (cells_from_csv). */
 static void csv_row(struct td_table *t, const struct td_cell *cells)
 {
-	size_t used = 0;
-	/* room for every cell but a long string (those ask for their own) */
-	line_room(&t->line, 0, (size_t)t->ncols * (2 + LIT_TEXT + sizeof t->last->text));
+	if (t->out_used > OUT_BATCH)
+		flush_rows(t);
+	size_t used = t->out_used;
+	t->row_start = used;
+	line_room(&t->out, used, row_room(t));
+	char *p = t->out.p;
 	for (int c = 0; c < t->ncols; c++) {
-		struct direct_cell *d = &t->dcell[c];
-		const char *s = NULL;
-		size_t len = 0;
-		bool plain = true;
-		char ibuf[32];
-		if (cells[c].kind == TD_CELL_EMPTY) {
-			if (c)
-				t->line.p[used++] = ',';
-			d->off = -1;
-			d->in_text = false;
-			continue;
+		if (cells[c].kind != TD_CELL_EMPTY) {
+			used = csv_cell(t, c, &cells[c], used);
+			p = t->out.p;                /* a long string moves it */
 		}
-		if (cells[c].kind == TD_CELL_LIT && cells[c].u.s) {
-			const struct lit *l = literal(t, cells[c].u.s);
-			if (l && l->csv_plain) {
-				/* its bytes, and a few after them that the next cell overwrites */
-				char *w = t->line.p + used;
-				if (c)
-					*w++ = ',', used++;
-				d->in_text = false;
-				d->plain = false;
-				if (!l->len) {
-					d->off = -1;
-					continue;
-				}
-				memcpy(w, l->text, LIT_TEXT);
-				d->off = (long)used;
-				d->len = l->len;
-				used += l->len;
-				continue;
-			}
-		}
-		switch (cells[c].kind) {
-		case TD_CELL_LIT:
-		case TD_CELL_STR:
-			s = cells[c].u.s;
-			len = s ? strlen(s) : 0;
-			plain = false;
-			if (!len)
-				s = NULL;
-			break;
-		case TD_CELL_NUM:
-			if (isfinite(cells[c].u.v)) {
-				const struct last_num *l = num_text(t, c, cells[c].u.v);
-				s = l->text;
-				len = l->len;
-			}
-			break;
-		case TD_CELL_INT:
-			len = (size_t)snprintf(ibuf, sizeof ibuf, "%lld", cells[c].u.i);
-			s = ibuf;
-			break;
-		default:
-			break;
-		}
-		char *w = plain ? t->line.p + used : line_room(&t->line, used, 2 * len + 3 + 32 + (size_t)t->ncols * (2 + LIT_TEXT + sizeof t->last->text));
-		if (c)
-			*w++ = ',', used++;
-		d->in_text = false;
-		if (!s) {
-			d->off = -1;
-			continue;
-		}
-		d->off = (long)used;
-		d->len = (uint32_t)len;
-		d->plain = plain;
-		size_t i = 0;
-		if (!plain) {
-			for (; i < len; i++) {
-				if (csv_special((unsigned char)s[i]))
-					break;
-				w[i] = s[i];
-			}
-		}
-		if (i == len || plain) {
-			if (plain && len <= 32)   /* a number's buffer holds 32 bytes at least */
-				memcpy(w, s, 32);
-			else if (plain)
-				memcpy(w, s, len);
-			used += len;
-			continue;
-		}
-		/* quoted: its own bytes kept beside */
-		char *start = w;
-		*w++ = '"';
-		for (i = 0; i < len; i++) {
-			if (s[i] == '"')
-				*w++ = '"';
-			*w++ = s[i];
-		}
-		*w++ = '"';
-		used += (size_t)(w - start);
-		keep_text(t, d, s, len);
+		p[used++] = ',';
 	}
+	p[used - 1] = '\n';
+	t->out_used = used;
+	t->row_in_out = true;
 	t->next_col = t->ncols;
-	t->line_used = used;
+}
+
+/* The pending row, written whole by csv_row, as it was before it was
+ * ended: in line, each cell's bytes found again (a quoted one unquoted
+ * where it stands). */
+static void cells_from_csv(struct td_table *t)
+{
+	size_t len = t->out_used - 1 - t->row_start;
+	char *p = line_room(&t->line, 0, len);
+	memcpy(p, t->out.p + t->row_start, len);
+	t->out_used = t->row_start;
+	t->row_in_out = false;
+	t->line_used = len;
+	size_t i = 0;
+	for (int c = 0; c < t->ncols; c++, i++) {
+		struct direct_cell *d = &t->dcell[c];
+		size_t start = i, w = i;
+		if (i < len && p[i] == '"') {
+			for (i++; i < len && (p[i] != '"' || (i + 1 < len && p[i + 1] == '"')); i++)
+				p[w++] = p[i] == '"' ? p[i++] : p[i];
+			i++;                         /* the closing quote */
+		} else {
+			while (i < len && p[i] != ',')
+				i++;
+			w = i;
+		}
+		*d = (struct direct_cell){ w > start ? (long)start : -1, (uint32_t)(w - start), false, false };
+	}
 }
 
 void td_table_put_row(struct td_table *t, const struct td_cell *cells)
@@ -685,15 +701,7 @@ static size_t put_csv_cell(const struct td_table *t, struct row_buf *b, size_t u
 		memcpy(w, s, c->len);
 		return used + c->len;
 	}
-	char *start = w;
-	*w++ = '"';
-	for (i = 0; i < c->len; i++) {
-		if (s[i] == '"')
-			*w++ = '"';
-		*w++ = s[i];
-	}
-	*w++ = '"';
-	return used + (size_t)(w - start);
+	return (size_t)(csv_quoted(w, s, c->len) - b->p);
 }
 
 /* The row put together in memory; returns its length. */
