@@ -296,7 +296,7 @@ static void add_rows(struct td_table *t, const struct stat_model *m, const struc
 		row[C_VAR] = TD_CELL_NUM(mv[i].variance_pct);
 		row[C_NEXT] = TD_CELL_LIT(mv[i].next_step);
 		row[C_LEVEL] = row[C_NOTE] = (struct td_cell){ TD_CELL_EMPTY, { 0 } };
-		td_table_put_row(t, row);
+		td_table_put_row_tail(t, row, C_UNIT);     /* a metric's unit ... next step repeat */
 	}
 	struct tma_tree tree;
 	if (build_tree(m, s, opt_cpu, &tree))

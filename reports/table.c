@@ -24,6 +24,17 @@ struct last_num {         /* rows repeat intervals, 100.00 ... */
 };
 #define LAST_NUMS 2       /* per column: rows of two metrics alternate */
 
+/* Streamed CSV: the bytes of a row's tail (td_table_put_row_tail) as
+ * they were written for the same cells lately. */
+#define TAILS 4
+#define TAIL_TEXT 192
+struct tail {
+	int from;                  /* 0: unused */
+	uint32_t len;
+	const struct td_cell *cells;   /* ncols of them, from..ncols used */
+	char text[TAIL_TEXT];
+};
+
 #define OUT_BATCH 32768   /* streamed rows written in batches of this many bytes */
 
 /* Streaming: the pending row is put together in its output form while its
@@ -68,6 +79,9 @@ struct td_table {
 	bool row_in_out;       /* the pending row is written whole at the end of out, from row_start */
 	size_t row_start;
 	struct lit *lits;      /* streaming CSV: literal cells seen */
+	struct tail *tails;    /* streaming CSV: row tails written lately */
+	struct td_cell *tail_cells;
+	int next_tail;
 	char **json_key;       /* streaming JSON: "name": per column */
 	size_t *json_key_len;
 };
@@ -99,6 +113,8 @@ void td_table_free(struct td_table *t)
 	free(t->last_next);
 	free(t->dcell);
 	free(t->lits);
+	free(t->tails);
+	free(t->tail_cells);
 	for (int c = 0; t->json_key && c < t->ncols; c++)
 		free(t->json_key[c]);
 	free(t->json_key);
@@ -555,25 +571,83 @@ static size_t csv_cell(struct td_table *t, int c, const struct td_cell *cell, si
 	}
 }
 
+/* Cells that are written the same: the same kind with the same bits (the
+ * same literal, the same number bit for bit). keep_tail keeps no strings,
+ * which may change behind the same pointer. */
+static bool same_cell(const struct td_cell *a, const struct td_cell *b)
+{
+	return a->kind == b->kind && memcmp(&a->u, &b->u, sizeof a->u) == 0;
+}
+
+static const struct tail *find_tail(const struct td_table *t, const struct td_cell *cells, int from)
+{
+	for (int k = 0; t->tails && k < TAILS; k++) {
+		const struct tail *tl = &t->tails[k];
+		int c = from;
+		if (tl->from != from)
+			continue;
+		while (c < t->ncols && same_cell(&tl->cells[c], &cells[c]))
+			c++;
+		if (c == t->ncols)
+			return tl;
+	}
+	return NULL;
+}
+
+/* The tail's bytes (its cells each with a comma after) kept for next time. */
+static void keep_tail(struct td_table *t, const struct td_cell *cells, int from, const char *text, size_t len)
+{
+	if (len > TAIL_TEXT)
+		return;
+	for (int c = from; c < t->ncols; c++)
+		if (cells[c].kind == TD_CELL_STR || cells[c].kind == TD_CELL_INT)
+			return;
+	if (!t->tails) {
+		t->tails = td_calloc(TAILS, sizeof(*t->tails));
+		t->tail_cells = td_calloc((size_t)TAILS * t->ncols, sizeof(*t->tail_cells));
+		for (int k = 0; k < TAILS; k++)
+			t->tails[k].cells = &t->tail_cells[(size_t)k * t->ncols];
+	}
+	struct tail *tl = &t->tails[t->next_tail];
+	t->next_tail = (t->next_tail + 1) % TAILS;
+	tl->from = from;
+	tl->len = (uint32_t)len;
+	memcpy(&t->tail_cells[(size_t)(tl - t->tails) * t->ncols + from], &cells[from],
+	       (size_t)(t->ncols - from) * sizeof(*cells));
+	memcpy(tl->text, text, len);
+}
+
 /* A streamed CSV row, all cells known: write_csv_row's bytes in one pass,
  * straight after the rows kept to be written. Its cells are found again in
- * those bytes only if the row is looked at (cells_from_csv). */
-static void csv_row(struct td_table *t, const struct td_cell *cells)
+ * those bytes only if the row is looked at (cells_from_csv). Cells from
+ * column from on are written as the same cells were lately, if they were. */
+static void csv_row(struct td_table *t, const struct td_cell *cells, int from)
 {
 	if (t->out_used > OUT_BATCH)
 		flush_rows(t);
 	size_t used = t->out_used;
 	t->row_start = used;
 	line_room(&t->out, used, row_room(t));
+	const struct tail *tl = from < t->ncols ? find_tail(t, cells, from) : NULL;
+	int end = tl ? from : t->ncols;
+	size_t tail_at = used;
 	char *p = t->out.p;
-	for (int c = 0; c < t->ncols; c++) {
+	for (int c = 0; c < end; c++) {
+		if (c == from)
+			tail_at = used;
 		if (cells[c].kind != TD_CELL_EMPTY) {
 			used = csv_cell(t, c, &cells[c], used);
 			p = t->out.p;                /* a long string moves it */
 		}
 		p[used++] = ',';
 	}
-	p[used - 1] = '\n';
+	if (tl) {
+		memcpy(line_room(&t->out, used, tl->len), tl->text, tl->len);
+		used += tl->len;
+	} else if (from < t->ncols) {
+		keep_tail(t, cells, from, t->out.p + tail_at, used - tail_at);
+	}
+	t->out.p[used - 1] = '\n';
 	t->out_used = used;
 	t->row_in_out = true;
 	t->next_col = t->ncols;
@@ -609,9 +683,14 @@ static void cells_from_csv(struct td_table *t)
 
 void td_table_put_row(struct td_table *t, const struct td_cell *cells)
 {
+	td_table_put_row_tail(t, cells, t->ncols);
+}
+
+void td_table_put_row_tail(struct td_table *t, const struct td_cell *cells, int from)
+{
 	td_table_row(t);
 	if (t->direct && t->stream_fmt == TD_FMT_CSV) {
-		csv_row(t, cells);
+		csv_row(t, cells, from);
 		return;
 	}
 	for (int c = 0; c < t->ncols; c++) {

@@ -96,6 +96,8 @@ static char *run(enum td_format fmt, unsigned seed, bool stream)
 	if (stream)
 		td_table_stream(t, f, fmt);
 	int rows = rand() % 6;
+	struct td_cell last[NC];
+	bool have_last = false;
 	for (int r = 0; r < rows; r++) {
 		int mode = rand() % 4;       /* 0 in order, 1 any order, 2 whole row, 3 whole row then more */
 		struct op ops[12];
@@ -115,7 +117,12 @@ static char *run(enum td_format fmt, unsigned seed, bool stream)
 				cells[c] = (struct td_cell){ TD_CELL_EMPTY, { 0 } };
 			for (int i = 0; i < nops; i++)
 				cells[ops[i].col] = as_cell(&ops[i]);
-			td_table_put_row(t, cells);
+			int from = rand() % (NC + 1);    /* a tail, often the one of the row before */
+			for (int c = from; have_last && rand() % 2 && c < NC; c++)
+				cells[c] = last[c];
+			memcpy(last, cells, sizeof last);
+			have_last = true;
+			td_table_put_row_tail(t, cells, from);
 			if (mode == 3 && rand() % 2) {
 				struct op o = { rand() % NC, rand() % 3, (unsigned)rand() };
 				apply(t, &o);
