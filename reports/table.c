@@ -473,8 +473,12 @@ static inline const struct last_num *num_text(struct td_table *t, int col, doubl
 {
 	struct last_num *kept = &t->last[col * LAST_NUMS];
 	for (int k = 0; k < LAST_NUMS; k++)
-		if (kept[k].len && memcmp(&kept[k].v, &v, sizeof v) == 0)    /* bit for bit: -0.0 is not 0.0 */
+		if (kept[k].len && memcmp(&kept[k].v, &v, sizeof v) == 0) {  /* bit for bit: -0.0 is not 0.0 */
+			/* the other one is replaced next: a number that repeats
+			 * between ones that change stays */
+			t->last_next[col] = (uint8_t)((k + 1) % LAST_NUMS);
 			return &kept[k];
+		}
 	struct last_num *l = &kept[t->last_next[col]];
 	t->last_next[col] = (uint8_t)((t->last_next[col] + 1) % LAST_NUMS);
 	l->v = v;
