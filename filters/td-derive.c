@@ -280,8 +280,9 @@ static void add_rows(struct td_table *t, const struct stat_model *m, const struc
 	int n = metrics_of(m, s, own, &mv);
 	char scope[96];
 	const char *sc = n ? scope_name(m, s, scope, sizeof scope) : NULL;
+	struct td_cell rows[MAX_METRICS][NCOLS];
 	for (int i = 0; i < n; i++) {
-		struct td_cell row[NCOLS];
+		struct td_cell *row = rows[i];
 		row[C_INTERVAL] = s->interval >= 0 ? TD_CELL_NUM(s->interval) : (struct td_cell){ TD_CELL_EMPTY, { 0 } };
 		row[C_SCOPE] = TD_CELL_STR(sc);
 		row[C_PMU] = TD_CELL_STR(s->pmu);
@@ -296,8 +297,8 @@ static void add_rows(struct td_table *t, const struct stat_model *m, const struc
 		row[C_VAR] = TD_CELL_NUM(mv[i].variance_pct);
 		row[C_NEXT] = TD_CELL_LIT(mv[i].next_step);
 		row[C_LEVEL] = row[C_NOTE] = (struct td_cell){ TD_CELL_EMPTY, { 0 } };
-		td_table_put_row_tail(t, row, C_UNIT);     /* a metric's unit ... next step repeat */
 	}
+	td_table_put_rows(t, rows[0], n, C_UNIT);     /* one set's rows; a metric's unit ... next step repeat */
 	struct tma_tree tree;
 	if (build_tree(m, s, opt_cpu, &tree))
 		add_tree_rows(t, s, &tree, scope_name(m, s, scope, sizeof scope));

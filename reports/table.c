@@ -24,7 +24,7 @@ struct last_num {         /* rows repeat intervals, 100.00 ... */
 };
 #define LAST_NUMS 2       /* per column: rows of two metrics alternate */
 
-/* Streamed CSV: the bytes of a row's tail (td_table_put_row_tail) as
+/* Streamed CSV: the bytes of a row's tail (td_table_put_rows) as
  * they were written for the same cells lately. */
 #define TAILS 4
 #define TAIL_TEXT 192
@@ -82,6 +82,7 @@ struct td_table {
 	struct tail *tails;    /* streaming CSV: row tails written lately */
 	struct td_cell *tail_cells;
 	int next_tail;
+	size_t *col_at;        /* streaming CSV: where each column started in the last row, from its start */
 	char **json_key;       /* streaming JSON: "name": per column */
 	size_t *json_key_len;
 };
@@ -115,6 +116,7 @@ void td_table_free(struct td_table *t)
 	free(t->lits);
 	free(t->tails);
 	free(t->tail_cells);
+	free(t->col_at);
 	for (int c = 0; t->json_key && c < t->ncols; c++)
 		free(t->json_key[c]);
 	free(t->json_key);
@@ -128,6 +130,7 @@ void td_table_stream(struct td_table *t, FILE *f, enum td_format fmt)
 	t->stream_fmt = fmt;
 	t->dcell = td_calloc((size_t)t->ncols, sizeof(*t->dcell));
 	if (fmt == TD_FMT_CSV) {
+		t->col_at = td_calloc((size_t)t->ncols + 1, sizeof(*t->col_at));
 		write_csv_header(t, f);
 		return;
 	}
@@ -624,31 +627,42 @@ static void keep_tail(struct td_table *t, const struct td_cell *cells, int from,
 /* A streamed CSV row, all cells known: write_csv_row's bytes in one pass,
  * straight after the rows kept to be written. Its cells are found again in
  * those bytes only if the row is looked at (cells_from_csv). Cells from
- * column from on are written as the same cells were lately, if they were. */
-static void csv_row(struct td_table *t, const struct td_cell *cells, int from)
+ * column from on are written as the same cells were lately, if they were;
+ * the first cells the same as the row above's (above: that row's cells, or
+ * NULL) are its bytes again. */
+static void csv_row(struct td_table *t, const struct td_cell *cells, int from, const struct td_cell *above)
 {
-	if (t->out_used > OUT_BATCH)
+	size_t above_start = t->row_start;
+	if (!above && t->out_used > OUT_BATCH)   /* the row above is still there to copy */
 		flush_rows(t);
 	size_t used = t->out_used;
 	t->row_start = used;
 	line_room(&t->out, used, row_room(t));
 	const struct tail *tl = from < t->ncols ? find_tail(t, cells, from) : NULL;
-	int end = tl ? from : t->ncols;
-	size_t tail_at = used;
+	int end = tl ? from : t->ncols, c = 0;
+	while (above && c < from && same_cell(&above[c], &cells[c]))
+		c++;
+	if (c) {
+		size_t n = t->col_at[c];
+		line_room(&t->out, used, n + row_room(t));
+		memcpy(t->out.p + used, t->out.p + above_start, n);
+		used += n;
+	}
 	char *p = t->out.p;
-	for (int c = 0; c < end; c++) {
-		if (c == from)
-			tail_at = used;
+	for (; c < end; c++) {
+		t->col_at[c] = used - t->row_start;
 		if (cells[c].kind != TD_CELL_EMPTY) {
 			used = csv_cell(t, c, &cells[c], used);
 			p = t->out.p;                /* a long string moves it */
 		}
 		p[used++] = ',';
 	}
+	t->col_at[end] = used - t->row_start;
 	if (tl) {
 		memcpy(line_room(&t->out, used, tl->len), tl->text, tl->len);
 		used += tl->len;
 	} else if (from < t->ncols) {
+		size_t tail_at = t->row_start + t->col_at[from];
 		keep_tail(t, cells, from, t->out.p + tail_at, used - tail_at);
 	}
 	t->out.p[used - 1] = '\n';
@@ -687,16 +701,26 @@ static void cells_from_csv(struct td_table *t)
 
 void td_table_put_row(struct td_table *t, const struct td_cell *cells)
 {
-	td_table_put_row_tail(t, cells, t->ncols);
+	td_table_put_rows(t, cells, 1, t->ncols);
 }
 
-void td_table_put_row_tail(struct td_table *t, const struct td_cell *cells, int from)
+static void put_cells(struct td_table *t, const struct td_cell *cells);
+
+void td_table_put_rows(struct td_table *t, const struct td_cell *cells, int nrows, int from)
 {
-	td_table_row(t);
-	if (t->direct && t->stream_fmt == TD_FMT_CSV) {
-		csv_row(t, cells, from);
-		return;
+	for (int r = 0; r < nrows; r++) {
+		const struct td_cell *row = &cells[(size_t)r * t->ncols];
+		td_table_row(t);
+		if (t->direct && t->stream_fmt == TD_FMT_CSV)
+			csv_row(t, row, from, r ? row - t->ncols : NULL);
+		else
+			put_cells(t, row);
 	}
+}
+
+/* The cells of the row just started, one by one. */
+static void put_cells(struct td_table *t, const struct td_cell *cells)
+{
 	for (int c = 0; c < t->ncols; c++) {
 		switch (cells[c].kind) {
 		case TD_CELL_STR:

@@ -52,10 +52,12 @@ struct td_cell {
 #define TD_CELL_INT(x) ((struct td_cell){ TD_CELL_INT, { .i = (x) } })
 #define TD_CELL_LIT(x) ((struct td_cell){ TD_CELL_LIT, { .s = (x) } })
 void td_table_put_row(struct td_table *t, const struct td_cell *cells);
-/* td_table_put_row for rows whose cells from column from on repeat from
- * row to row (literals, numbers, empty): a streamed CSV row copies their
- * bytes from a row that had the same. */
-void td_table_put_row_tail(struct td_table *t, const struct td_cell *cells, int from);
+/* td_table_put_row for nrows rows (nrows * ncols cells), quicker for a
+ * streamed CSV: the first cells the same as the row above's (strings: the
+ * same pointer, so they must not change during the call) are its bytes
+ * again; the cells from column from on, when they repeat from row to row
+ * (literals, numbers, empty), are copied from a row that had the same. */
+void td_table_put_rows(struct td_table *t, const struct td_cell *cells, int nrows, int from);
 
 int td_table_rows(const struct td_table *t);
 const char *td_table_cell(const struct td_table *t, int row, int col);  /* NULL if empty */

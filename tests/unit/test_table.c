@@ -112,17 +112,23 @@ static char *run(enum td_format fmt, unsigned seed, bool stream)
 				ops[i] = (struct op){ rand() % NC, rand() % 3, (unsigned)rand() };
 		}
 		if (mode >= 2) {
-			struct td_cell cells[NC];
-			for (int c = 0; c < NC; c++)
-				cells[c] = (struct td_cell){ TD_CELL_EMPTY, { 0 } };
-			for (int i = 0; i < nops; i++)
-				cells[ops[i].col] = as_cell(&ops[i]);
-			int from = rand() % (NC + 1);    /* a tail, often the one of the row before */
-			for (int c = from; have_last && rand() % 2 && c < NC; c++)
-				cells[c] = last[c];
-			memcpy(last, cells, sizeof last);
-			have_last = true;
-			td_table_put_row_tail(t, cells, from);
+			struct td_cell cells[3][NC];
+			int from = rand() % (NC + 1), n = 1 + rand() % 3;
+			for (int k = 0; k < n; k++) {
+				for (int c = 0; c < NC; c++)
+					cells[k][c] = (struct td_cell){ TD_CELL_EMPTY, { 0 } };
+				for (int i = 0; i < nops; i++)
+					cells[k][ops[i].col] = as_cell(&ops[i]);
+				for (int c = 0; k && rand() % 4 && c < NC; c++)   /* first cells as the row above's */
+					cells[k][c] = cells[k - 1][c];
+				for (int c = from; have_last && rand() % 2 && c < NC; c++)   /* a tail, often one before */
+					cells[k][c] = last[c];
+				memcpy(last, cells[k], sizeof last);
+				have_last = true;
+				for (int i = 0; i < nops; i++)   /* the next row's own cells */
+					ops[i].idx = (unsigned)rand();
+			}
+			td_table_put_rows(t, cells[0], n, from);
 			if (mode == 3 && rand() % 2) {
 				struct op o = { rand() % NC, rand() % 3, (unsigned)rand() };
 				apply(t, &o);
