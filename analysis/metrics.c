@@ -107,17 +107,16 @@ const struct counter *counter_set_get(const struct counter_set *s, const char *n
 	return NULL;
 }
 
-/* A counter not in the set yet, at its end; mark: whether its name has a
- * Top-down mark, -1 to find out. */
-static struct counter *append_counter(struct counter_set *s, const char *name, double value, double pct, double var,
-				      int mark)
+/* A counter not in the set yet, at its end; len: strlen(name); mark:
+ * whether its name has a Top-down mark, -1 to find out. */
+static struct counter *append_counter(struct counter_set *s, const char *name, size_t len, double value, double pct,
+				      double var, int mark)
 {
 	if (s->n == s->cap) {
 		s->cap = s->cap ? s->cap * 2 : 8;
 		s->c = td_realloc(s->c, (size_t)s->cap * sizeof(*s->c));
 	}
 	struct counter *c = &s->c[s->n++];
-	size_t len = strlen(name);
 	if (len >= sizeof c->name)
 		len = sizeof c->name - 1;
 	memcpy(c->name, name, len);
@@ -137,7 +136,7 @@ void counter_set_add(struct counter_set *s, const char *name, double value, doub
 {
 	struct counter *c = (struct counter *)counter_set_get(s, name);
 	if (!c) {
-		append_counter(s, name, value, pct, var, -1);
+		append_counter(s, name, strlen(name), value, pct, var, -1);
 		return;
 	}
 	c->value += value;                 /* NaN stays NaN: a part was not counted */
@@ -163,7 +162,8 @@ int counter_set_add_copy_marked(struct counter_set *s, const char *name, bool to
 {
 	struct counter *c = (struct counter *)counter_set_get(s, name);
 	if (!c) {
-		c = append_counter(s, name, value, pct, var, strlen(name) < sizeof c->name ? topdown_mark : -1);
+		size_t len = strlen(name);
+		c = append_counter(s, name, len, value, pct, var, len < sizeof c->name ? topdown_mark : -1);
 		c->group = group;
 		c->copy_value[0] = value;
 		c->copy_group[0] = group;
