@@ -23,7 +23,7 @@ struct csv_shapes;
 struct csv_shapes *csv_shapes_new(void);
 void csv_shapes_free(struct csv_shapes *s);
 
-/* The known shape of the line (fields separated by sep), NULL if none:
+/* Whether the line (fields separated by sep) has a known shape; if so
  * then *r is the record it reads as (strings valid until the shapes
  * change), *serial the shape's number (never given to another shape in
  * this process), *layout what stat_detect gave the row it was learnt from
