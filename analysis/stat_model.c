@@ -41,6 +41,7 @@ struct stat_lookup {
 	struct recent recent_scopes, recent_units, recent_events, recent_keys;
 	const char **pmu_of_name, **name_of_name;  /* names[id]'s strings interned; NULL until asked */
 	bool *topdown_of_name;             /* names[id].name has a Top-down mark */
+	unsigned char *len_of_name;        /* strlen(names[id].name) */
 	const char *file_raw, *file;       /* the last record's file, interned */
 	struct event_name *names;
 	struct td_intern *keys;            /* set keys -> the arrays below */
@@ -95,6 +96,7 @@ void stat_model_free(struct stat_model *m)
 	free(l->pmu_of_name);
 	free(l->name_of_name);
 	free(l->topdown_of_name);
+	free(l->len_of_name);
 	free(l->cur_of_key);
 	free(l->total_of_key);
 	free(l->gen_of_key);
@@ -167,6 +169,7 @@ static uint32_t event_id(struct stat_model *m, const char *raw, int len)
 		l->pmu_of_name = td_realloc(l->pmu_of_name, cap * sizeof(*l->pmu_of_name));
 		l->name_of_name = td_realloc(l->name_of_name, cap * sizeof(*l->name_of_name));
 		l->topdown_of_name = td_realloc(l->topdown_of_name, cap * sizeof(*l->topdown_of_name));
+		l->len_of_name = td_realloc(l->len_of_name, cap * sizeof(*l->len_of_name));
 		memset(l->pmu_of_name + l->cap_names, 0, (cap - l->cap_names) * sizeof(*l->pmu_of_name));
 		memset(l->name_of_name + l->cap_names, 0, (cap - l->cap_names) * sizeof(*l->name_of_name));
 		l->cap_names = cap;
@@ -174,6 +177,7 @@ static uint32_t event_id(struct stat_model *m, const char *raw, int len)
 	if (id >= l->nnames) {          /* first time this spelling is seen */
 		event_normalize(raw, &l->names[id]);
 		l->topdown_of_name[id] = event_has_topdown_mark(l->names[id].name);
+		l->len_of_name[id] = (unsigned char)strlen(l->names[id].name);
 		l->nnames = id + 1;
 	}
 	return id;
@@ -452,7 +456,8 @@ static void add_counter(struct stat_model *m, const struct stat_record *r)
 		s->key = key;
 	}
 	int at;
-	int copies = counter_set_add_copy_marked(s, en->name, m->lookup->topdown_of_name[id], v, r->enabled_pct,
+	int copies = counter_set_add_copy_marked(s, en->name, m->lookup->len_of_name[id],
+						 m->lookup->topdown_of_name[id], v, r->enabled_pct,
 						 r->variance_pct, m->group, &at);
 	if (copies == 2) {
 		m->repeated_events++;
