@@ -154,15 +154,15 @@ int counter_set_add_copy(struct counter_set *s, const char *name, double value, 
 int counter_set_add_copy_at(struct counter_set *s, const char *name, double value, double pct, double var,
 			    unsigned group, int *at)
 {
-	return counter_set_add_copy_marked(s, name, event_has_topdown_mark(name), value, pct, var, group, at);
+	return counter_set_add_copy_marked(s, name, strlen(name), event_has_topdown_mark(name), value, pct, var, group,
+					   at);
 }
 
-int counter_set_add_copy_marked(struct counter_set *s, const char *name, bool topdown_mark, double value, double pct,
-				double var, unsigned group, int *at)
+int counter_set_add_copy_marked(struct counter_set *s, const char *name, size_t len, bool topdown_mark, double value,
+				double pct, double var, unsigned group, int *at)
 {
 	struct counter *c = (struct counter *)counter_set_get(s, name);
 	if (!c) {
-		size_t len = strlen(name);
 		c = append_counter(s, name, len, value, pct, var, len < sizeof c->name ? topdown_mark : -1);
 		c->group = group;
 		c->copy_value[0] = value;

@@ -7,6 +7,7 @@
 #define TD_METRICS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct counter {
 	char name[96];           /* canonical (events.h) */
@@ -46,9 +47,9 @@ int counter_set_add_copy(struct counter_set *s, const char *name, double value, 
 /* The same, telling where the counter is in s->c. */
 int counter_set_add_copy_at(struct counter_set *s, const char *name, double value, double enabled_pct,
 			    double variance_pct, unsigned group, int *at);
-/* The same, the caller telling whether name has a Top-down mark (it asked
- * event_has_topdown_mark once for the name). */
-int counter_set_add_copy_marked(struct counter_set *s, const char *name, bool topdown_mark, double value,
+/* The same, the caller telling strlen(name) and whether name has a Top-down
+ * mark (it asked event_has_topdown_mark once for the name). */
+int counter_set_add_copy_marked(struct counter_set *s, const char *name, size_t len, bool topdown_mark, double value,
 				double enabled_pct, double variance_pct, unsigned group, int *at);
 /* The copy of name printed in the same group as the event near (else the
  * nearest group): perf computes a group's metric from its own copy. */

@@ -41,6 +41,7 @@ struct stat_lookup {
 	struct recent recent_scopes, recent_units, recent_events, recent_keys;
 	const char **pmu_of_name, **name_of_name;  /* names[id]'s strings interned; NULL until asked */
 	bool *topdown_of_name;             /* names[id].name has a Top-down mark */
+	unsigned char *len_of_name;        /* strlen(names[id].name) */
 	const char *file_raw, *file;       /* the last record's file, interned */
 	struct event_name *names;
 	struct td_intern *keys;            /* set keys -> the arrays below */
@@ -48,6 +49,7 @@ struct stat_lookup {
 	struct metrics_plan **plan_of_key; /* interval sets' metric inputs, NULL until needed */
 	unsigned *gen_of_key;              /* cur_of_key valid when == gen */
 	bool *exact_of_key;                /* its scope and PMU are whole in the key and in a set */
+	uint32_t *after_of_key;            /* key + 1 of an exact key whose set sorts after its; 0 = none */
 	unsigned gen;
 	uint32_t nnames, cap_names, cap_keys;
 	int cur_initialized;               /* cur[] entries with storage */
@@ -94,10 +96,12 @@ void stat_model_free(struct stat_model *m)
 	free(l->pmu_of_name);
 	free(l->name_of_name);
 	free(l->topdown_of_name);
+	free(l->len_of_name);
 	free(l->cur_of_key);
 	free(l->total_of_key);
 	free(l->gen_of_key);
 	free(l->exact_of_key);
+	free(l->after_of_key);
 	for (uint32_t i = 0; i < l->cap_keys; i++)
 		metrics_plan_free(l->plan_of_key[i]);
 	free(l->plan_of_key);
@@ -165,6 +169,7 @@ static uint32_t event_id(struct stat_model *m, const char *raw, int len)
 		l->pmu_of_name = td_realloc(l->pmu_of_name, cap * sizeof(*l->pmu_of_name));
 		l->name_of_name = td_realloc(l->name_of_name, cap * sizeof(*l->name_of_name));
 		l->topdown_of_name = td_realloc(l->topdown_of_name, cap * sizeof(*l->topdown_of_name));
+		l->len_of_name = td_realloc(l->len_of_name, cap * sizeof(*l->len_of_name));
 		memset(l->pmu_of_name + l->cap_names, 0, (cap - l->cap_names) * sizeof(*l->pmu_of_name));
 		memset(l->name_of_name + l->cap_names, 0, (cap - l->cap_names) * sizeof(*l->name_of_name));
 		l->cap_names = cap;
@@ -172,6 +177,7 @@ static uint32_t event_id(struct stat_model *m, const char *raw, int len)
 	if (id >= l->nnames) {          /* first time this spelling is seen */
 		event_normalize(raw, &l->names[id]);
 		l->topdown_of_name[id] = event_has_topdown_mark(l->names[id].name);
+		l->len_of_name[id] = (unsigned char)strlen(l->names[id].name);
 		l->nnames = id + 1;
 	}
 	return id;
@@ -208,11 +214,13 @@ static uint32_t set_key(struct stat_model *m, int session, const char *scope, co
 		l->total_of_key = td_realloc(l->total_of_key, cap * sizeof(int));
 		l->gen_of_key = td_realloc(l->gen_of_key, cap * sizeof(unsigned));
 		l->exact_of_key = td_realloc(l->exact_of_key, cap * sizeof(bool));
+		l->after_of_key = td_realloc(l->after_of_key, cap * sizeof(uint32_t));
 		l->plan_of_key = td_realloc(l->plan_of_key, cap * sizeof(*l->plan_of_key));
 		memset(l->plan_of_key + l->cap_keys, 0, (cap - l->cap_keys) * sizeof(*l->plan_of_key));
 		memset(l->cur_of_key + l->cap_keys, 0, (cap - l->cap_keys) * sizeof(int));
 		memset(l->total_of_key + l->cap_keys, 0, (cap - l->cap_keys) * sizeof(int));
 		memset(l->gen_of_key + l->cap_keys, 0, (cap - l->cap_keys) * sizeof(unsigned));
+		memset(l->after_of_key + l->cap_keys, 0, (cap - l->cap_keys) * sizeof(uint32_t));
 		l->cap_keys = cap;
 	}
 	l->exact_of_key[id] = exact_key(buf, n, scope_len);
@@ -308,21 +316,40 @@ static int cmp_sets(const void *a, const void *b)
 static double nominal_interval(const struct stat_model *m, int session);
 static void add_to_totals(struct stat_model *m);
 
-/* The sets in cmp_sets order, sets that compare equal in the order they
- * came (as qsort's merge sort leaves them): a few by insertion, without
- * qsort's setup, which cost more than the comparisons. */
-static void sort_sets(struct counter_set *a, int n)
+/* cmp_sets for two sets of the open interval: they differ only in scope
+ * and PMU, which an exact key fixes, so the order of two exact keys found
+ * once holds in every interval (intervals repeat their sets in order). */
+static int cmp_open(struct stat_lookup *l, const struct counter_set *x, const struct counter_set *y)
+{
+	if (l->after_of_key[x->key] == y->key + 1)
+		return -1;
+	if (l->after_of_key[y->key] == x->key + 1)
+		return 1;
+	int c = cmp_sets(x, y);
+	if (c && l->exact_of_key[x->key] && l->exact_of_key[y->key]) {
+		if (c < 0)
+			l->after_of_key[x->key] = y->key + 1;
+		else
+			l->after_of_key[y->key] = x->key + 1;
+	}
+	return c;
+}
+
+/* The open interval's sets in cmp_sets order, sets that compare equal in
+ * the order they came (as qsort's merge sort leaves them): a few by
+ * insertion, without qsort's setup, which cost more than the comparisons. */
+static void sort_sets(struct stat_lookup *l, struct counter_set *a, int n)
 {
 	if (n > 16) {
 		qsort(a, (size_t)n, sizeof(*a), cmp_sets);
 		return;
 	}
 	for (int i = 1; i < n; i++) {
-		if (cmp_sets(&a[i - 1], &a[i]) <= 0)
+		if (cmp_open(l, &a[i - 1], &a[i]) <= 0)
 			continue;
 		struct counter_set x = a[i];
 		int j = i;
-		while (j > 0 && cmp_sets(&a[j - 1], &x) > 0) {
+		while (j > 0 && cmp_open(l, &a[j - 1], &x) > 0) {
 			a[j] = a[j - 1];
 			j--;
 		}
@@ -336,7 +363,7 @@ static void close_interval(struct stat_model *m)
 	if (m->cur_interval < 0)
 		return;
 	if (m->ncur > 1) {
-		sort_sets(m->cur, m->ncur);
+		sort_sets(m->lookup, m->cur, m->ncur);
 		for (int i = 0; i < m->ncur; i++)          /* where each key's set is now */
 			m->lookup->cur_of_key[m->cur[i].key] = i + 1;
 	}
@@ -429,7 +456,8 @@ static void add_counter(struct stat_model *m, const struct stat_record *r)
 		s->key = key;
 	}
 	int at;
-	int copies = counter_set_add_copy_marked(s, en->name, m->lookup->topdown_of_name[id], v, r->enabled_pct,
+	int copies = counter_set_add_copy_marked(s, en->name, m->lookup->len_of_name[id],
+						 m->lookup->topdown_of_name[id], v, r->enabled_pct,
 						 r->variance_pct, m->group, &at);
 	if (copies == 2) {
 		m->repeated_events++;
