@@ -8,16 +8,8 @@
 #include <zstd.h>
 #include "common/diag.h"
 #include "common/input.h"
+#include "tests/unit/tap.h"
 
-static int ntest, nfail;
-
-static void ok(int cond, const char *what)
-{
-	ntest++;
-	if (!cond)
-		nfail++;
-	printf("%sok %d - %s\n", cond ? "" : "not ", ntest, what);
-}
 
 static char *write_tmp(const void *data, size_t len)
 {
@@ -185,6 +177,5 @@ int main(void)
 	test_gzip_zstd();
 	test_peek_perfdata();
 	test_runs();
-	printf("1..%d\n", ntest);
-	return nfail != 0;
+	return tap_done();
 }

@@ -12,16 +12,8 @@
 #include "common/diag.h"
 #include "parsers/stat.h"
 #include "parsers/stat_pipe.h"
+#include "tests/unit/tap.h"
 
-static int ntest, nfail;
-
-static void ok(int cond, const char *what)
-{
-	ntest++;
-	if (!cond)
-		nfail++;
-	printf("%sok %d - %s\n", cond ? "" : "not ", ntest, what);
-}
 
 static void str(FILE *f, const char *s, int len)
 {
@@ -156,6 +148,5 @@ int main(void)
 		free(paths[i]);
 	}
 	free(paths);
-	printf("1..%d\n", ntest);
-	return nfail != 0;
+	return tap_done();
 }

@@ -9,15 +9,8 @@
 #include <string.h>
 #include <time.h>
 #include "analysis/symbol_loader.h"
+#include "tests/unit/tap.h"
 
-static int failed;
-
-static void ok(int cond, const char *what)
-{
-	static int n;
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-	failed |= !cond;
-}
 
 /* Same ranges: every 16th byte of the first 256 KiB names the same symbol. */
 static int same_table(const struct elf_symbols *a, const struct elf_symbols *b)
@@ -39,7 +32,6 @@ int main(void)
 	char fold[4096], info[4096], ksyms[] = "/tmp/td-test-kallsyms-XXXXXX";
 	snprintf(fold, sizeof fold, "%s/td-fold", bin ? bin : "bin");
 	snprintf(info, sizeof info, "%s/td-info", bin ? bin : "bin");
-	printf("1..6\n");
 	struct symbol_places places = { "/nonexistent", NULL };
 	struct elf_symbols *direct = symbol_places_load(&places, fold, "", false);
 	ok(direct && elf_symbols_count(direct) > 0, "td-fold's symbols load directly");
@@ -54,7 +46,7 @@ int main(void)
 	ok(l != NULL, "the loader starts");
 	if (!l) {
 		remove(ksyms);
-		return 1;
+		return tap_done();
 	}
 	symbol_loader_want(l, fold, "", false);
 	symbol_loader_want(l, fold, "", false);          /* asked twice: once */
@@ -83,5 +75,5 @@ int main(void)
 	symbol_loader_stop(l);
 	elf_symbols_close(direct);
 	remove(ksyms);
-	return failed;
+	return tap_done();
 }

@@ -7,16 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "reports/table.h"
+#include "tests/unit/tap.h"
 
-static int ntest, nfail;
-
-static void ok(int cond, const char *what)
-{
-	ntest++;
-	if (!cond)
-		nfail++;
-	printf("%sok %d - %s\n", cond ? "" : "not ", ntest, what);
-}
 
 static const struct td_column cols[] = {
 	{ "interval", TD_COL_NUM, 9 }, { "name", TD_COL_STR, 0 }, { "value", TD_COL_NUM, 3 },
@@ -179,6 +171,5 @@ int main(void)
 	}
 	ok(bad_csv == 0, "streamed CSV (cells in order, out of order, whole rows, looked at) = td_table_write");
 	ok(bad_json == 0, "streamed JSON (the same rows) = td_table_write");
-	printf("1..%d\n", ntest);
-	return nfail != 0;
+	return tap_done();
 }
