@@ -4,6 +4,7 @@
 #include <string.h>
 #include "analysis/ordered_records.h"
 #include "analysis/record_pipe.h"
+#include "common/bytes.h"
 #include "common/diag.h"
 #include "common/put.h"
 #include "script_replay.h"
@@ -200,14 +201,7 @@ static void emit_frame(struct replay *r, const struct pd_sample *s, int cpumode,
  * the kernel's are resolved when released, before any kernel map changes. */
 static size_t held_text(struct held *hd, const char *s)
 {
-	size_t n = strlen(s) + 1, at = hd->text_used;
-	if (at + n > hd->text_cap) {
-		hd->text_cap = (at + n) * 2;
-		hd->text = td_realloc(hd->text, hd->text_cap);
-	}
-	memcpy(hd->text + at, s, n);
-	hd->text_used += n;
-	return at;
+	return td_append_text(&hd->text, &hd->text_used, &hd->text_cap, s, strlen(s));
 }
 
 static void hold_frame(struct replay *r, const struct pd_sample *s, int cpumode, uint64_t ip)

@@ -6,6 +6,23 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include "common/diag.h"
+
+/* Appends n bytes of s and a NUL to the growing buffer *buf (*used of
+ * *cap bytes taken); returns the offset they start at. Offsets stay valid
+ * when the buffer grows and moves, pointers into it do not. */
+static inline size_t td_append_text(char **buf, size_t *used, size_t *cap, const char *s, size_t n)
+{
+	if (*used + n + 1 > *cap) {
+		*cap = (*used + n + 1) * 2;
+		*buf = td_realloc(*buf, *cap);
+	}
+	size_t at = *used;
+	memcpy(*buf + at, s, n);
+	(*buf)[at + n] = '\0';
+	*used += n + 1;
+	return at;
+}
 
 /* n bytes equal: in words, the last word overlapping the one before */
 static inline bool td_same_bytes(const char *a, const char *b, size_t n)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "common/bytes.h"
 #include "common/diag.h"
 #include "common/input.h"
 #include "common/radix.h"
@@ -29,15 +30,7 @@ struct kallsyms {
 
 static uint32_t add_name(struct kallsyms *k, const char *s, size_t n)
 {
-	if (k->names_len + n + 1 > k->names_cap) {
-		k->names_cap = (k->names_len + n + 1) * 2;
-		k->names = td_realloc(k->names, k->names_cap);
-	}
-	uint32_t at = (uint32_t)k->names_len;
-	memcpy(k->names + at, s, n);
-	k->names[at + n] = '\0';
-	k->names_len += n + 1;
-	return at;
+	return (uint32_t)td_append_text(&k->names, &k->names_len, &k->names_cap, s, n);
 }
 
 static bool parse_line(struct kallsyms *k, const char *p, size_t len, uint32_t *last_module)

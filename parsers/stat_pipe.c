@@ -213,15 +213,7 @@ static void queue_filled(struct stat_pipe *p)
 
 static uint32_t put_text(struct pipe_block *b, const char *s, size_t n)
 {
-	if (b->used + n + 1 > b->cap) {
-		b->cap = (b->used + n + 1) * 2;
-		b->text = td_realloc(b->text, b->cap);
-	}
-	uint32_t at = (uint32_t)b->used;
-	memcpy(b->text + at, s, n);
-	b->text[at + n] = '\0';
-	b->used += n + 1;
-	return at;
+	return (uint32_t)td_append_text(&b->text, &b->used, &b->cap, s, n);
 }
 
 
