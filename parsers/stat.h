@@ -28,7 +28,6 @@ struct stat_record {
 	double value;             /* NaN when not counted / not supported */
 	bool not_counted, not_supported;
 	const char *unit;         /* "", "msec", "ns" ... */
-	double run_ns;            /* NaN when absent */
 	double enabled_pct;       /* 100 when absent */
 	double variance_pct;      /* -r: relative stddev of the mean; NaN when absent */
 	double metric_value;      /* NaN when perf printed no metric on this row */
@@ -76,13 +75,14 @@ void stat_last_free(struct stat_last *l);
 struct stat_csv;
 struct stat_csv *stat_csv_new(void);
 void stat_csv_free(struct stat_csv *c);
-/* layout: what stat_detect said of the line (the format, when given) */
-void stat_csv_line(struct stat_csv *c, const char *line, size_t len, enum stat_format layout, const char *file,
-		   unsigned long lineno, stat_emit_fn emit, void *ctx);
-/* The line repeats the shape of a row read before (stat_csv_shape.h): true,
- * with what stat_detect said of that row, which it says of this line too.
- * stat_csv_line then reads the line without looking at it again. */
-bool stat_csv_known(struct stat_csv *c, const char *line, size_t len, unsigned long lineno, enum stat_format *layout);
+void stat_csv_line(struct stat_csv *c, const char *line, size_t len, const char *file, unsigned long lineno,
+		   stat_emit_fn emit, void *ctx);
+/* The line repeats the shape of a counter row read before
+ * (stat_csv_shape.h): read and emitted as stat_csv_line would, at a
+ * fraction of the cost; false: it does not (read it with stat_csv_line).
+ * Such a line is no note and reads as CSV whatever the format given. */
+bool stat_csv_known_row(struct stat_csv *c, const char *line, size_t len, const char *file, unsigned long lineno,
+			stat_emit_fn emit, void *ctx);
 
 struct stat_json;
 struct stat_json *stat_json_new(void);

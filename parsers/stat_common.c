@@ -17,7 +17,7 @@ void stat_record_init(struct stat_record *r, const char *file, unsigned long lin
 	memset(r, 0, sizeof(*r));
 	r->interval = -1;
 	r->scope = r->event = r->unit = r->metric_unit = r->threshold = "";
-	r->value = r->run_ns = r->variance_pct = r->metric_value = NAN;
+	r->value = r->variance_pct = r->metric_value = NAN;
 	r->enabled_pct = 100;
 	r->metric_decimals = -1;
 	for (int i = 0; i < 5; i++)
@@ -153,6 +153,8 @@ enum stat_format stat_read(const char *path, enum stat_format fmt, stat_emit_fn 
 			pending = NULL;
 			continue;
 		}
+		if (csv && stat_csv_known_row(csv, line, len, name, no, emit, ctx))
+			continue;
 		if (is_note(line, len)) {
 			size_t i = 0;
 			while (i < len && line[i] != '$' && line[i] != '#')
@@ -170,9 +172,8 @@ enum stat_format stat_read(const char *path, enum stat_format fmt, stat_emit_fn 
 		}
 		/* the layout is decided per line: saved notes mix runs of several layouts */
 		enum stat_format lf = fmt;
-		if (lf == STAT_AUTO && !(csv && stat_csv_known(csv, line, len, no, &lf)))
+		if (lf == STAT_AUTO)
 			lf = stat_detect(line, len);
-		enum stat_format detected = lf;
 		if (lf == STAT_AUTO)
 			lf = seen != STAT_AUTO ? seen : STAT_CSV;
 		if (seen == STAT_AUTO)
@@ -197,7 +198,7 @@ enum stat_format stat_read(const char *path, enum stat_format fmt, stat_emit_fn 
 		default:
 			if (!csv)
 				csv = stat_csv_new();
-			stat_csv_line(csv, line, len, detected, name, no, emit, ctx);
+			stat_csv_line(csv, line, len, name, no, emit, ctx);
 			break;
 		}
 	}

@@ -17,11 +17,8 @@ struct field {
 	size_t n;
 };
 
-/* A line of a known shape, read: stat_csv_line then only emits it. */
+/* The last line of a known shape, read. */
 struct known {
-	const char *line;
-	size_t len;
-	unsigned long lineno;
 	bool metric;
 	unsigned serial;
 	struct stat_record r;
@@ -39,11 +36,10 @@ struct stat_csv {
 	char *scratch;
 	size_t scratch_cap;
 	struct csv_shapes *shapes;      /* rows that repeat */
-	/* last, when a known row came last: its strings stay in the shapes
-	 * until they learn a row, so they are copied only when needed */
+	/* last, when a known row came last: known.r, whose strings stay in
+	 * the shapes until they learn a row, so it is copied only when needed */
 	bool last_known;
-	struct stat_record last_row;
-	struct known known;             /* stat_csv_known's line */
+	struct known known;
 };
 
 struct stat_csv *stat_csv_new(void)
@@ -296,7 +292,6 @@ static bool counter_row(struct stat_csv *c, struct field *f, int nf, struct stat
 		bool digits = fj.n > 0 && only_digits(fj);
 		if (digits && is_num(f[j], &run) && is_num(f[j + 1], &pct)) {
 			end = j;
-			r->run_ns = run;
 			r->enabled_pct = pct;
 			lay->run = j;
 			lay->enabled = j + 1;
@@ -483,23 +478,11 @@ static bool comma_locale_row(struct stat_csv *c, struct field *f, int *nf)
 	return true;
 }
 
-bool stat_csv_known(struct stat_csv *c, const char *line, size_t len, unsigned long lineno, enum stat_format *layout)
-{
-	struct known *k = &c->known;
-	k->line = NULL;
-	if (!c->sep || !csv_shapes_match(c->shapes, line, len, c->sep, &k->r, &k->serial, layout, &k->metric))
-		return false;
-	k->line = line;
-	k->len = len;
-	k->lineno = lineno;
-	return true;
-}
-
 /* last, as stat_last_remember would have left it */
 static void settle_last(struct stat_csv *c)
 {
 	if (c->last_known)
-		stat_last_remember(&c->last, &c->last_row);
+		stat_last_remember(&c->last, &c->known.r);
 	c->last_known = false;
 }
 
@@ -513,25 +496,26 @@ static void emit_known(struct stat_csv *c, const char *file, unsigned long linen
 	free_columns(c);
 	emit(ctx, r);
 	c->last_known = true;
-	c->last_row = *r;
 	if (c->known.metric) {
 		r->kind = STAT_METRIC;
 		emit(ctx, r);
+		r->kind = STAT_COUNTER;
 	}
 }
 
-void stat_csv_line(struct stat_csv *c, const char *line, size_t len, enum stat_format layout, const char *file,
-		   unsigned long lineno, stat_emit_fn emit, void *ctx)
+bool stat_csv_known_row(struct stat_csv *c, const char *line, size_t len, const char *file, unsigned long lineno,
+			stat_emit_fn emit, void *ctx)
 {
 	struct known *k = &c->known;
-	bool known = k->line == line && k->len == len && k->lineno == lineno;
-	enum stat_format ignored;
-	if (known || stat_csv_known(c, line, len, lineno, &ignored)) {
-		emit_known(c, file, lineno, emit, ctx);
-		k->line = NULL;
-		return;
-	}
-	k->line = NULL;
+	if (!c->sep || !csv_shapes_match(c->shapes, line, len, c->sep, &k->r, &k->serial, &k->metric))
+		return false;
+	emit_known(c, file, lineno, emit, ctx);
+	return true;
+}
+
+void stat_csv_line(struct stat_csv *c, const char *line, size_t len, const char *file, unsigned long lineno,
+		   stat_emit_fn emit, void *ctx)
+{
 	if (!c->sep)
 		c->sep = pick_separator(line, len);
 	if (c->scratch_cap < 2 * len + 64) {
@@ -561,7 +545,7 @@ void stat_csv_line(struct stat_csv *c, const char *line, size_t len, enum stat_f
 		stat_last_remember(&c->last, &r);
 		c->last_known = false;
 		if (!repaired)
-			csv_shapes_learn(c->shapes, line, len, c->sep, &r, &lay, layout);
+			csv_shapes_learn(c->shapes, line, len, c->sep, &r, &lay);
 		if (!isnan(r.metric_value) && r.metric_unit[0]) {
 			r.kind = STAT_METRIC;
 			emit(ctx, &r);

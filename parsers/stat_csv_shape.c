@@ -18,22 +18,40 @@
 
 enum role { FIXED, NUM_INTERVAL, NUM_VALUE, NUM_RUN, NUM_ENABLED, NUM_METRIC };
 
-struct shape_field {
-	uint8_t role;
+/* A shape read as a short program: runs of fixed bytes (fields and the
+ * separators between them, compared at once) and numbers. */
+enum op_kind {
+	OP_BYTES,
+	OP_NUMBER,
+	OP_BLANKS_NUMBER,          /* field 0's: blanks before it */
+	OP_RUN_TIME,               /* a number not kept in the record: only its form is checked */
+};
+
+struct shape_op {
+	uint8_t kind;
+	uint8_t role;              /* a number's enum role */
 	uint8_t form;              /* a number's STAT_DECIMAL_* (the reader's tests depend on them) */
-	uint16_t len, off;         /* FIXED: its bytes in text */
+	uint8_t field;             /* a number's field: its kept number when < KEPT_NUMBERS */
+	uint16_t len, off;         /* OP_BYTES: its bytes in text */
+};
+
+/* The numbers of a row by role, as matches() reads them: the
+ * shape's own where it has no such field. */
+struct row_numbers {
+	double v[NUM_METRIC + 1];
+	int metric_decimals;
 };
 
 struct shape {
 	unsigned serial;
-	enum stat_format layout;
 	bool metric;
-	int nf;
+	int nops;
 	int next[2];               /* the shapes of the rows after this one, the last two times; -1 */
 	uint64_t key;              /* skeleton() */
-	struct stat_record rec;    /* the numbers of the row it was learnt from; strings in text */
-	struct shape_field f[SHAPE_FIELDS];
-	char text[2 * SHAPE_BYTES + 8];  /* fixed fields, then the record's five strings */
+	struct stat_record rec;    /* the row it was learnt from; strings in text */
+	struct row_numbers numbers;  /* its numbers */
+	struct shape_op op[2 * SHAPE_FIELDS];
+	char text[2 * SHAPE_BYTES + 8];  /* fixed bytes, then the record's five strings */
 };
 
 /* The last number read at one of the first KEPT_NUMBERS fields: rows
@@ -105,27 +123,14 @@ static uint64_t skeleton(const char *line, size_t len, char sep)
 	}
 }
 
-/* The number of a numeric field: how its role sets the record. */
-static inline void set_number(struct stat_record *r, enum role role, double v, size_t decimals)
+static void set_numbers(struct stat_record *r, const struct row_numbers *n, const struct shape *sh)
 {
-	switch (role) {
-	case NUM_INTERVAL:
-		r->interval = v;
-		break;
-	case NUM_VALUE:
-		r->value = v;
-		break;
-	case NUM_RUN:
-		r->run_ns = v;
-		break;
-	case NUM_ENABLED:
-		r->enabled_pct = v;
-		break;
-	default:
-		r->metric_value = v;
-		r->metric_decimals = (int)decimals;
-		break;
-	}
+	*r = sh->rec;
+	r->interval = n->v[NUM_INTERVAL];
+	r->value = n->v[NUM_VALUE];
+	r->enabled_pct = n->v[NUM_ENABLED];
+	r->metric_value = n->v[NUM_METRIC];
+	r->metric_decimals = n->metric_decimals;
 }
 
 /* The number at p is the one kept: its bytes, then one the parser stops
@@ -179,37 +184,39 @@ static inline size_t field_number(struct kept_number *kept, int k, const char *p
 	return n;
 }
 
-/* The line is of shape sh: its fixed fields byte for byte, its numbers
- * plain decimals of the same form. */
-static bool matches(const struct shape *sh, struct kept_number *kept, const char *line, size_t len, char sep,
-		    struct stat_record *r)
+/* The line is of shape sh: its fixed bytes the same, its numbers plain
+ * decimals of the same form; *n: the numbers. */
+static bool matches(const struct shape *sh, struct kept_number *kept, const char *line, size_t len,
+		    struct row_numbers *n)
 {
 	const char *p = line, *end = line + len;
-	*r = sh->rec;
-	for (int k = 0; k < sh->nf; k++) {
-		const struct shape_field *f = &sh->f[k];
-		if (k) {
-			if (p == end || *p != sep)
+	const struct shape_op *op = sh->op, *last = sh->op + sh->nops;
+	*n = sh->numbers;
+	for (; op < last; op++) {
+		if (op->kind == OP_BYTES) {
+			if ((size_t)(end - p) < op->len || !td_same_bytes(p, sh->text + op->off, op->len))
 				return false;
-			p++;
-		}
-		if (f->role == FIXED) {
-			if ((size_t)(end - p) < f->len || !td_same_bytes(p, sh->text + f->off, f->len))
-				return false;
-			p += f->len;
+			p += op->len;
 			continue;
 		}
-		if (k == 0)
+		unsigned form;
+		if (op->kind == OP_RUN_TIME) {
+			size_t k = stat_decimal_length(p, (size_t)(end - p), &form);
+			if (k == 0 || form != op->form)
+				return false;
+			p += k;
+			continue;
+		}
+		if (op->kind == OP_BLANKS_NUMBER)
 			while (p < end && *p == ' ')
 				p++;
-		double v;
-		unsigned form;
 		size_t decimals;
-		size_t n = field_number(kept, k, p, end, &v, &form, &decimals);
-		if (n == 0 || form != f->form)
+		size_t k = field_number(kept, op->field, p, end, &n->v[op->role], &form, &decimals);
+		if (k == 0 || form != op->form)
 			return false;
-		set_number(r, (enum role)f->role, v, decimals);
-		p += n;
+		if (op->role == NUM_METRIC)
+			n->metric_decimals = (int)decimals;
+		p += k;
 	}
 	return p == end;
 }
@@ -223,32 +230,34 @@ static void follows(struct shape *sh, int i)
 	}
 }
 
-static bool found(struct csv_shapes *s, int i, unsigned *serial, enum stat_format *layout, bool *metric)
+static bool found(struct csv_shapes *s, int i, const struct row_numbers *n, struct stat_record *r, unsigned *serial,
+		  bool *metric)
 {
 	const struct shape *sh = s->shape[i];
+	set_numbers(r, n, sh);
 	if (s->last >= 0)
 		follows(s->shape[s->last], i);
 	s->last = i;
 	*serial = sh->serial;
-	*layout = sh->layout;
 	*metric = sh->metric;
 	return true;
 }
 
 bool csv_shapes_match(struct csv_shapes *s, const char *line, size_t len, char sep, struct stat_record *r,
-		      unsigned *serial, enum stat_format *layout, bool *metric)
+		      unsigned *serial, bool *metric)
 {
 	if (s->n == 0 || len > SHAPE_BYTES)
 		return false;
+	struct row_numbers n;
 	const int *next = s->last >= 0 ? s->shape[s->last]->next : (const int[2]){ -1, -1 };
 	for (int k = 0; k < 2; k++)
-		if (next[k] >= 0 && matches(s->shape[next[k]], s->kept, line, len, sep, r))
-			return found(s, next[k], serial, layout, metric);
+		if (next[k] >= 0 && matches(s->shape[next[k]], s->kept, line, len, &n))
+			return found(s, next[k], &n, r, serial, metric);
 	uint64_t key = skeleton(line, len, sep);
 	for (size_t h = key % SLOTS; s->slot[h]; h = (h + 1) % SLOTS) {
 		int i = s->slot[h] - 1;
-		if (i != next[0] && i != next[1] && s->shape[i]->key == key && matches(s->shape[i], s->kept, line, len, sep, r))
-			return found(s, i, serial, layout, metric);
+		if (i != next[0] && i != next[1] && s->shape[i]->key == key && matches(s->shape[i], s->kept, line, len, &n))
+			return found(s, i, &n, r, serial, metric);
 	}
 	return false;
 }
@@ -285,17 +294,23 @@ static bool trimmed_digits(const char *p, size_t n, size_t min, size_t max)
 	return true;
 }
 
+/* What the learner knows of a field: FIXED or a number's role, and a
+ * number's form. */
+struct field_kind {
+	uint8_t role, form;
+};
+
 /* Under -x, the reader first looks for a comma-locale row: three fields
  * of 1-20, 1-3 and 2 digits. Numbers of digits only may have any length,
  * so a shape where such a run may appear is not kept. */
-static bool comma_locale_possible(const struct shape *sh, const char **at, size_t *n)
+static bool comma_locale_possible(const struct field_kind *f, int nf, const char **at, size_t *n)
 {
 	static const size_t min[3] = { 1, 1, 2 }, max[3] = { 20, 3, 2 };
-	for (int j = 2; j + 2 < sh->nf; j++) {
+	for (int j = 2; j + 2 < nf; j++) {
 		int k = 0;
 		for (; k < 3; k++) {
-			const struct shape_field *f = &sh->f[j + k];
-			bool digits = f->role == FIXED ? trimmed_digits(at[j + k], n[j + k], min[k], max[k]) : f->form == 0;
+			const struct field_kind *fk = &f[j + k];
+			bool digits = fk->role == FIXED ? trimmed_digits(at[j + k], n[j + k], min[k], max[k]) : fk->form == 0;
 			if (!digits)
 				break;
 		}
@@ -305,11 +320,12 @@ static bool comma_locale_possible(const struct shape *sh, const char **at, size_
 	return false;
 }
 
-/* The shape's numeric fields are plain decimals, blanks only before field 0's. */
-static bool numbers_plain(struct shape *sh, const char **at, size_t *n)
+/* The numeric fields are plain decimals, blanks only before field 0's;
+ * their forms in f. */
+static bool numbers_plain(struct field_kind *f, int nf, const char **at, size_t *n)
 {
-	for (int k = 0; k < sh->nf; k++) {
-		if (sh->f[k].role == FIXED)
+	for (int k = 0; k < nf; k++) {
+		if (f[k].role == FIXED)
 			continue;
 		const char *p = at[k];
 		size_t m = n[k];
@@ -320,9 +336,35 @@ static bool numbers_plain(struct shape *sh, const char **at, size_t *n)
 		size_t decimals;
 		if (m == 0 || stat_decimal_prefix(p, m, &v, &form, &decimals) != m)
 			return false;
-		sh->f[k].form = (uint8_t)form;
+		f[k].form = (uint8_t)form;
 	}
 	return true;
+}
+
+/* The shape's program: fixed fields and the separators between them as
+ * runs of bytes in text, numbers between them. Returns the bytes used. */
+static size_t compile(struct shape *sh, const struct field_kind *f, int nf, const char **at, size_t *n, char sep)
+{
+	size_t used = 0, run = 0;       /* the run of fixed bytes not yet closed starts at run */
+	sh->nops = 0;
+	for (int k = 0; k < nf; k++) {
+		if (k)
+			sh->text[used++] = sep;
+		if (f[k].role == FIXED) {
+			memcpy(sh->text + used, at[k], n[k]);
+			used += n[k];
+			continue;
+		}
+		if (used > run)
+			sh->op[sh->nops++] = (struct shape_op){ OP_BYTES, 0, 0, 0, (uint16_t)(used - run), (uint16_t)run };
+		uint8_t kind = k == 0 ? OP_BLANKS_NUMBER : f[k].role == NUM_RUN ? OP_RUN_TIME : OP_NUMBER;
+		sh->op[sh->nops++] = (struct shape_op){ kind, f[k].role, f[k].form,
+							(uint8_t)(k < KEPT_NUMBERS ? k : KEPT_NUMBERS), 0, 0 };
+		run = used;
+	}
+	if (used > run)
+		sh->op[sh->nops++] = (struct shape_op){ OP_BYTES, 0, 0, 0, (uint16_t)(used - run), (uint16_t)run };
+	return used;
 }
 
 /* A copy of the record's string k at *used in text, its length known. */
@@ -351,7 +393,7 @@ static struct shape *new_shape(struct csv_shapes *s)
 }
 
 void csv_shapes_learn(struct csv_shapes *s, const char *line, size_t len, char sep, const struct stat_record *r,
-		      const struct csv_layout *lay, enum stat_format layout)
+		      const struct csv_layout *lay)
 {
 	const char *at[SHAPE_FIELDS];
 	size_t n[SHAPE_FIELDS];
@@ -360,30 +402,22 @@ void csv_shapes_learn(struct csv_shapes *s, const char *line, size_t len, char s
 	int nf = raw_fields(line, len, sep, at, n);
 	if (nf < 0)
 		return;
-	struct shape *sh = new_shape(s);
-	sh->nf = nf;
-	for (int k = 0; k < nf; k++)
-		sh->f[k] = (struct shape_field){ FIXED, 0, 0, 0 };
+	struct field_kind f[SHAPE_FIELDS] = { { FIXED, 0 } };
 	const int field[] = { lay->interval, lay->value, lay->run, lay->enabled, lay->metric };
 	for (int i = 0; i < 5; i++)
 		if (field[i] >= 0)
-			sh->f[field[i]].role = (uint8_t)(NUM_INTERVAL + i);
-	if (!numbers_plain(sh, at, n) || (sep == ',' && comma_locale_possible(sh, at, n)))
+			f[field[i]].role = (uint8_t)(NUM_INTERVAL + i);
+	if (!numbers_plain(f, nf, at, n) || (sep == ',' && comma_locale_possible(f, nf, at, n)))
 		return;
-	size_t used = 0;
-	for (int k = 0; k < nf; k++) {
-		if (sh->f[k].role != FIXED)
-			continue;
-		sh->f[k].off = (uint16_t)used;
-		sh->f[k].len = (uint16_t)n[k];
-		memcpy(sh->text + used, at[k], n[k]);
-		used += n[k];
-	}
+	struct shape *sh = new_shape(s);
+	size_t used = compile(sh, f, nf, at, n, sep);
 	sh->rec = *r;
+	sh->numbers = (struct row_numbers){ { [NUM_INTERVAL] = r->interval, [NUM_VALUE] = r->value,
+					      [NUM_ENABLED] = r->enabled_pct, [NUM_METRIC] = r->metric_value },
+					    r->metric_decimals };
 	for (int k = 0; k < 5; k++)
 		keep(sh, &used, k);
 	sh->serial = atomic_fetch_add(&next_serial, 1);
-	sh->layout = layout;
 	sh->metric = !isnan(r->metric_value) && r->metric_unit[0];
 	sh->next[0] = sh->next[1] = -1;
 	sh->key = skeleton(line, len, sep);

@@ -26,15 +26,14 @@ void csv_shapes_free(struct csv_shapes *s);
 /* Whether the line (fields separated by sep) has a known shape; if so
  * then *r is the record it reads as (strings valid until the shapes
  * change), *serial the shape's number (never given to another shape in
- * this process), *layout what stat_detect gave the row it was learnt from
- * (the same as it gives this line), *metric whether the row also
- * carries a metric perf printed. */
+ * this process), *metric whether the row also carries a metric perf
+ * printed. */
 bool csv_shapes_match(struct csv_shapes *s, const char *line, size_t len, char sep, struct stat_record *r,
-		      unsigned *serial, enum stat_format *layout, bool *metric);
+		      unsigned *serial, bool *metric);
 
 /* A counter row read the long way: its shape, kept when it may repeat.
  * r: the record read from it, lay: where its numbers were. */
 void csv_shapes_learn(struct csv_shapes *s, const char *line, size_t len, char sep, const struct stat_record *r,
-		      const struct csv_layout *lay, enum stat_format layout);
+		      const struct csv_layout *lay);
 
 #endif

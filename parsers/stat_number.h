@@ -11,11 +11,11 @@
 enum { STAT_DECIMAL_SIGN = 1, STAT_DECIMAL_POINT = 2 };
 
 /* The digits of s from i on appended to *mant (modulo 2^64, as digit by
- * digit); returns where they end. Up to eight at a time: the bytes that
- * are not digits found in a word, the digits before them converted in
- * three multiplications. */
+ * digit) when convert; returns where they end. Up to eight at a time: the
+ * bytes that are not digits found in a word, the digits before them
+ * converted in three multiplications. */
 static inline __attribute__((always_inline)) size_t stat_digits(const char *s, size_t i, size_t n,
-								unsigned long long *mant)
+								unsigned long long *mant, bool convert)
 {
 	unsigned long long m = *mant;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -28,11 +28,13 @@ static inline __attribute__((always_inline)) size_t stat_digits(const char *s, s
 		unsigned k = other ? (unsigned)__builtin_ctzll(other) >> 3 : 8;
 		if (k == 0)
 			break;
-		uint64_t v = t << (8 * (8 - k));          /* the k digits, zeros before them */
-		v = (v * 10 + (v >> 8)) & 0x00ff00ff00ff00ffu;
-		v = (v * 100 + (v >> 16)) & 0x0000ffff0000ffffu;
-		v = (v * 10000 + (v >> 32)) & 0xffffffffu;
-		m = m * pow10[k] + v;
+		if (convert) {
+			uint64_t v = t << (8 * (8 - k));  /* the k digits, zeros before them */
+			v = (v * 10 + (v >> 8)) & 0x00ff00ff00ff00ffu;
+			v = (v * 100 + (v >> 16)) & 0x0000ffff0000ffffu;
+			v = (v * 10000 + (v >> 32)) & 0xffffffffu;
+			m = m * pow10[k] + v;
+		}
 		i += k;
 		if (k < 8) {
 			*mant = m;
@@ -40,20 +42,21 @@ static inline __attribute__((always_inline)) size_t stat_digits(const char *s, s
 		}
 	}
 #endif
-	while (i < n && (unsigned char)(s[i] - '0') < 10)
-		m = m * 10 + (unsigned)(s[i++] - '0');
+	for (; i < n && (unsigned char)(s[i] - '0') < 10; i++)
+		if (convert)
+			m = m * 10 + (unsigned)(s[i] - '0');
 	*mant = m;
 	return i;
 }
 
 /* The plain decimal ("123", "-0.25", "100.00": up to 15 significant
- * digits) at the start of s[0..n): its length, 0 when there is none, its
- * value in *out, in *form which of STAT_DECIMAL_SIGN and _POINT it has and
- * in *decimals its digits after the point. One IEEE division of two exact
- * values is correctly rounded, so the value is strtod's, at a fraction of
- * its cost. */
-static inline __attribute__((always_inline)) size_t stat_decimal_prefix(const char *s, size_t n, double *out,
-									 unsigned *form, size_t *decimals)
+ * digits) at the start of s[0..n): its length, 0 when there is none, in
+ * *form which of STAT_DECIMAL_SIGN and _POINT it has and, when convert,
+ * its value in *out and in *decimals its digits after the point. One
+ * IEEE division of two exact values is correctly rounded, so the value is
+ * strtod's, at a fraction of its cost. */
+static inline __attribute__((always_inline)) size_t stat_decimal_scan(const char *s, size_t n, double *out,
+								      unsigned *form, size_t *decimals, bool convert)
 {
 	static const double pow10[] = { 1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
 					1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18 };
@@ -66,23 +69,38 @@ static inline __attribute__((always_inline)) size_t stat_decimal_prefix(const ch
 	}
 	unsigned long long mant = 0;        /* wraps past 19 digits: refused below anyway */
 	size_t start = i;
-	i = stat_digits(s, i, n, &mant);
+	i = stat_digits(s, i, n, &mant, convert);
 	size_t digits = i - start, frac = 0;
 	if (i < n && s[i] == '.') {
 		size_t fstart = ++i;
-		i = stat_digits(s, i, n, &mant);
+		i = stat_digits(s, i, n, &mant, convert);
 		frac = i - fstart;
 		digits += frac;
 		*form |= STAT_DECIMAL_POINT;
 	}
 	if (digits == 0 || digits > 15)
 		return 0;
-	*decimals = frac;
-	double v = (double)mant;
-	if (frac > 0)
-		v /= pow10[frac];
-	*out = neg ? -v : v;
+	if (convert) {
+		*decimals = frac;
+		double v = (double)mant;
+		if (frac > 0)
+			v /= pow10[frac];
+		*out = neg ? -v : v;
+	}
 	return i;
+}
+
+/* The plain decimal at the start of s[0..n), read: see stat_decimal_scan. */
+static inline __attribute__((always_inline)) size_t stat_decimal_prefix(const char *s, size_t n, double *out,
+									 unsigned *form, size_t *decimals)
+{
+	return stat_decimal_scan(s, n, out, form, decimals, true);
+}
+
+/* The length and form of the plain decimal at the start of s[0..n), not read. */
+static inline __attribute__((always_inline)) size_t stat_decimal_length(const char *s, size_t n, unsigned *form)
+{
+	return stat_decimal_scan(s, n, NULL, form, NULL, false);
 }
 
 /* The whole of s[0..n) a plain decimal; anything else (another character,

@@ -31,7 +31,7 @@ struct pipe_item {
 	int metric_decimals;
 	uint32_t str[5];           /* scope, event, unit, metric_unit, threshold: offsets in text */
 	unsigned shape;
-	double interval, value, run_ns, enabled_pct, variance_pct, metric_value;
+	double interval, value, enabled_pct, variance_pct, metric_value;
 	unsigned long line;
 	const char *file;
 };
@@ -75,6 +75,7 @@ struct stat_pipe {
 	/* file names are few: each kept once, for the life of the pipe */
 	struct file_name *files;
 	int nfiles;
+	const char *last_given, *last_copy;  /* the last name looked up, stat_pipe.h */
 	size_t last_len[5];             /* the lengths of the last record's strings */
 	struct pipe_block *all[PIPE_BLOCKS];
 	unsigned sent[PIPE_SHAPES];     /* the reader's: the shape whose strings the consumer keeps */
@@ -149,7 +150,6 @@ static void run_block(struct stat_pipe *p, struct pipe_block *b)
 		r.value = it->value;
 		r.not_counted = it->not_counted;
 		r.not_supported = it->not_supported;
-		r.run_ns = it->run_ns;
 		r.enabled_pct = it->enabled_pct;
 		r.variance_pct = it->variance_pct;
 		r.metric_value = it->metric_value;
@@ -249,15 +249,18 @@ static const char *file_name(struct stat_pipe *p, const char *given)
 	if (!given)
 		return NULL;
 	for (int i = p->nfiles; i-- > 0;)
-		if (p->files[i].given == given && strcmp(p->files[i].copy, given) == 0)
-			return p->files[i].copy;
+		if (p->files[i].given == given && strcmp(p->files[i].copy, given) == 0) {
+			p->last_given = given;
+			return p->last_copy = p->files[i].copy;
+		}
 	for (int i = 0; i < p->nfiles; i++)
 		if (strcmp(p->files[i].copy, given) == 0)
 			return p->files[i].copy;
 	p->files = td_realloc(p->files, (size_t)(p->nfiles + 1) * sizeof(*p->files));
 	p->files[p->nfiles].given = given;
 	p->files[p->nfiles].copy = td_strndup(given, strlen(given));
-	return p->files[p->nfiles++].copy;
+	p->last_given = given;
+	return p->last_copy = p->files[p->nfiles++].copy;
 }
 
 /* The record's strings: kept by the consumer for its shape, else in the block. */
@@ -282,24 +285,34 @@ static void put_strings(struct stat_pipe *p, struct pipe_block *b, struct pipe_i
 		it->str[k] = put_string(b, s[k], r->len[k], before ? before->str[k] : NO_STRING, &p->last_len[k]);
 }
 
+/* The same bits (NaN equals NaN). */
+static inline bool same_double(double a, double b)
+{
+	uint64_t x, y;
+	memcpy(&x, &a, 8);
+	memcpy(&y, &b, 8);
+	return x == y;
+}
+
 /* r is the metric of the counter row before: the same record but its kind
  * (a shape is one reader's, so its file is the counter's). */
 static bool same_row(const struct pipe_item *it, const struct stat_record *r)
 {
-	const double a[] = { it->interval, it->value, it->run_ns, it->enabled_pct, it->variance_pct, it->metric_value };
-	const double b[] = { r->interval, r->value, r->run_ns, r->enabled_pct, r->variance_pct, r->metric_value };
 	return it->kind == STAT_COUNTER && !it->and_metric && r->kind == STAT_METRIC && it->shape == r->shape &&
 	       it->line == r->line && it->not_counted == r->not_counted && it->not_supported == r->not_supported &&
-	       it->metric_decimals == r->metric_decimals && memcmp(a, b, sizeof a) == 0;
+	       it->metric_decimals == r->metric_decimals && same_double(it->interval, r->interval) &&
+	       same_double(it->value, r->value) &&
+	       same_double(it->enabled_pct, r->enabled_pct) && same_double(it->variance_pct, r->variance_pct) &&
+	       same_double(it->metric_value, r->metric_value);
 }
 
 void stat_pipe_emit(void *pipe, const struct stat_record *r)
 {
 	struct stat_pipe *p = pipe;
-	struct pipe_block *b = filling(p);
-	const struct pipe_item *before = b->n && b->item[b->n - 1].kind != ITEM_MESSAGE ? &b->item[b->n - 1] : NULL;
-	if (before && r->shape && same_row(before, r)) {
-		b->item[b->n - 1].and_metric = true;
+	struct pipe_block *b = p->filling ? p->filling : filling(p);
+	struct pipe_item *before = b->n && b->item[b->n - 1].kind != ITEM_MESSAGE ? &b->item[b->n - 1] : NULL;
+	if (r->kind == STAT_METRIC && before && r->shape && same_row(before, r)) {
+		before->and_metric = true;
 		return;
 	}
 	struct pipe_item *it = &b->item[b->n++];
@@ -309,12 +322,11 @@ void stat_pipe_emit(void *pipe, const struct stat_record *r)
 	it->metric_decimals = r->metric_decimals;
 	it->interval = r->interval;
 	it->value = r->value;
-	it->run_ns = r->run_ns;
 	it->enabled_pct = r->enabled_pct;
 	it->variance_pct = r->variance_pct;
 	it->metric_value = r->metric_value;
 	it->line = r->line;
-	it->file = file_name(p, r->file);
+	it->file = r->file == p->last_given ? p->last_copy : file_name(p, r->file);
 	it->and_metric = false;
 	put_strings(p, b, it, r, before);
 	if (b->n == PIPE_ITEMS)

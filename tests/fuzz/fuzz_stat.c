@@ -23,7 +23,7 @@ static void each_interval(void *ctx, const struct stat_model *m)
 static void record(void *ctx, const struct stat_record *r)
 {
 	FILE *f = ctx;
-	const double d[] = { r->interval, r->value, r->run_ns, r->enabled_pct, r->variance_pct, r->metric_value };
+	const double d[] = { r->interval, r->value, r->enabled_pct, r->variance_pct, r->metric_value };
 	fprintf(f, "%d %d %d %d %lu ", (int)r->kind, r->not_counted, r->not_supported, r->metric_decimals, r->line);
 	fwrite(d, sizeof d, 1, f);
 	const char *s[] = { r->scope, r->event, r->unit, r->metric_unit, r->threshold, r->file };

@@ -31,7 +31,7 @@ static void record(void *ctx, const struct stat_record *r)
 {
 	(void)ctx;
 	FILE *f = stderr;
-	const double d[] = { r->interval, r->value, r->run_ns, r->enabled_pct, r->variance_pct, r->metric_value };
+	const double d[] = { r->interval, r->value, r->enabled_pct, r->variance_pct, r->metric_value };
 	fprintf(f, "record %d %d %d %d %lu ", (int)r->kind, r->not_counted, r->not_supported, r->metric_decimals, r->line);
 	for (size_t i = 0; i < sizeof d / sizeof *d; i++) {
 		unsigned long long bits;
