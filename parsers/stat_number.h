@@ -49,6 +49,63 @@ static inline __attribute__((always_inline)) size_t stat_digits(const char *s, s
 	return i;
 }
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* The high bit of each byte of w that is not a digit. */
+static inline uint64_t stat_nondigit_bytes(uint64_t w)
+{
+	uint64_t t = w ^ 0x3030303030303030u;
+	return (((t & 0x7f7f7f7f7f7f7f7fu) + 0x7676767676767676u) | t) & 0x8080808080808080u;
+}
+
+/* The value of the first k (1-8) bytes of w, digits. */
+static inline uint64_t stat_word_digits(uint64_t w, unsigned k)
+{
+	uint64_t v = (w ^ 0x3030303030303030u) << (8 * (8 - k));
+	v = (v * 10 + (v >> 8)) & 0x00ff00ff00ff00ffu;
+	v = (v * 100 + (v >> 16)) & 0x0000ffff0000ffffu;
+	return (v * 10000 + (v >> 32)) & 0xffffffffu;
+}
+
+/* stat_decimal_scan's common case: an unsigned decimal that ends within
+ * the word at s ("7195", "251.25", "100.00"), its point taken out and its
+ * digits converted at once. 0: not that case (the long way decides). */
+static inline __attribute__((always_inline)) size_t stat_decimal_word(const char *s, double *out, unsigned *form,
+								      size_t *decimals, bool convert)
+{
+	static const double pow10[] = { 1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7 };
+	uint64_t w;
+	memcpy(&w, s, 8);
+	uint64_t other = stat_nondigit_bytes(w);
+	if (!other)
+		return 0;
+	unsigned t = (unsigned)__builtin_ctzll(other) >> 3;     /* the first byte that is no digit */
+	if (s[t] != '.') {
+		if (t == 0)
+			return 0;
+		*form = 0;
+		if (convert) {
+			*decimals = 0;
+			*out = (double)stat_word_digits(w, t);
+		}
+		return t;
+	}
+	uint64_t rest = other & (other - 1);
+	if (!rest)
+		return 0;
+	unsigned end = (unsigned)__builtin_ctzll(rest) >> 3, frac = end - t - 1;
+	if (end == 1)
+		return 0;                                      /* "." */
+	*form = STAT_DECIMAL_POINT;
+	if (convert) {
+		uint64_t before = t ? w & (~0ull >> (64 - 8 * t)) : 0;
+		uint64_t after = (w >> 8) & (~0ull << (8 * t)); /* the fraction, one byte down */
+		*decimals = frac;
+		*out = (double)stat_word_digits(before | after, end - 1) / pow10[frac];
+	}
+	return end;
+}
+#endif
+
 /* The plain decimal ("123", "-0.25", "100.00": up to 15 significant
  * digits) at the start of s[0..n): its length, 0 when there is none, in
  * *form which of STAT_DECIMAL_SIGN and _POINT it has and, when convert,
@@ -60,6 +117,13 @@ static inline __attribute__((always_inline)) size_t stat_decimal_scan(const char
 {
 	static const double pow10[] = { 1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
 					1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18 };
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (n >= 8) {
+		size_t k = stat_decimal_word(s, out, form, decimals, convert);
+		if (k)
+			return k;
+	}
+#endif
 	size_t i = 0;
 	bool neg = false;
 	*form = 0;
