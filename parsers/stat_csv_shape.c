@@ -31,7 +31,7 @@ struct shape_op {
 	uint8_t kind;
 	uint8_t role;              /* a number's enum role */
 	uint8_t form;              /* a number's STAT_DECIMAL_* (the reader's tests depend on them) */
-	uint8_t field;             /* a number's field: its kept number when < KEPT_NUMBERS */
+	uint8_t field;             /* a number's field: its kept number (KEPT_NUMBERS: the one for all later fields) */
 	uint16_t len, off;         /* OP_BYTES: its bytes in text */
 };
 
@@ -54,22 +54,23 @@ struct shape {
 	char text[2 * SHAPE_BYTES + 8];  /* fixed bytes, then the record's five strings */
 };
 
-/* The last number read at one of the first KEPT_NUMBERS fields: rows
- * repeat their interval and their 100.00, and comparing 16 bytes costs
- * less than reading them again. What a number reads as depends on its
- * bytes alone. */
+/* The last number read at each of the first KEPT_NUMBERS fields (and
+ * one for all later ones): rows repeat their interval and their 100.00,
+ * and comparing 16 bytes costs less than reading them again. What the
+ * parser reads depends on a number's bytes and the byte it stops at
+ * alone, so both are compared. */
 #define KEPT_NUMBERS 8
 #define KEPT_BYTES 16
 struct kept_number {
-	uint64_t b[2];             /* its bytes, zeros after them */
-	size_t len;                /* 0: none kept */
+	uint64_t b[2], mask[2];    /* its bytes and the one after: b == bytes & mask */
+	size_t len;
 	unsigned form;
 	size_t decimals;
 	double v;
 };
 
 struct csv_shapes {
-	struct kept_number kept[KEPT_NUMBERS];
+	struct kept_number kept[KEPT_NUMBERS + 1];
 	struct shape *shape[MAX_SHAPES];
 	int n, allocated;
 	int last;                  /* the shape of the last row matched or learnt; -1 */
@@ -82,6 +83,8 @@ struct csv_shapes *csv_shapes_new(void)
 {
 	struct csv_shapes *s = td_calloc(1, sizeof(*s));
 	s->last = -1;
+	for (int k = 0; k <= KEPT_NUMBERS; k++)     /* all 16 bytes NUL: never in a line */
+		s->kept[k].mask[0] = s->kept[k].mask[1] = ~0ull;
 	return s;
 }
 
@@ -133,8 +136,6 @@ static void set_numbers(struct stat_record *r, const struct row_numbers *n, cons
 	r->metric_decimals = n->metric_decimals;
 }
 
-/* The number at p is the one kept: its bytes, then one the parser stops
- * at. p has KEPT_BYTES bytes before end. */
 static const uint64_t byte_mask[KEPT_BYTES + 1][2] = {
 	{ 0, 0 }, { 0xff, 0 }, { 0xffff, 0 }, { 0xffffff, 0 }, { 0xffffffff, 0 }, { 0xffffffffff, 0 },
 	{ 0xffffffffffff, 0 }, { 0xffffffffffffff, 0 }, { ~0ull, 0 }, { ~0ull, 0xff }, { ~0ull, 0xffff },
@@ -142,24 +143,22 @@ static const uint64_t byte_mask[KEPT_BYTES + 1][2] = {
 	{ ~0ull, 0xffffffffffffff }, { ~0ull, ~0ull },
 };
 
-static inline bool same_number(const struct kept_number *kn, const char *p, const char *end)
+/* p has KEPT_BYTES bytes before the end of its line. */
+static inline bool same_number(const struct kept_number *kn, const char *p)
 {
 	uint64_t w[2];
 	memcpy(w, p, sizeof w);
-	const uint64_t *mask = byte_mask[kn->len];
-	if (((w[0] & mask[0]) != kn->b[0]) | ((w[1] & mask[1]) != kn->b[1]))
-		return false;
-	if (p + kn->len == end)
-		return true;
-	char c = p[kn->len];
-	return (c < '0' || c > '9') && c != '.';
+	return ((w[0] & kn->mask[0]) == kn->b[0]) & ((w[1] & kn->mask[1]) == kn->b[1]);
 }
 
+/* The number of n bytes at p, and the byte after it. */
 static void keep_number(struct kept_number *kn, const char *p, size_t n, double v, unsigned form, size_t decimals)
 {
 	memcpy(kn->b, p, KEPT_BYTES);
-	kn->b[0] &= byte_mask[n][0];
-	kn->b[1] &= byte_mask[n][1];
+	kn->mask[0] = byte_mask[n + 1][0];
+	kn->mask[1] = byte_mask[n + 1][1];
+	kn->b[0] &= kn->mask[0];
+	kn->b[1] &= kn->mask[1];
 	kn->len = n;
 	kn->v = v;
 	kn->form = form;
@@ -167,19 +166,19 @@ static void keep_number(struct kept_number *kn, const char *p, size_t n, double 
 }
 
 /* The plain decimal at the start of p..end, as stat_decimal_prefix reads
- * it: the one kept for field k when it is the same. */
-static inline size_t field_number(struct kept_number *kept, int k, const char *p, const char *end, double *v,
-				  unsigned *form, size_t *decimals)
+ * it: the one kept in kn when it is the same. */
+static inline size_t field_number(struct kept_number *kn, const char *p, const char *end, double *v, unsigned *form,
+				  size_t *decimals)
 {
-	struct kept_number *kn = k < KEPT_NUMBERS && end - p >= KEPT_BYTES ? &kept[k] : NULL;
-	if (kn && same_number(kn, p, end) && kn->len) {
+	bool room = end - p >= KEPT_BYTES;
+	if (room && same_number(kn, p)) {
 		*v = kn->v;
 		*form = kn->form;
 		*decimals = kn->decimals;
 		return kn->len;
 	}
 	size_t n = stat_decimal_prefix(p, (size_t)(end - p), v, form, decimals);
-	if (kn && n && n <= KEPT_BYTES)
+	if (room && n && n < KEPT_BYTES)   /* the byte after it in the line too */
 		keep_number(kn, p, n, *v, *form, *decimals);
 	return n;
 }
@@ -211,7 +210,7 @@ static bool matches(const struct shape *sh, struct kept_number *kept, const char
 			while (p < end && *p == ' ')
 				p++;
 		size_t decimals;
-		size_t k = field_number(kept, op->field, p, end, &n->v[op->role], &form, &decimals);
+		size_t k = field_number(&kept[op->field], p, end, &n->v[op->role], &form, &decimals);
 		if (k == 0 || form != op->form)
 			return false;
 		if (op->role == NUM_METRIC)
