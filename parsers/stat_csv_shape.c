@@ -18,10 +18,10 @@
 
 enum role { FIXED, NUM_INTERVAL, NUM_VALUE, NUM_RUN, NUM_ENABLED, NUM_METRIC };
 
-/* A shape read as a short program: runs of fixed bytes (fields and the
- * separators between them, compared at once) and numbers. */
+/* A shape read as a short program: the fixed bytes the line begins with,
+ * then numbers, each with the run of fixed bytes after it (fields and the
+ * separators between them, compared at once). */
 enum op_kind {
-	OP_BYTES,
 	OP_NUMBER,
 	OP_BLANKS_NUMBER,          /* field 0's: blanks before it */
 	OP_RUN_TIME,               /* a number not kept in the record: only its form is checked */
@@ -32,7 +32,7 @@ struct shape_op {
 	uint8_t role;              /* a number's enum role */
 	uint8_t form;              /* a number's STAT_DECIMAL_* (the reader's tests depend on them) */
 	uint8_t field;             /* a number's field: its kept number (KEPT_NUMBERS: the one for all later fields) */
-	uint16_t len, off;         /* OP_BYTES: its bytes in text */
+	uint16_t len, off;         /* the run after: its bytes in text */
 };
 
 /* The numbers of a row by role, as matches() reads them: the
@@ -45,6 +45,7 @@ struct row_numbers {
 struct shape {
 	unsigned serial;
 	bool metric;
+	struct shape_op lead;      /* the bytes before the first number (a run only) */
 	int nops;
 	int next[2];               /* the shapes of the rows after this one, the last two times; -1 */
 	uint64_t key;              /* skeleton() */
@@ -183,6 +184,19 @@ static inline size_t field_number(struct kept_number *kn, const char *p, const c
 	return n;
 }
 
+/* The run of fixed bytes of op at *p: passed over. */
+static inline bool same_run(const struct shape *sh, const struct shape_op *op, const char **p, const char *end)
+{
+	if (op->len == 1) {              /* a separator between numbers */
+		if (*p == end || **p != sh->text[op->off])
+			return false;
+	} else if ((size_t)(end - *p) < op->len || !td_same_bytes(*p, sh->text + op->off, op->len)) {
+		return false;
+	}
+	*p += op->len;
+	return true;
+}
+
 /* The line is of shape sh: its fixed bytes the same, its numbers plain
  * decimals of the same form; *n: the numbers. */
 static bool matches(const struct shape *sh, struct kept_number *kept, const char *line, size_t len,
@@ -191,31 +205,27 @@ static bool matches(const struct shape *sh, struct kept_number *kept, const char
 	const char *p = line, *end = line + len;
 	const struct shape_op *op = sh->op, *last = sh->op + sh->nops;
 	*n = sh->numbers;
+	if (sh->lead.len && !same_run(sh, &sh->lead, &p, end))
+		return false;
 	for (; op < last; op++) {
-		if (op->kind == OP_BYTES) {
-			if ((size_t)(end - p) < op->len || !td_same_bytes(p, sh->text + op->off, op->len))
-				return false;
-			p += op->len;
-			continue;
-		}
 		unsigned form;
+		size_t k;
 		if (op->kind == OP_RUN_TIME) {
-			size_t k = stat_decimal_length(p, (size_t)(end - p), &form);
-			if (k == 0 || form != op->form)
-				return false;
-			p += k;
-			continue;
+			k = stat_decimal_length(p, (size_t)(end - p), &form);
+		} else {
+			if (op->kind == OP_BLANKS_NUMBER)
+				while (p < end && *p == ' ')
+					p++;
+			size_t decimals = 0;
+			k = field_number(&kept[op->field], p, end, &n->v[op->role], &form, &decimals);
+			if (op->role == NUM_METRIC)
+				n->metric_decimals = (int)decimals;
 		}
-		if (op->kind == OP_BLANKS_NUMBER)
-			while (p < end && *p == ' ')
-				p++;
-		size_t decimals;
-		size_t k = field_number(&kept[op->field], p, end, &n->v[op->role], &form, &decimals);
 		if (k == 0 || form != op->form)
 			return false;
-		if (op->role == NUM_METRIC)
-			n->metric_decimals = (int)decimals;
 		p += k;
+		if (op->len && !same_run(sh, op, &p, end))
+			return false;
 	}
 	return p == end;
 }
@@ -344,7 +354,9 @@ static bool numbers_plain(struct field_kind *f, int nf, const char **at, size_t 
  * runs of bytes in text, numbers between them. Returns the bytes used. */
 static size_t compile(struct shape *sh, const struct field_kind *f, int nf, const char **at, size_t *n, char sep)
 {
-	size_t used = 0, run = 0;       /* the run of fixed bytes not yet closed starts at run */
+	size_t used = 0;
+	struct shape_op *op = &sh->lead;    /* the one the fixed bytes go after */
+	*op = (struct shape_op){ OP_NUMBER, 0, 0, 0, 0, 0 };
 	sh->nops = 0;
 	for (int k = 0; k < nf; k++) {
 		if (k)
@@ -354,15 +366,13 @@ static size_t compile(struct shape *sh, const struct field_kind *f, int nf, cons
 			used += n[k];
 			continue;
 		}
-		if (used > run)
-			sh->op[sh->nops++] = (struct shape_op){ OP_BYTES, 0, 0, 0, (uint16_t)(used - run), (uint16_t)run };
+		op->len = (uint16_t)(used - op->off);
 		uint8_t kind = k == 0 ? OP_BLANKS_NUMBER : f[k].role == NUM_RUN ? OP_RUN_TIME : OP_NUMBER;
-		sh->op[sh->nops++] = (struct shape_op){ kind, f[k].role, f[k].form,
-							(uint8_t)(k < KEPT_NUMBERS ? k : KEPT_NUMBERS), 0, 0 };
-		run = used;
+		op = &sh->op[sh->nops++];
+		*op = (struct shape_op){ kind, f[k].role, f[k].form, (uint8_t)(k < KEPT_NUMBERS ? k : KEPT_NUMBERS), 0,
+					 (uint16_t)used };
 	}
-	if (used > run)
-		sh->op[sh->nops++] = (struct shape_op){ OP_BYTES, 0, 0, 0, (uint16_t)(used - run), (uint16_t)run };
+	op->len = (uint16_t)(used - op->off);
 	return used;
 }
 
