@@ -706,11 +706,26 @@ void td_table_put_row(struct td_table *t, const struct td_cell *cells)
 
 static void put_cells(struct td_table *t, const struct td_cell *cells);
 
+/* td_table_row, when the pending row was written whole by csv_row: it
+ * only has to be counted as streamed. */
+static void next_row(struct td_table *t)
+{
+	if (!t->row_in_out) {
+		td_table_row(t);
+		return;
+	}
+	t->row_in_out = false;
+	t->streamed++;
+	t->text_len = 0;
+	t->next_col = 0;
+	t->line_used = 0;
+}
+
 void td_table_put_rows(struct td_table *t, const struct td_cell *cells, int nrows, int from)
 {
 	for (int r = 0; r < nrows; r++) {
 		const struct td_cell *row = &cells[(size_t)r * t->ncols];
-		td_table_row(t);
+		next_row(t);
 		if (t->direct && t->stream_fmt == TD_FMT_CSV)
 			csv_row(t, row, from, r ? row - t->ncols : NULL);
 		else
