@@ -535,10 +535,20 @@ static size_t row_room(const struct td_table *t)
 }
 
 /* A string cell as td_csv_field writes it, appended at used (NULL or "":
- * nothing), and room after it for the rest of the row. */
+ * nothing), and room after it for the rest of the row. There is room for
+ * the cell's CELL_ROOM bytes (csv_row). */
 static size_t csv_str(struct td_table *t, size_t used, const char *s)
 {
-	size_t len = s ? strlen(s) : 0;
+	if (!s)
+		return used;
+	/* a short plain string copied in one pass, in the room its cell has */
+	char *to = t->out.p + used;
+	for (size_t i = 0; i < CELL_ROOM - 1 && !csv_special((unsigned char)s[i]); i++) {
+		if (!s[i])
+			return used + i;
+		to[i] = s[i];
+	}
+	size_t len = strlen(s);
 	char *w = line_room(&t->out, used, 2 * len + 2 + row_room(t));
 	size_t i = 0;
 	while (i < len && !csv_special((unsigned char)s[i]))
