@@ -283,7 +283,7 @@ static void add_rows(struct td_table *t, const struct stat_model *m, const struc
 	struct td_cell rows[MAX_METRICS][NCOLS];
 	for (int i = 0; i < n; i++) {
 		struct td_cell *row = rows[i];
-		row[C_INTERVAL] = s->interval >= 0 ? TD_CELL_NUM(s->interval) : (struct td_cell){ TD_CELL_EMPTY, { 0 } };
+		row[C_INTERVAL] = s->interval >= 0 ? TD_CELL_NUM(s->interval) : TD_CELL_NONE;
 		row[C_SCOPE] = TD_CELL_STR(sc);
 		row[C_PMU] = TD_CELL_STR(s->pmu);
 		/* a metric's name, unit, verdict, band and next step are literals (metrics.h) */
@@ -296,7 +296,7 @@ static void add_rows(struct td_table *t, const struct stat_model *m, const struc
 		row[C_LOWCONF] = TD_CELL_LIT(mv[i].confidence < 50 ? "yes" : "no");
 		row[C_VAR] = TD_CELL_NUM(mv[i].variance_pct);
 		row[C_NEXT] = TD_CELL_LIT(mv[i].next_step);
-		row[C_LEVEL] = row[C_NOTE] = (struct td_cell){ TD_CELL_EMPTY, { 0 } };
+		row[C_LEVEL] = row[C_NOTE] = TD_CELL_NONE;
 	}
 	td_table_put_rows(t, rows[0], n, C_UNIT);     /* one set's rows; a metric's unit ... next step repeat */
 	struct tma_tree tree;

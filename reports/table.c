@@ -589,23 +589,23 @@ static size_t csv_cell(struct td_table *t, int c, const struct td_cell *cell, si
 }
 
 /* Cells that are written the same: the same kind with the same bits (the
- * same literal, the same number bit for bit). keep_tail keeps no strings,
- * which may change behind the same pointer. */
-static bool same_cell(const struct td_cell *a, const struct td_cell *b)
+ * same literal, the same number bit for bit), compared as bytes (cells made
+ * otherwise than by the TD_CELL macros may differ in their zero member: then
+ * they are written again). keep_tail keeps no strings, which may change
+ * behind the same pointer. */
+static bool same_cells(const struct td_cell *a, const struct td_cell *b, int n)
 {
-	return a->kind == b->kind && memcmp(&a->u, &b->u, sizeof a->u) == 0;
+	return memcmp(a, b, (size_t)n * sizeof(*a)) == 0;
 }
 
 static const struct tail *find_tail(const struct td_table *t, const struct td_cell *cells, int from)
 {
 	for (int k = 0; t->tails && k < TAILS; k++) {
 		const struct tail *tl = &t->tails[k];
-		int c = from;
-		if (tl->from != from)
+		/* the first cell, inline, tells most tails apart */
+		if (tl->from != from || !same_cells(&tl->cells[from], &cells[from], 1))
 			continue;
-		while (c < t->ncols && same_cell(&tl->cells[c], &cells[c]))
-			c++;
-		if (c == t->ncols)
+		if (same_cells(&tl->cells[from + 1], &cells[from + 1], t->ncols - from - 1))
 			return tl;
 	}
 	return NULL;
@@ -650,7 +650,7 @@ static void csv_row(struct td_table *t, const struct td_cell *cells, int from, c
 	line_room(&t->out, used, row_room(t));
 	const struct tail *tl = from < t->ncols ? find_tail(t, cells, from) : NULL;
 	int end = tl ? from : t->ncols, c = 0;
-	while (above && c < from && same_cell(&above[c], &cells[c]))
+	while (above && c < from && same_cells(&above[c], &cells[c], 1))
 		c++;
 	if (c) {
 		size_t n = t->col_at[c];
