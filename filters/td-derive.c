@@ -68,13 +68,16 @@ struct unit_info {
 	bool wall_share;           /* metric is cpus_utilized */
 };
 
-static const struct unit_info *unit_info(const char *unit)
+static struct unit_info unit_cache[UNIT_CACHE];
+
+static size_t unit_slot(const char *unit) { return ((uintptr_t)unit >> 3) % UNIT_CACHE; }
+
+static const struct unit_info *unit_info_slow(const char *unit)
 {
-	static struct unit_info cache[UNIT_CACHE];
 	static struct unit_info spill;
-	size_t h = ((uintptr_t)unit >> 3) % UNIT_CACHE;
+	size_t h = unit_slot(unit);
 	for (size_t i = 0; i < UNIT_CACHE; i++, h = (h + 1) % UNIT_CACHE) {
-		struct unit_info *u = &cache[h];
+		struct unit_info *u = &unit_cache[h];
 		if (u->unit == unit)
 			return u;
 		if (!u->unit) {
@@ -90,6 +93,13 @@ static const struct unit_info *unit_info(const char *unit)
 	spill.metric = metrics_for_perf_unit(unit, &spill.factor);
 	spill.wall_share = spill.metric && strcmp(spill.metric, "cpus_utilized") == 0;
 	return &spill;
+}
+
+/* Found where its pointer hashes to, mostly: asked for every metric perf printed. */
+static inline const struct unit_info *unit_info(const char *unit)
+{
+	const struct unit_info *u = &unit_cache[unit_slot(unit)];
+	return u->unit == unit ? u : unit_info_slow(unit);
 }
 
 static const char *tma_node_of_unit(const char *unit, bool *uncorrected)
