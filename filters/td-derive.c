@@ -253,8 +253,8 @@ static struct {
 	struct metric_value (*mv)[MAX_METRICS];
 } metric_cache;
 
-static int metrics_of(const struct stat_model *m, const struct counter_set *s, struct metric_value *mv,
-		      const struct metric_value **out)
+static int metrics_of_slow(const struct stat_model *m, const struct counter_set *s, struct metric_value *mv,
+			   const struct metric_value **out)
 {
 	uintptr_t p = (uintptr_t)s, first = (uintptr_t)m->cur;
 	if (m->ncur == 0 || p < first || p >= first + (size_t)m->ncur * sizeof(*m->cur)) {
@@ -277,6 +277,19 @@ static int metrics_of(const struct stat_model *m, const struct counter_set *s, s
 		metric_cache.n[i] = stat_model_metrics(m, s, metric_cache.mv[i], MAX_METRICS);
 	*out = metric_cache.mv[i];
 	return metric_cache.n[i];
+}
+
+/* The metrics of s: in *out, which is mv for a set not of the open interval. */
+static inline int metrics_of(const struct stat_model *m, const struct counter_set *s, struct metric_value *mv,
+			     const struct metric_value **out)
+{
+	size_t i = (size_t)((uintptr_t)s - (uintptr_t)m->cur) / sizeof(*m->cur);   /* huge below cur */
+	if (metric_cache.cur == m->cur && metric_cache.interval == m->intervals && i < (size_t)m->ncur &&
+	    s == &m->cur[i] && metric_cache.n[i] >= 0) {
+		*out = metric_cache.mv[i];
+		return metric_cache.n[i];
+	}
+	return metrics_of_slow(m, s, mv, out);
 }
 
 static void add_rows(struct td_table *t, const struct stat_model *m, const struct counter_set *s)
@@ -379,9 +392,12 @@ static void check_perf(const struct stat_model *m, const struct perf_metric *pm,
 		struct metric_value own[MAX_METRICS];
 		const struct metric_value *mv;
 		int n = metrics_of(m, s, own, &mv);
-		for (int j = 0; j < n; j++)
-			if (mv[j].name[0] == name[0] && strcmp(mv[j].name, name) == 0)   /* perf divides by its unrounded wall time */
-				compare_with_perf(p, name, mv[j].value * factor, u->wall_share ? 5e-4 : 1e-9);
+		for (int j = 0; j < n; j++) {
+			if (mv[j].name != name && (mv[j].name[0] != name[0] || strcmp(mv[j].name, name) != 0))
+				continue;
+			/* perf divides by its unrounded wall time */
+			compare_with_perf(p, name, mv[j].value * factor, u->wall_share ? 5e-4 : 1e-9);
+		}
 	}
 }
 
