@@ -229,16 +229,20 @@ static uint32_t set_key(struct stat_model *m, int session, const char *scope, co
 
 /* The event and set key of a record of a row shape, found once per shape
  * and session; NULL for a record of no shape. */
-static struct shape_ids *shape_ids(struct stat_model *m, const struct stat_record *r)
+static void find_shape_ids(struct stat_model *m, const struct stat_record *r, struct shape_ids *ids)
+{
+	uint32_t event = event_id(m, r->event, r->len[1]);
+	uint32_t key = set_key(m, m->session, r->scope, m->lookup->names[event].pmu);
+	*ids = (struct shape_ids){ r->shape, m->session, event, key, NULL, NULL };
+}
+
+static inline struct shape_ids *shape_ids(struct stat_model *m, const struct stat_record *r)
 {
 	if (!r->shape)
 		return NULL;
 	struct shape_ids *ids = &m->lookup->shapes[r->shape % SHAPE_IDS];
-	if (ids->shape != r->shape || ids->session != m->session) {
-		uint32_t event = event_id(m, r->event, r->len[1]);
-		uint32_t key = set_key(m, m->session, r->scope, m->lookup->names[event].pmu);
-		*ids = (struct shape_ids){ r->shape, m->session, event, key, NULL, NULL };
-	}
+	if (ids->shape != r->shape || ids->session != m->session)
+		find_shape_ids(m, r, ids);
 	return ids;
 }
 
@@ -267,11 +271,10 @@ static struct counter_set *summary_set(struct stat_model *m, const char *scope, 
 	return s;
 }
 
-static struct counter_set *interval_set(struct stat_model *m, uint32_t key, const char *scope, const char *pmu)
+/* The open interval's set of the key, new in it. */
+static struct counter_set *new_interval_set(struct stat_model *m, uint32_t key, const char *scope, const char *pmu)
 {
 	struct stat_lookup *l = m->lookup;
-	if (l->gen_of_key[key] == l->gen)
-		return &m->cur[l->cur_of_key[key] - 1];
 	if (m->ncur == m->cap_cur) {
 		m->cap_cur = m->cap_cur ? m->cap_cur * 2 : 16;
 		m->cur = td_realloc(m->cur, (size_t)m->cap_cur * sizeof(*m->cur));
@@ -288,6 +291,14 @@ static struct counter_set *interval_set(struct stat_model *m, uint32_t key, cons
 	l->gen_of_key[key] = l->gen;
 	l->cur_of_key[key] = m->ncur;
 	return s;
+}
+
+static inline struct counter_set *interval_set(struct stat_model *m, uint32_t key, const char *scope, const char *pmu)
+{
+	struct stat_lookup *l = m->lookup;
+	if (l->gen_of_key[key] == l->gen)
+		return &m->cur[l->cur_of_key[key] - 1];
+	return new_interval_set(m, key, scope, pmu);
 }
 
 static struct counter_set *total_set(struct stat_model *m, uint32_t key, const char *scope, const char *pmu)
@@ -380,10 +391,8 @@ static void close_interval(struct stat_model *m)
 	m->cur_interval = -1;
 }
 
-static void open_interval(struct stat_model *m, double interval)
+static void start_interval(struct stat_model *m, double interval)
 {
-	if (m->cur_interval >= 0 && m->cur_session == m->session && m->cur_interval == interval)
-		return;
 	close_interval(m);
 	m->cur_session = m->session;
 	m->cur_interval = interval;
@@ -392,6 +401,12 @@ static void open_interval(struct stat_model *m, double interval)
 		m->first_interval[m->session] = interval;
 	if (isnan(m->last_interval[m->session]) || interval > m->last_interval[m->session])
 		m->last_interval[m->session] = interval;
+}
+
+static inline void open_interval(struct stat_model *m, double interval)
+{
+	if (m->cur_interval < 0 || m->cur_session != m->session || m->cur_interval != interval)
+		start_interval(m, interval);
 }
 
 static void add_perf_metric(struct stat_model *m, const struct stat_record *r)

@@ -68,13 +68,16 @@ struct unit_info {
 	bool wall_share;           /* metric is cpus_utilized */
 };
 
-static const struct unit_info *unit_info(const char *unit)
+static struct unit_info unit_cache[UNIT_CACHE];
+
+static size_t unit_slot(const char *unit) { return ((uintptr_t)unit >> 3) % UNIT_CACHE; }
+
+static const struct unit_info *unit_info_slow(const char *unit)
 {
-	static struct unit_info cache[UNIT_CACHE];
 	static struct unit_info spill;
-	size_t h = ((uintptr_t)unit >> 3) % UNIT_CACHE;
+	size_t h = unit_slot(unit);
 	for (size_t i = 0; i < UNIT_CACHE; i++, h = (h + 1) % UNIT_CACHE) {
-		struct unit_info *u = &cache[h];
+		struct unit_info *u = &unit_cache[h];
 		if (u->unit == unit)
 			return u;
 		if (!u->unit) {
@@ -90,6 +93,13 @@ static const struct unit_info *unit_info(const char *unit)
 	spill.metric = metrics_for_perf_unit(unit, &spill.factor);
 	spill.wall_share = spill.metric && strcmp(spill.metric, "cpus_utilized") == 0;
 	return &spill;
+}
+
+/* Found where its pointer hashes to, mostly: asked for every metric perf printed. */
+static inline const struct unit_info *unit_info(const char *unit)
+{
+	const struct unit_info *u = &unit_cache[unit_slot(unit)];
+	return u->unit == unit ? u : unit_info_slow(unit);
 }
 
 static const char *tma_node_of_unit(const char *unit, bool *uncorrected)
@@ -243,8 +253,8 @@ static struct {
 	struct metric_value (*mv)[MAX_METRICS];
 } metric_cache;
 
-static int metrics_of(const struct stat_model *m, const struct counter_set *s, struct metric_value *mv,
-		      const struct metric_value **out)
+static int metrics_of_slow(const struct stat_model *m, const struct counter_set *s, struct metric_value *mv,
+			   const struct metric_value **out)
 {
 	uintptr_t p = (uintptr_t)s, first = (uintptr_t)m->cur;
 	if (m->ncur == 0 || p < first || p >= first + (size_t)m->ncur * sizeof(*m->cur)) {
@@ -269,6 +279,19 @@ static int metrics_of(const struct stat_model *m, const struct counter_set *s, s
 	return metric_cache.n[i];
 }
 
+/* The metrics of s: in *out, which is mv for a set not of the open interval. */
+static inline int metrics_of(const struct stat_model *m, const struct counter_set *s, struct metric_value *mv,
+			     const struct metric_value **out)
+{
+	size_t i = (size_t)((uintptr_t)s - (uintptr_t)m->cur) / sizeof(*m->cur);   /* huge below cur */
+	if (metric_cache.cur == m->cur && metric_cache.interval == m->intervals && i < (size_t)m->ncur &&
+	    s == &m->cur[i] && metric_cache.n[i] >= 0) {
+		*out = metric_cache.mv[i];
+		return metric_cache.n[i];
+	}
+	return metrics_of_slow(m, s, mv, out);
+}
+
 static void add_rows(struct td_table *t, const struct stat_model *m, const struct counter_set *s)
 {
 	if (opt_counters) {
@@ -283,7 +306,7 @@ static void add_rows(struct td_table *t, const struct stat_model *m, const struc
 	struct td_cell rows[MAX_METRICS][NCOLS];
 	for (int i = 0; i < n; i++) {
 		struct td_cell *row = rows[i];
-		row[C_INTERVAL] = s->interval >= 0 ? TD_CELL_NUM(s->interval) : (struct td_cell){ TD_CELL_EMPTY, { 0 } };
+		row[C_INTERVAL] = s->interval >= 0 ? TD_CELL_NUM(s->interval) : TD_CELL_NONE;
 		row[C_SCOPE] = TD_CELL_STR(sc);
 		row[C_PMU] = TD_CELL_STR(s->pmu);
 		/* a metric's name, unit, verdict, band and next step are literals (metrics.h) */
@@ -296,7 +319,7 @@ static void add_rows(struct td_table *t, const struct stat_model *m, const struc
 		row[C_LOWCONF] = TD_CELL_LIT(mv[i].confidence < 50 ? "yes" : "no");
 		row[C_VAR] = TD_CELL_NUM(mv[i].variance_pct);
 		row[C_NEXT] = TD_CELL_LIT(mv[i].next_step);
-		row[C_LEVEL] = row[C_NOTE] = (struct td_cell){ TD_CELL_EMPTY, { 0 } };
+		row[C_LEVEL] = row[C_NOTE] = TD_CELL_NONE;
 	}
 	td_table_put_rows(t, rows[0], n, C_UNIT);     /* one set's rows; a metric's unit ... next step repeat */
 	struct tma_tree tree;
@@ -369,9 +392,12 @@ static void check_perf(const struct stat_model *m, const struct perf_metric *pm,
 		struct metric_value own[MAX_METRICS];
 		const struct metric_value *mv;
 		int n = metrics_of(m, s, own, &mv);
-		for (int j = 0; j < n; j++)
-			if (mv[j].name[0] == name[0] && strcmp(mv[j].name, name) == 0)   /* perf divides by its unrounded wall time */
-				compare_with_perf(p, name, mv[j].value * factor, u->wall_share ? 5e-4 : 1e-9);
+		for (int j = 0; j < n; j++) {
+			if (mv[j].name != name && (mv[j].name[0] != name[0] || strcmp(mv[j].name, name) != 0))
+				continue;
+			/* perf divides by its unrounded wall time */
+			compare_with_perf(p, name, mv[j].value * factor, u->wall_share ? 5e-4 : 1e-9);
+		}
 	}
 }
 

@@ -535,10 +535,20 @@ static size_t row_room(const struct td_table *t)
 }
 
 /* A string cell as td_csv_field writes it, appended at used (NULL or "":
- * nothing), and room after it for the rest of the row. */
+ * nothing), and room after it for the rest of the row. There is room for
+ * the cell's CELL_ROOM bytes (csv_row). */
 static size_t csv_str(struct td_table *t, size_t used, const char *s)
 {
-	size_t len = s ? strlen(s) : 0;
+	if (!s)
+		return used;
+	/* a short plain string copied in one pass, in the room its cell has */
+	char *to = t->out.p + used;
+	for (size_t i = 0; i < CELL_ROOM - 1 && !csv_special((unsigned char)s[i]); i++) {
+		if (!s[i])
+			return used + i;
+		to[i] = s[i];
+	}
+	size_t len = strlen(s);
 	char *w = line_room(&t->out, used, 2 * len + 2 + row_room(t));
 	size_t i = 0;
 	while (i < len && !csv_special((unsigned char)s[i]))
@@ -579,23 +589,23 @@ static size_t csv_cell(struct td_table *t, int c, const struct td_cell *cell, si
 }
 
 /* Cells that are written the same: the same kind with the same bits (the
- * same literal, the same number bit for bit). keep_tail keeps no strings,
- * which may change behind the same pointer. */
-static bool same_cell(const struct td_cell *a, const struct td_cell *b)
+ * same literal, the same number bit for bit), compared as bytes (cells made
+ * otherwise than by the TD_CELL macros may differ in their zero member: then
+ * they are written again). keep_tail keeps no strings, which may change
+ * behind the same pointer. */
+static bool same_cells(const struct td_cell *a, const struct td_cell *b, int n)
 {
-	return a->kind == b->kind && memcmp(&a->u, &b->u, sizeof a->u) == 0;
+	return memcmp(a, b, (size_t)n * sizeof(*a)) == 0;
 }
 
 static const struct tail *find_tail(const struct td_table *t, const struct td_cell *cells, int from)
 {
 	for (int k = 0; t->tails && k < TAILS; k++) {
 		const struct tail *tl = &t->tails[k];
-		int c = from;
-		if (tl->from != from)
+		/* the first cell, inline, tells most tails apart */
+		if (tl->from != from || !same_cells(&tl->cells[from], &cells[from], 1))
 			continue;
-		while (c < t->ncols && same_cell(&tl->cells[c], &cells[c]))
-			c++;
-		if (c == t->ncols)
+		if (same_cells(&tl->cells[from + 1], &cells[from + 1], t->ncols - from - 1))
 			return tl;
 	}
 	return NULL;
@@ -640,7 +650,7 @@ static void csv_row(struct td_table *t, const struct td_cell *cells, int from, c
 	line_room(&t->out, used, row_room(t));
 	const struct tail *tl = from < t->ncols ? find_tail(t, cells, from) : NULL;
 	int end = tl ? from : t->ncols, c = 0;
-	while (above && c < from && same_cell(&above[c], &cells[c]))
+	while (above && c < from && same_cells(&above[c], &cells[c], 1))
 		c++;
 	if (c) {
 		size_t n = t->col_at[c];
@@ -706,11 +716,26 @@ void td_table_put_row(struct td_table *t, const struct td_cell *cells)
 
 static void put_cells(struct td_table *t, const struct td_cell *cells);
 
+/* td_table_row, when the pending row was written whole by csv_row: it
+ * only has to be counted as streamed. */
+static void next_row(struct td_table *t)
+{
+	if (!t->row_in_out) {
+		td_table_row(t);
+		return;
+	}
+	t->row_in_out = false;
+	t->streamed++;
+	t->text_len = 0;
+	t->next_col = 0;
+	t->line_used = 0;
+}
+
 void td_table_put_rows(struct td_table *t, const struct td_cell *cells, int nrows, int from)
 {
 	for (int r = 0; r < nrows; r++) {
 		const struct td_cell *row = &cells[(size_t)r * t->ncols];
-		td_table_row(t);
+		next_row(t);
 		if (t->direct && t->stream_fmt == TD_FMT_CSV)
 			csv_row(t, row, from, r ? row - t->ncols : NULL);
 		else

@@ -41,16 +41,18 @@ void td_table_num(struct td_table *t, int col, double v);   /* NaN/inf: empty */
 enum td_cell_kind { TD_CELL_EMPTY, TD_CELL_STR, TD_CELL_NUM, TD_CELL_INT, TD_CELL_LIT };
 struct td_cell {
 	enum td_cell_kind kind;
+	int zero;               /* 0, so that cells made by the macros compare as bytes */
 	union {
 		const char *s;
 		double v;
 		long long i;
 	} u;
 };
-#define TD_CELL_STR(x) ((struct td_cell){ TD_CELL_STR, { .s = (x) } })
-#define TD_CELL_NUM(x) ((struct td_cell){ TD_CELL_NUM, { .v = (x) } })
-#define TD_CELL_INT(x) ((struct td_cell){ TD_CELL_INT, { .i = (x) } })
-#define TD_CELL_LIT(x) ((struct td_cell){ TD_CELL_LIT, { .s = (x) } })
+#define TD_CELL_NONE ((struct td_cell){ .kind = TD_CELL_EMPTY })
+#define TD_CELL_STR(x) ((struct td_cell){ .kind = TD_CELL_STR, .u.s = (x) })
+#define TD_CELL_NUM(x) ((struct td_cell){ .kind = TD_CELL_NUM, .u.v = (x) })
+#define TD_CELL_INT(x) ((struct td_cell){ .kind = TD_CELL_INT, .u.i = (x) })
+#define TD_CELL_LIT(x) ((struct td_cell){ .kind = TD_CELL_LIT, .u.s = (x) })
 void td_table_put_row(struct td_table *t, const struct td_cell *cells);
 /* td_table_put_row for nrows rows (nrows * ncols cells), quicker for a
  * streamed CSV: the first cells the same as the row above's (strings: the

@@ -108,7 +108,7 @@ static char *run(enum td_format fmt, unsigned seed, bool stream)
 			int from = rand() % (NC + 1), n = 1 + rand() % 3;
 			for (int k = 0; k < n; k++) {
 				for (int c = 0; c < NC; c++)
-					cells[k][c] = (struct td_cell){ TD_CELL_EMPTY, { 0 } };
+					cells[k][c] = TD_CELL_NONE;
 				for (int i = 0; i < nops; i++)
 					cells[k][ops[i].col] = as_cell(&ops[i]);
 				for (int c = 0; k && rand() % 4 && c < NC; c++)   /* first cells as the row above's */
