@@ -151,7 +151,7 @@ static const char *intern_str_recent(struct stat_model *m, struct recent *r, con
 static const char *intern_file(struct stat_model *m, const char *file)
 {
 	struct stat_lookup *l = m->lookup;
-	if (!file || file != l->file_raw || strcmp(file, l->file)) {
+	if (!file || file != l->file_raw) {          /* one address, one name: stat.h */
 		l->file_raw = file;
 		l->file = intern_str(m, file);
 	}

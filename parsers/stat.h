@@ -34,7 +34,8 @@ struct stat_record {
 	const char *metric_unit;  /* "insn per cycle", "%  tma_backend_bound" */
 	int metric_decimals;      /* digits perf printed after the point; -1 unknown */
 	const char *threshold;    /* "good", "bad" ... or "" */
-	const char *file;
+	const char *file;         /* the input's name: while records are read, one address is
+				     one name (readers do not rewrite a name they passed) */
 	unsigned long line;
 	int len[5];               /* strlen of scope, event, unit, metric_unit and threshold where
 				     the reader knows it, else -1 (stat_record_init); a reader that

@@ -17,9 +17,7 @@ struct stat_pipe;
  * directly). Messages of the calling thread go through the pipe from now. */
 struct stat_pipe *stat_pipe_start(stat_emit_fn emit, void *ctx);
 /* A stat_emit_fn: pass the pipe as ctx. A record's file name is copied
- * the first time it is seen and known by its address after that, so the
- * reader must not rewrite a name it has passed while the pipe is open
- * (stat_read's names are its caller's paths). */
+ * the first time its address is seen (one address, one name: stat.h). */
 void stat_pipe_emit(void *pipe, const struct stat_record *r);
 /* Waits until every record handed over was emitted and every message
  * printed, stops the consumer and frees the pipe; messages go to stderr again. */
