@@ -16,7 +16,7 @@
 #define NO_STRING UINT32_MAX
 #define PIPE_SHAPES 1024           /* row shapes whose strings the consumer keeps */
 
-/* A record in 88 bytes (a message: its line at str[0], length str[1]). A
+/* A record in 96 bytes (a message: its line at str[0], length str[1]). A
  * string equal to the one of the item before in the block is not copied
  * again: rows repeat their scope, event and units. A record of a row shape
  * (stat_record.shape) sends its strings once: the consumer keeps them
@@ -24,13 +24,13 @@
 enum { ITEM_MESSAGE = 0xff };
 enum { STRINGS_HERE, STRINGS_KEPT, STRINGS_KEEP };
 struct pipe_item {
+	uint8_t kind;              /* enum stat_kind, or ITEM_MESSAGE */
+	bool not_counted, not_supported;
+	bool and_metric;           /* a counter, then the same record as its row's metric */
+	uint8_t strings;           /* STRINGS_KEPT: the shape's; _KEEP: here, and kept for it */
+	int metric_decimals;
 	uint32_t str[5];           /* scope, event, unit, metric_unit, threshold: offsets in text */
 	unsigned shape;
-	int metric_decimals;
-	uint8_t kind;              /* enum stat_kind, or ITEM_MESSAGE */
-	uint8_t strings;           /* STRINGS_KEPT: the shape's; _KEEP: here, and kept for it */
-	bool not_counted : 1, not_supported : 1;
-	bool and_metric : 1;       /* a counter, then the same record as its row's metric */
 	double interval, value, enabled_pct, variance_pct, metric_value;
 	unsigned long line;
 	const char *file;
