@@ -17,11 +17,11 @@ struct field {
 	size_t n;
 };
 
-/* The last line of a known shape, read. */
+/* The last line of a known shape, read: r is its shape's record. */
 struct known {
 	bool metric;
 	unsigned serial;
-	struct stat_record r;
+	struct stat_record *r;
 };
 
 struct stat_csv {
@@ -36,8 +36,9 @@ struct stat_csv {
 	char *scratch;
 	size_t scratch_cap;
 	struct csv_shapes *shapes;      /* rows that repeat */
-	/* last, when a known row came last: known.r, whose strings stay in
-	 * the shapes until they learn a row, so it is copied only when needed */
+	/* last, when a known row came last: known.r, which stays as that row
+	 * left it until the shapes match or learn again (stat_csv_shape.h), so
+	 * it is copied only when needed */
 	bool last_known;
 	struct known known;
 };
@@ -482,14 +483,14 @@ static bool comma_locale_row(struct stat_csv *c, struct field *f, int *nf)
 static void settle_last(struct stat_csv *c)
 {
 	if (c->last_known)
-		stat_last_remember(&c->last, &c->known.r);
+		stat_last_remember(&c->last, c->known.r);
 	c->last_known = false;
 }
 
 /* The counter row (and its metric) of a known shape. */
 static void emit_known(struct stat_csv *c, const char *file, unsigned long lineno, stat_emit_fn emit, void *ctx)
 {
-	struct stat_record *r = &c->known.r;
+	struct stat_record *r = c->known.r;
 	r->file = file;
 	r->line = lineno;
 	r->shape = c->known.serial;
@@ -507,8 +508,10 @@ bool stat_csv_known_row(struct stat_csv *c, const char *line, size_t len, const 
 			stat_emit_fn emit, void *ctx)
 {
 	struct known *k = &c->known;
-	if (!c->sep || !csv_shapes_match(c->shapes, line, len, c->sep, &k->r, &k->serial, &k->metric))
+	struct stat_record *r = c->sep ? csv_shapes_match(c->shapes, line, len, c->sep, &k->serial, &k->metric) : NULL;
+	if (!r)
 		return false;
+	k->r = r;
 	emit_known(c, file, lineno, emit, ctx);
 	return true;
 }

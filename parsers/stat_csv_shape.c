@@ -49,7 +49,7 @@ struct shape {
 	int nops;
 	int next[2];               /* the shapes of the rows after this one, the last two times; -1 */
 	uint64_t key;              /* skeleton() */
-	struct stat_record rec;    /* the row it was learnt from; strings in text */
+	struct stat_record rec;    /* the row last matched (learnt from, at first); strings in text */
 	struct row_numbers numbers;  /* its numbers */
 	struct shape_op op[2 * SHAPE_FIELDS];
 	char text[2 * SHAPE_BYTES + 8];  /* fixed bytes, then the record's five strings */
@@ -127,9 +127,8 @@ static uint64_t skeleton(const char *line, size_t len, char sep)
 	}
 }
 
-static void set_numbers(struct stat_record *r, const struct row_numbers *n, const struct shape *sh)
+static void set_numbers(struct stat_record *r, const struct row_numbers *n)
 {
-	*r = sh->rec;
 	r->interval = n->v[NUM_INTERVAL];
 	r->value = n->v[NUM_VALUE];
 	r->enabled_pct = n->v[NUM_ENABLED];
@@ -239,36 +238,36 @@ static void follows(struct shape *sh, int i)
 	}
 }
 
-static bool found(struct csv_shapes *s, int i, const struct row_numbers *n, struct stat_record *r, unsigned *serial,
-		  bool *metric)
+static struct stat_record *found(struct csv_shapes *s, int i, const struct row_numbers *n, unsigned *serial,
+				 bool *metric)
 {
-	const struct shape *sh = s->shape[i];
-	set_numbers(r, n, sh);
+	struct shape *sh = s->shape[i];
+	set_numbers(&sh->rec, n);
 	if (s->last >= 0)
 		follows(s->shape[s->last], i);
 	s->last = i;
 	*serial = sh->serial;
 	*metric = sh->metric;
-	return true;
+	return &sh->rec;
 }
 
-bool csv_shapes_match(struct csv_shapes *s, const char *line, size_t len, char sep, struct stat_record *r,
-		      unsigned *serial, bool *metric)
+struct stat_record *csv_shapes_match(struct csv_shapes *s, const char *line, size_t len, char sep, unsigned *serial,
+				     bool *metric)
 {
 	if (s->n == 0 || len > SHAPE_BYTES)
-		return false;
+		return NULL;
 	struct row_numbers n;
 	const int *next = s->last >= 0 ? s->shape[s->last]->next : (const int[2]){ -1, -1 };
 	for (int k = 0; k < 2; k++)
 		if (next[k] >= 0 && matches(s->shape[next[k]], s->kept, line, len, &n))
-			return found(s, next[k], &n, r, serial, metric);
+			return found(s, next[k], &n, serial, metric);
 	uint64_t key = skeleton(line, len, sep);
 	for (size_t h = key % SLOTS; s->slot[h]; h = (h + 1) % SLOTS) {
 		int i = s->slot[h] - 1;
 		if (i != next[0] && i != next[1] && s->shape[i]->key == key && matches(s->shape[i], s->kept, line, len, &n))
-			return found(s, i, &n, r, serial, metric);
+			return found(s, i, &n, serial, metric);
 	}
-	return false;
+	return NULL;
 }
 
 /* The raw fields of a line (blanks kept); -1 when there are too many. */
