@@ -262,8 +262,7 @@ static const char *file_name(struct stat_pipe *p, const char *given)
 }
 
 /* The record's strings: kept by the consumer for its shape, else in the block. */
-static void put_strings(struct stat_pipe *p, struct pipe_block *b, struct pipe_item *it, const struct stat_record *r,
-			const struct pipe_item *before)
+static void put_strings(struct stat_pipe *p, struct pipe_block *b, struct pipe_item *it, const struct stat_record *r)
 {
 	it->shape = r->shape;
 	it->strings = STRINGS_HERE;
@@ -276,7 +275,8 @@ static void put_strings(struct stat_pipe *p, struct pipe_block *b, struct pipe_i
 		*sent = r->shape;
 		it->strings = STRINGS_KEEP;
 	}
-	if (before && before->strings == STRINGS_KEPT)
+	const struct pipe_item *before = it > b->item ? it - 1 : NULL;
+	if (before && (before->kind == ITEM_MESSAGE || before->strings == STRINGS_KEPT))
 		before = NULL;             /* its strings are not in the block */
 	const char *s[5] = { r->scope, r->event, r->unit, r->metric_unit, r->threshold };
 	for (int k = 0; k < 5; k++)
@@ -296,8 +296,8 @@ static inline bool same_double(double a, double b)
  * (a shape is one reader's, so its file is the counter's). */
 static bool same_row(const struct pipe_item *it, const struct stat_record *r)
 {
-	return it->kind == STAT_COUNTER && !it->and_metric && r->kind == STAT_METRIC && it->shape == r->shape &&
-	       it->line == r->line && it->not_counted == r->not_counted && it->not_supported == r->not_supported &&
+	return it->line == r->line && it->shape == r->shape && it->kind == STAT_COUNTER && !it->and_metric &&
+	       it->not_counted == r->not_counted && it->not_supported == r->not_supported &&
 	       it->metric_decimals == r->metric_decimals && same_double(it->interval, r->interval) &&
 	       same_double(it->value, r->value) &&
 	       same_double(it->enabled_pct, r->enabled_pct) && same_double(it->variance_pct, r->variance_pct) &&
@@ -308,10 +308,12 @@ void stat_pipe_emit(void *pipe, const struct stat_record *r)
 {
 	struct stat_pipe *p = pipe;
 	struct pipe_block *b = p->filling ? p->filling : filling(p);
-	struct pipe_item *before = b->n && b->item[b->n - 1].kind != ITEM_MESSAGE ? &b->item[b->n - 1] : NULL;
-	if (r->kind == STAT_METRIC && before && r->shape && same_row(before, r)) {
-		before->and_metric = true;
-		return;
+	if (r->kind == STAT_METRIC && r->shape && b->n) {
+		struct pipe_item *last = &b->item[b->n - 1];
+		if (last->kind != ITEM_MESSAGE && same_row(last, r)) {
+			last->and_metric = true;
+			return;
+		}
 	}
 	struct pipe_item *it = &b->item[b->n++];
 	it->kind = (uint8_t)r->kind;
@@ -326,7 +328,7 @@ void stat_pipe_emit(void *pipe, const struct stat_record *r)
 	it->line = r->line;
 	it->file = r->file == p->last_given ? p->last_copy : file_name(p, r->file);
 	it->and_metric = false;
-	put_strings(p, b, it, r, before);
+	put_strings(p, b, it, r);
 	if (b->n == PIPE_ITEMS)
 		queue_filled(p);
 }
