@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include "common/bytes.h"
 #include "common/diag.h"
 #include "events.h"
 #include "metrics.h"
@@ -119,7 +120,7 @@ static struct counter *append_counter(struct counter_set *s, const char *name, s
 	struct counter *c = &s->c[s->n++];
 	if (len >= sizeof c->name)
 		len = sizeof c->name - 1;
-	memcpy(c->name, name, len);
+	td_copy_bytes(c->name, name, len);
 	c->name[len] = '\0';
 	c->value = value;
 	c->enabled_pct = pct;

@@ -55,4 +55,29 @@ static inline bool td_same_bytes(const char *a, const char *b, size_t n)
 	return true;
 }
 
+/* n bytes copied (no overlap), in words, the last one overlapping the one
+ * before: for short strings of any length, where the compiler's inline
+ * memcpy would start a slow "rep movs". */
+static inline void td_copy_bytes(char *d, const char *s, size_t n)
+{
+	uint64_t x, y;
+	uint32_t u, v;
+	if (n >= 8) {
+		for (size_t i = 0; i + 8 < n; i += 8) {
+			memcpy(&x, s + i, 8);
+			memcpy(d + i, &x, 8);
+		}
+		memcpy(&y, s + n - 8, 8);
+		memcpy(d + n - 8, &y, 8);
+	} else if (n >= 4) {
+		memcpy(&u, s, 4);
+		memcpy(&v, s + n - 4, 4);
+		memcpy(d, &u, 4);
+		memcpy(d + n - 4, &v, 4);
+	} else {
+		for (size_t i = 0; i < n; i++)
+			d[i] = s[i];
+	}
+}
+
 #endif
