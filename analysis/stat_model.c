@@ -531,6 +531,10 @@ void stat_model_add(void *model, const struct stat_record *r)
 	case STAT_RUNS:
 		m->runs = (int)r->value;
 		return;
+	case STAT_PAUSE:
+		if (m->on_pause)
+			m->on_pause(m->on_pause_ctx);
+		return;
 	case STAT_METRIC:
 		if (r->interval >= 0)
 			open_interval(m, r->interval);

@@ -42,6 +42,8 @@ struct stat_model {
 	int nperf_cur, cap_perf_cur;
 	stat_interval_fn on_interval;
 	void *on_interval_ctx;
+	void (*on_pause)(void *ctx);    /* the input paused (STAT_PAUSE): show what is streamed */
+	void *on_pause_ctx;
 	struct stat_lookup *lookup;     /* interned names and set indexes */
 	int session;                    /* runs of perf stat found so far - 1 */
 	bool session_has_counters;

@@ -3,7 +3,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <poll.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -31,6 +33,11 @@ struct td_input {
 	size_t scanned;         /* bytes after start known to hold no newline */
 	bool eof, failed, unterminated;
 	unsigned long lineno;
+	/* td_input_on_wait: asked before a read that may wait */
+	void (*wait)(void *ctx);
+	void *wait_ctx;
+	bool may_wait;          /* a pipe or terminal, not a regular file */
+	bool drained;           /* the last read got less than it asked: maybe nothing is left now */
 };
 
 const char *td_input_display_name(const char *path)
@@ -38,14 +45,33 @@ const char *td_input_display_name(const char *path)
 	return (!path || strcmp(path, "-") == 0) ? "<stdin>" : path;
 }
 
-/* Read up to n raw bytes from the file descriptor; -1 on error. */
+/* Nothing to read on fd right now. */
+static bool nothing_ready(int fd)
+{
+	struct pollfd p = { fd, POLLIN, 0 };
+	return poll(&p, 1, 0) == 0;
+}
+
+/* Read up to n raw bytes from the file descriptor; -1 on error. A short
+ * read may have emptied a pipe: the next read then first looks whether
+ * it would wait, and says so (td_input_on_wait). */
 static ssize_t read_fd(struct td_input *in, void *dst, size_t n)
 {
+	if (in->wait && in->drained && nothing_ready(in->fd))
+		in->wait(in->wait_ctx);
 	for (;;) {
 		ssize_t r = read(in->fd, dst, n);
-		if (r >= 0 || errno != EINTR)
+		if (r >= 0 || errno != EINTR) {
+			in->drained = in->may_wait && r >= 0 && (size_t)r < n;
 			return r;
+		}
 	}
+}
+
+void td_input_on_wait(struct td_input *in, void (*wait)(void *ctx), void *ctx)
+{
+	in->wait = wait;
+	in->wait_ctx = ctx;
 }
 
 static bool fill_raw(struct td_input *in)
@@ -170,6 +196,8 @@ struct td_input *td_input_open(const char *path)
 			return NULL;
 		}
 	}
+	struct stat st;
+	in->may_wait = fstat(in->fd, &st) != 0 || !S_ISREG(st.st_mode);
 	in->raw = td_malloc(BLOCK);
 	/* Sniff the magic: read at least 4 bytes unless the file is shorter. */
 	while (in->raw_len < 4) {

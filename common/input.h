@@ -40,6 +40,11 @@ const unsigned char *td_input_peek(struct td_input *in, size_t *len);
  * end, and never mixes with td_input_next on the same input. */
 size_t td_input_read(struct td_input *in, void *dst, size_t n);
 
+/* wait(ctx) is called before a read that would wait for more input (a
+ * pipe or terminal with nothing ready): a filter streaming its results
+ * shows what it has there, so a live "perf stat -I" reads as it runs. */
+void td_input_on_wait(struct td_input *in, void (*wait)(void *ctx), void *ctx);
+
 const char *td_input_name(const struct td_input *in);
 unsigned long td_input_lineno(const struct td_input *in);
 /* True when the last line returned had no final newline. */

@@ -670,6 +670,12 @@ static void on_interval(void *ctx, const struct stat_model *m)
 	check_perf(m, m->perf_cur, m->nperf_cur);
 }
 
+/* The input paused (a live perf stat -I): the rows so far are shown now. */
+static void show_streamed_rows(void *table)
+{
+	td_table_flush(table);
+}
+
 static void write_json_head(const struct stat_model *m, const char *inputs)
 {
 	printf(",\n\"input\": ");
@@ -716,6 +722,10 @@ int main(int argc, char **argv)
 	stat_model_init(&m);
 	m.on_interval = on_interval;
 	m.on_interval_ctx = &sink;
+	if (streaming) {
+		m.on_pause = show_streamed_rows;
+		m.on_pause_ctx = t;
+	}
 	char inputs[1024] = "";
 	const char *stdin_only[] = { "-" };
 	const char **files = n ? (const char **)argv : stdin_only;

@@ -17,7 +17,8 @@ enum stat_kind {
 	STAT_METRIC,       /* a metric perf printed: metric_value metric_unit */
 	STAT_ELAPSED,      /* "seconds time elapsed" (value in s) */
 	STAT_COMMAND,      /* the perf command line, when the file records it (event) */
-	STAT_RUNS          /* "(N runs)": value = N */
+	STAT_RUNS,         /* "(N runs)": value = N */
+	STAT_PAUSE         /* no line is ready yet (a live pipe): what came before may be shown now */
 };
 
 struct stat_record {

@@ -117,11 +117,29 @@ static bool is_note(const char *s, size_t n)
 	return i == n || s[i] == '#' || (n - i >= 2 && s[i] == '$' && s[i + 1] == ' ');
 }
 
+/* Where stat_read says that its input paused. */
+struct pause_to {
+	stat_emit_fn emit;
+	void *ctx;
+	const char *file;
+};
+
+static void emit_pause(void *arg)
+{
+	const struct pause_to *to = arg;
+	struct stat_record r;
+	stat_record_init(&r, to->file, 0);
+	r.kind = STAT_PAUSE;
+	to->emit(to->ctx, &r);
+}
+
 enum stat_format stat_read(const char *path, enum stat_format fmt, stat_emit_fn emit, void *ctx)
 {
 	struct td_input *in = td_input_open(path);
 	if (!in)
 		return fmt;
+	struct pause_to pause = { emit, ctx, td_input_name(in) };
+	td_input_on_wait(in, emit_pause, &pause);
 	if (td_input_is_perf_data(in)) {
 		td_bad_input(td_input_name(in), 0, "this is perf.data; td-derive reads perf stat output (perf stat -x, ... 2>file)");
 		td_input_close(in);

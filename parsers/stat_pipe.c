@@ -329,7 +329,7 @@ void stat_pipe_emit(void *pipe, const struct stat_record *r)
 	it->file = r->file == p->last_given ? p->last_copy : file_name(p, r->file);
 	it->and_metric = false;
 	put_strings(p, b, it, r);
-	if (b->n == PIPE_ITEMS)
+	if (b->n == PIPE_ITEMS || r->kind == STAT_PAUSE)   /* a pause: what came before goes now */
 		queue_filled(p);
 }
 

@@ -231,6 +231,15 @@ static void stream_pending(struct td_table *t)
 	t->direct = false;
 }
 
+void td_table_flush(struct td_table *t)
+{
+	if (!t->stream)
+		return;
+	stream_pending(t);
+	flush_rows(t);
+	fflush(t->stream);
+}
+
 void td_table_end_stream(struct td_table *t)
 {
 	if (!t->stream)

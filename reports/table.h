@@ -69,6 +69,9 @@ const char *td_table_cell(const struct td_table *t, int row, int col);  /* NULL 
  * the last row and closes the JSON array. Memory stays one row. */
 void td_table_stream(struct td_table *t, FILE *f, enum td_format fmt);
 void td_table_end_stream(struct td_table *t);
+/* Streaming: every row put so far written out now, and f flushed (the
+ * input paused; the bytes are the same as without). */
+void td_table_flush(struct td_table *t);
 
 /* The whole table in one format. JSON: an array of objects. */
 void td_table_write(const struct td_table *t, FILE *f, enum td_format fmt);

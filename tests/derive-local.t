@@ -26,6 +26,24 @@ grep -q '^## Environment' "$T_TMP/out" && grep -q '^## Validation plan' "$T_TMP/
 run_tool "$T_TMP/o1" "$T_TMP/err" "$DERIVE" --csv "$A"
 run_tool "$T_TMP/o2" "$T_TMP/err" "$DERIVE" --csv - <"$A"
 cmp -s "$T_TMP/o1" "$T_TMP/o2"; ok $? "stdin equals the file; output byte-stable"
+# a live perf stat -I: the rows read so far are shown while the pipe waits,
+# and the whole output is the same as the file's
+mkfifo "$T_TMP/live"
+"$DERIVE" --csv <"$T_TMP/live" >"$T_TMP/o2" 2>"$T_TMP/err" &
+live=$!
+exec 3>"$T_TMP/live"
+head -n 40 "$A" >&3
+shown=1
+for i in $(seq 100); do
+	grep -q '^0\.250694149,CPU1,' "$T_TMP/o2" && { shown=0; break; }
+	sleep 0.1
+done
+ok $shown "live pipe: the first interval's rows are shown while the input waits"
+tail -n +41 "$A" >&3
+exec 3>&-
+wait $live
+ok $? "live pipe: exit 0"
+cmp -s "$T_TMP/o1" "$T_TMP/o2"; ok $? "live pipe: the same output as the file"
 gzip -c "$A" >"$T_TMP/a.csv.gz"
 run_tool "$T_TMP/o2" "$T_TMP/err" "$DERIVE" --csv "$T_TMP/a.csv.gz"
 cmp -s "$T_TMP/o1" "$T_TMP/o2"; ok $? "gzip input equals plain"
