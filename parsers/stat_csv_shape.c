@@ -51,7 +51,7 @@ struct shape {
 	uint64_t key;              /* skeleton() */
 	struct stat_record rec;    /* the row last matched (learnt from, at first); strings in text */
 	struct row_numbers numbers;  /* its numbers */
-	struct shape_op op[2 * SHAPE_FIELDS];
+	struct shape_op op[NUM_METRIC];   /* one per number: a role is in one field at most */
 	char text[2 * SHAPE_BYTES + 8];  /* fixed bytes, then the record's five strings */
 };
 
