@@ -92,7 +92,6 @@ void counter_set_empty(struct counter_set *s, double interval)
 	s->topdown_events = false;
 }
 
-
 void counter_set_free(struct counter_set *s)
 {
 	free(s->c);
@@ -181,15 +180,6 @@ int counter_set_add_copy(struct counter_set *s, const char *name, double value, 
 	return counter_set_add_copy_at(s, name, value, pct, var, group, &at);
 }
 
-int counter_set_add_copy_at(struct counter_set *s, const char *name, double value, double pct, double var,
-			    unsigned group, int *at)
-{
-	int copies = counter_set_add_copy_marked(s, name, strlen(name), event_has_topdown_mark(name), value, pct, var,
-						 group, at);
-	s->c[*at].name_id = NULL;          /* name may be any buffer */
-	return copies;
-}
-
 /* c, just added to s, as the first copy printed. */
 static int first_copy(const struct counter_set *s, struct counter *c, double value, unsigned group, int *at)
 {
@@ -200,24 +190,16 @@ static int first_copy(const struct counter_set *s, struct counter *c, double val
 	return 1;
 }
 
-int counter_set_add_copy_marked(struct counter_set *s, const char *name, size_t len, bool topdown_mark, double value,
-				double pct, double var, unsigned group, int *at)
+/* counter_set_add_copy_marked, name looked up; name_id: for a new counter. */
+static int add_copy_named(struct counter_set *s, const char *name, size_t len, bool topdown_mark,
+			  const char *name_id, double value, double pct, double var, unsigned group, int *at)
 {
-	struct counter *c;
-	if (s->n < s->kept && s->c[s->n].name_id == name) {
-		/* the counter the set had here before counter_set_reset, after
-		 * the same ones: not in the set yet, and its name is in place */
-		c = &s->c[s->n++];
-		first_values(c, value, pct, var);
-		s->topdown_events |= topdown_mark;
-		return first_copy(s, c, value, group, at);
-	}
-	c = (struct counter *)counter_set_get(s, name);
+	struct counter *c = (struct counter *)counter_set_get(s, name);
 	if (!c) {
 		c = append_counter(s, name, len, value, pct, var, len < sizeof c->name ? topdown_mark : -1);
 		/* not for a name cut to fit, or one as long: several may look alike */
 		if (len + 1 < sizeof c->name)
-			c->name_id = name;
+			c->name_id = name_id;
 		return first_copy(s, c, value, group, at);
 	}
 	*at = (int)(c - s->c);
@@ -231,6 +213,27 @@ int counter_set_add_copy_marked(struct counter_set *s, const char *name, size_t 
 		c->enabled_pct = pct;
 	c->variance_pct = NAN;
 	return c->copies;
+}
+
+int counter_set_add_copy_at(struct counter_set *s, const char *name, double value, double pct, double var,
+			    unsigned group, int *at)
+{
+	/* name may be any buffer: no name_id */
+	return add_copy_named(s, name, strlen(name), event_has_topdown_mark(name), NULL, value, pct, var, group, at);
+}
+
+int counter_set_add_copy_marked(struct counter_set *s, const char *name, size_t len, bool topdown_mark, double value,
+				double pct, double var, unsigned group, int *at)
+{
+	if (s->n < s->kept && s->c[s->n].name_id == name) {
+		/* the counter the set had here before counter_set_reset, after
+		 * the same ones: not in the set yet, and its name is in place */
+		struct counter *c = &s->c[s->n++];
+		first_values(c, value, pct, var);
+		s->topdown_events |= topdown_mark;
+		return first_copy(s, c, value, group, at);
+	}
+	return add_copy_named(s, name, len, topdown_mark, name, value, pct, var, group, at);
 }
 
 double counter_set_near(const struct counter_set *s, const char *name, const char *near)
