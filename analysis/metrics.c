@@ -70,7 +70,7 @@ void counter_set_init(struct counter_set *s, double interval, const char *scope,
 {
 	s->session = 0;
 	s->interval = interval;
-	s->n = s->cap = 0;
+	s->n = s->cap = s->kept = 0;
 	s->c = NULL;
 	s->topdown_events = false;
 	copy_truncated(s->scope, sizeof s->scope, scope);
@@ -79,24 +79,25 @@ void counter_set_init(struct counter_set *s, double interval, const char *scope,
 
 void counter_set_reset(struct counter_set *s, double interval, const char *scope, const char *pmu)
 {
-	struct counter *keep = s->c;
-	int cap = s->cap;
-	counter_set_init(s, interval, scope, pmu);
-	s->c = keep;
-	s->cap = cap;
+	counter_set_empty(s, interval);
+	copy_truncated(s->scope, sizeof s->scope, scope);
+	copy_truncated(s->pmu, sizeof s->pmu, pmu);
 }
 
-void counter_set_merge(struct counter_set *into, const struct counter_set *from)
+void counter_set_empty(struct counter_set *s, double interval)
 {
-	for (int i = 0; i < from->n; i++)
-		counter_set_add(into, from->c[i].name, from->c[i].value, from->c[i].enabled_pct, NAN);
+	s->session = 0;
+	s->interval = interval;
+	s->kept = s->n;
+	s->n = 0;
+	s->topdown_events = false;
 }
 
 void counter_set_free(struct counter_set *s)
 {
 	free(s->c);
 	s->c = NULL;
-	s->n = s->cap = 0;
+	s->n = s->cap = s->kept = 0;
 	s->topdown_events = false;
 }
 
@@ -106,6 +107,15 @@ const struct counter *counter_set_get(const struct counter_set *s, const char *n
 		if (s->c[i].name[0] == name[0] && strcmp(s->c[i].name, name) == 0)
 			return &s->c[i];
 	return NULL;
+}
+
+static void first_values(struct counter *c, double value, double pct, double var)
+{
+	c->value = value;
+	c->enabled_pct = pct;
+	c->variance_pct = var;
+	c->copies = 1;
+	c->group = 0;
 }
 
 /* A counter not in the set yet, at its end; len: strlen(name); mark:
@@ -122,28 +132,47 @@ static struct counter *append_counter(struct counter_set *s, const char *name, s
 		len = sizeof c->name - 1;
 	td_copy_bytes(c->name, name, len);
 	c->name[len] = '\0';
-	c->value = value;
-	c->enabled_pct = pct;
-	c->variance_pct = var;
-	c->copies = 1;
-	c->group = 0;
+	c->name_id = NULL;
+	first_values(c, value, pct, var);
 	if (mark < 0)
 		mark = event_has_topdown_mark(c->name);
 	s->topdown_events |= mark > 0;
+	s->kept = 0;
 	return c;
+}
+
+/* Adds (sums) into c, a counter of the same name. */
+static void add_to(struct counter *c, double value, double pct)
+{
+	c->value += value;                 /* NaN stays NaN: a part was not counted */
+	if (pct < c->enabled_pct)
+		c->enabled_pct = pct;
+	c->variance_pct = NAN;             /* a sum of repeats' errors is not printed by perf */
 }
 
 void counter_set_add(struct counter_set *s, const char *name, double value, double pct, double var)
 {
 	struct counter *c = (struct counter *)counter_set_get(s, name);
-	if (!c) {
+	if (!c)
 		append_counter(s, name, strlen(name), value, pct, var, -1);
-		return;
+	else
+		add_to(c, value, pct);
+}
+
+void counter_set_merge(struct counter_set *into, const struct counter_set *from)
+{
+	for (int i = 0; i < from->n; i++) {
+		const struct counter *f = &from->c[i];
+		/* the intervals of a scope list the same counters in the same
+		 * order: the one at the same place, when it has the same name */
+		struct counter *c = i < into->n && f->name_id && into->c[i].name_id == f->name_id
+					    ? &into->c[i]
+					    : (struct counter *)counter_set_get(into, f->name);
+		if (!c)
+			append_counter(into, f->name, strlen(f->name), f->value, f->enabled_pct, NAN, -1)->name_id = f->name_id;
+		else
+			add_to(c, f->value, f->enabled_pct);
 	}
-	c->value += value;                 /* NaN stays NaN: a part was not counted */
-	if (pct < c->enabled_pct)
-		c->enabled_pct = pct;
-	c->variance_pct = NAN;             /* a sum of repeats' errors is not printed by perf */
 }
 
 int counter_set_add_copy(struct counter_set *s, const char *name, double value, double pct, double var, unsigned group)
@@ -152,24 +181,27 @@ int counter_set_add_copy(struct counter_set *s, const char *name, double value, 
 	return counter_set_add_copy_at(s, name, value, pct, var, group, &at);
 }
 
-int counter_set_add_copy_at(struct counter_set *s, const char *name, double value, double pct, double var,
-			    unsigned group, int *at)
+/* c, just added to s, as the first copy printed. */
+static int first_copy(const struct counter_set *s, struct counter *c, double value, unsigned group, int *at)
 {
-	return counter_set_add_copy_marked(s, name, strlen(name), event_has_topdown_mark(name), value, pct, var, group,
-					   at);
+	c->group = group;
+	c->copy_value[0] = value;
+	c->copy_group[0] = group;
+	*at = (int)(c - s->c);
+	return 1;
 }
 
-int counter_set_add_copy_marked(struct counter_set *s, const char *name, size_t len, bool topdown_mark, double value,
-				double pct, double var, unsigned group, int *at)
+/* counter_set_add_copy_marked, name looked up; name_id: for a new counter. */
+static int add_copy_named(struct counter_set *s, const char *name, size_t len, bool topdown_mark,
+			  const char *name_id, double value, double pct, double var, unsigned group, int *at)
 {
 	struct counter *c = (struct counter *)counter_set_get(s, name);
 	if (!c) {
 		c = append_counter(s, name, len, value, pct, var, len < sizeof c->name ? topdown_mark : -1);
-		c->group = group;
-		c->copy_value[0] = value;
-		c->copy_group[0] = group;
-		*at = s->n - 1;
-		return 1;
+		/* not for a name cut to fit, or one as long: several may look alike */
+		if (len + 1 < sizeof c->name)
+			c->name_id = name_id;
+		return first_copy(s, c, value, group, at);
 	}
 	*at = (int)(c - s->c);
 	if (c->copies < 4) {
@@ -182,6 +214,27 @@ int counter_set_add_copy_marked(struct counter_set *s, const char *name, size_t 
 		c->enabled_pct = pct;
 	c->variance_pct = NAN;
 	return c->copies;
+}
+
+int counter_set_add_copy_at(struct counter_set *s, const char *name, double value, double pct, double var,
+			    unsigned group, int *at)
+{
+	/* name may be any buffer: no name_id */
+	return add_copy_named(s, name, strlen(name), event_has_topdown_mark(name), NULL, value, pct, var, group, at);
+}
+
+int counter_set_add_copy_marked(struct counter_set *s, const char *name, size_t len, bool topdown_mark, double value,
+				double pct, double var, unsigned group, int *at)
+{
+	if (s->n < s->kept && s->c[s->n].name_id == name) {
+		/* the counter the set had here before counter_set_reset, after
+		 * the same ones: not in the set yet, and its name is in place */
+		struct counter *c = &s->c[s->n++];
+		first_values(c, value, pct, var);
+		s->topdown_events |= topdown_mark;
+		return first_copy(s, c, value, group, at);
+	}
+	return add_copy_named(s, name, len, topdown_mark, name, value, pct, var, group, at);
 }
 
 double counter_set_near(const struct counter_set *s, const char *name, const char *near)
@@ -227,6 +280,7 @@ struct metrics_plan {
 	int task_clock, cpu_clock, cycles, duration;
 	int n, cap;                             /* the names the plan was made for */
 	char (*names)[sizeof(((struct counter *)0)->name)];
+	const char **name_ids;                  /* and their counters' name_id */
 };
 
 static int index_of(const struct counter_set *s, const char *name)
@@ -262,8 +316,10 @@ struct metrics_plan *metrics_plan_new(void) { return td_calloc(1, sizeof(struct 
 
 void metrics_plan_free(struct metrics_plan *p)
 {
-	if (p)
+	if (p) {
 		free(p->names);
+		free(p->name_ids);
+	}
 	free(p);
 }
 
@@ -272,7 +328,7 @@ static bool plan_matches(const struct metrics_plan *p, const struct counter_set 
 	if (p->n != s->n || !p->names)
 		return false;
 	for (int i = 0; i < s->n; i++)
-		if (strcmp(p->names[i], s->c[i].name))
+		if ((!s->c[i].name_id || s->c[i].name_id != p->name_ids[i]) && strcmp(p->names[i], s->c[i].name))
 			return false;
 	return true;
 }
@@ -285,9 +341,12 @@ void metrics_plan_update(struct metrics_plan *p, const struct counter_set *s)
 	if (s->n > p->cap || !p->names) {
 		p->cap = s->n > 8 ? s->n : 8;
 		p->names = td_realloc(p->names, (size_t)p->cap * sizeof(*p->names));
+		p->name_ids = td_realloc(p->name_ids, (size_t)p->cap * sizeof(*p->name_ids));
 	}
-	for (int i = 0; i < s->n; i++)
+	for (int i = 0; i < s->n; i++) {
 		memcpy(p->names[i], s->c[i].name, sizeof p->names[i]);
+		p->name_ids[i] = s->c[i].name_id;
+	}
 	p->n = s->n;
 }
 

@@ -11,6 +11,7 @@
 
 struct counter {
 	char name[96];           /* canonical (events.h) */
+	const char *name_id;     /* NULL, or the caller's one copy of name: same pointer, same name */
 	double value;            /* NaN: not counted / not supported */
 	double enabled_pct;      /* lowest seen */
 	double variance_pct;     /* -r: relative error of the mean, NaN if none */
@@ -29,11 +30,15 @@ struct counter_set {
 	bool topdown_events;     /* a counter's name has a Top-down mark (event_has_topdown_mark) */
 	int n, cap;
 	struct counter *c;
+	int kept;                /* after counter_set_reset, while the counters added are the ones
+				    before in the same order: c[n] ... c[kept - 1] are the rest of them */
 };
 
 void counter_set_init(struct counter_set *s, double interval, const char *scope, const char *pmu);
 /* Empties the set for reuse, keeping its storage. */
 void counter_set_reset(struct counter_set *s, double interval, const char *scope, const char *pmu);
+/* The same, the scope and PMU kept too. */
+void counter_set_empty(struct counter_set *s, double interval);
 void counter_set_free(struct counter_set *s);
 /* Adds every counter of from into into (sums; variance dropped). */
 void counter_set_merge(struct counter_set *into, const struct counter_set *from);
@@ -48,7 +53,9 @@ int counter_set_add_copy(struct counter_set *s, const char *name, double value, 
 int counter_set_add_copy_at(struct counter_set *s, const char *name, double value, double enabled_pct,
 			    double variance_pct, unsigned group, int *at);
 /* The same, the caller telling strlen(name) and whether name has a Top-down
- * mark (it asked event_has_topdown_mark once for the name). */
+ * mark (it asked event_has_topdown_mark once for the name). name is the
+ * caller's one copy of the name (interned), alive as long as the set: its
+ * address tells counters apart where a compare of names would. */
 int counter_set_add_copy_marked(struct counter_set *s, const char *name, size_t len, bool topdown_mark, double value,
 				double enabled_pct, double variance_pct, unsigned group, int *at);
 /* The copy of name printed in the same group as the event near (else the

@@ -39,7 +39,7 @@ struct stat_lookup {
 	struct td_intern *strings;         /* scopes, PMUs, units, files */
 	struct td_intern *events;          /* raw spelling -> names[id] */
 	struct recent recent_scopes, recent_units, recent_events, recent_keys;
-	const char **pmu_of_name, **name_of_name;  /* names[id]'s strings interned; NULL until asked */
+	const char **pmu_of_name, **name_of_name;  /* names[id]'s strings interned */
 	bool *topdown_of_name;             /* names[id].name has a Top-down mark */
 	unsigned char *len_of_name;        /* strlen(names[id].name) */
 	const char *file_raw, *file;       /* the last record's file, interned */
@@ -170,12 +170,12 @@ static uint32_t event_id(struct stat_model *m, const char *raw, int len)
 		l->name_of_name = td_realloc(l->name_of_name, cap * sizeof(*l->name_of_name));
 		l->topdown_of_name = td_realloc(l->topdown_of_name, cap * sizeof(*l->topdown_of_name));
 		l->len_of_name = td_realloc(l->len_of_name, cap * sizeof(*l->len_of_name));
-		memset(l->pmu_of_name + l->cap_names, 0, (cap - l->cap_names) * sizeof(*l->pmu_of_name));
-		memset(l->name_of_name + l->cap_names, 0, (cap - l->cap_names) * sizeof(*l->name_of_name));
 		l->cap_names = cap;
 	}
 	if (id >= l->nnames) {          /* first time this spelling is seen */
 		event_normalize(raw, &l->names[id]);
+		l->pmu_of_name[id] = intern_str(m, l->names[id].pmu);
+		l->name_of_name[id] = intern_str(m, l->names[id].name);
 		l->topdown_of_name[id] = event_has_topdown_mark(l->names[id].name);
 		l->len_of_name[id] = (unsigned char)strlen(l->names[id].name);
 		l->nnames = id + 1;
@@ -281,7 +281,10 @@ static struct counter_set *new_interval_set(struct stat_model *m, uint32_t key, 
 	}
 	struct counter_set *s = &m->cur[m->ncur++];
 	if (m->ncur <= l->cur_initialized) {
-		counter_set_reset(s, m->cur_interval, scope, pmu);
+		if (s->key == key && l->exact_of_key[key])    /* the same scope and PMU as before */
+			counter_set_empty(s, m->cur_interval);
+		else
+			counter_set_reset(s, m->cur_interval, scope, pmu);
 	} else {
 		counter_set_init(s, m->cur_interval, scope, pmu);
 		l->cur_initialized = m->ncur;
@@ -425,10 +428,6 @@ static void add_perf_metric(struct stat_model *m, const struct stat_record *r)
 	struct shape_ids *ids = shape_ids(m, r);
 	uint32_t id = ids ? ids->event : event_id(m, r->event, r->len[1]);
 	const struct event_name *en = &l->names[id];
-	if (!l->name_of_name[id]) {
-		l->pmu_of_name[id] = intern_str(m, en->pmu);
-		l->name_of_name[id] = intern_str(m, en->name);
-	}
 	p->session = m->session;
 	p->interval = r->interval;
 	if (ids && !ids->scope) {
@@ -471,7 +470,7 @@ static void add_counter(struct stat_model *m, const struct stat_record *r)
 		s->key = key;
 	}
 	int at;
-	int copies = counter_set_add_copy_marked(s, en->name, m->lookup->len_of_name[id],
+	int copies = counter_set_add_copy_marked(s, m->lookup->name_of_name[id], m->lookup->len_of_name[id],
 						 m->lookup->topdown_of_name[id], v, r->enabled_pct,
 						 r->variance_pct, m->group, &at);
 	if (copies == 2) {

@@ -308,7 +308,7 @@ static void add_rows(struct td_table *t, const struct stat_model *m, const struc
 		struct td_cell *row = rows[i];
 		row[C_INTERVAL] = s->interval >= 0 ? TD_CELL_NUM(s->interval) : TD_CELL_NONE;
 		row[C_SCOPE] = TD_CELL_STR(sc);
-		row[C_PMU] = TD_CELL_STR(s->pmu);
+		row[C_PMU] = s->pmu[0] ? TD_CELL_STR(s->pmu) : TD_CELL_NONE;   /* "" is an empty cell */
 		/* a metric's name, unit, verdict, band and next step are literals (metrics.h) */
 		row[C_METRIC] = TD_CELL_LIT(mv[i].name);
 		row[C_VALUE] = TD_CELL_NUM(mv[i].value);
