@@ -9,7 +9,7 @@ SHARED   ?= $(abspath ../shared)
 VERSION  := 0.1.0
 
 CC       ?= cc
-CFLAGS   ?= -O2 -g
+CFLAGS   ?= -O2 -g -flto=auto
 WARN     := -Wall -Wextra
 CPPFLAGS += -D_GNU_SOURCE -DTD_VERSION='"$(VERSION)"' -I.
 LDLIBS   := -lzstd -lz -lxxhash -lelf -ldw -liberty -lpthread -lm

@@ -12,7 +12,7 @@
 #include "diag.h"
 #include "input.h"
 
-#define BLOCK (1u << 20)      /* bytes asked of read() or a decompressor at a time */
+#define BLOCK (1u << 18)      /* bytes asked of read() or a decompressor at a time */
 
 enum codec { CODEC_PLAIN, CODEC_GZIP, CODEC_ZSTD };
 
