@@ -150,7 +150,7 @@ void stat_json_line(struct stat_json *j, const char *line, size_t len, const cha
 		} else if (strcmp(k, "variance") == 0) {
 			num(v, &r.variance_pct);
 		} else if (strcmp(k, "event-runtime") == 0) {
-			/* the run time: the enabled percentage says what it would */
+			/* the run time: not kept; the enabled percentage says how much of it counted */
 		} else if (strcmp(k, "pcnt-running") == 0) {
 			num(v, &r.enabled_pct);
 		} else if (strcmp(k, "metric-value") == 0) {
