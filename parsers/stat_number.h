@@ -10,10 +10,28 @@
 
 enum { STAT_DECIMAL_SIGN = 1, STAT_DECIMAL_POINT = 2 };
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* The high bit of each byte of w that is not a digit. */
+static inline uint64_t stat_nondigit_bytes(uint64_t w)
+{
+	uint64_t t = w ^ 0x3030303030303030u;     /* digits: their values; other bytes: 10 or more */
+	return (((t & 0x7f7f7f7f7f7f7f7fu) + 0x7676767676767676u) | t) & 0x8080808080808080u;
+}
+
+/* The value of the first k (1-8) bytes of w, digits: three multiplications. */
+static inline uint64_t stat_word_digits(uint64_t w, unsigned k)
+{
+	uint64_t v = (w ^ 0x3030303030303030u) << (8 * (8 - k));   /* the k digits, zeros before them */
+	v = (v * 10 + (v >> 8)) & 0x00ff00ff00ff00ffu;
+	v = (v * 100 + (v >> 16)) & 0x0000ffff0000ffffu;
+	return (v * 10000 + (v >> 32)) & 0xffffffffu;
+}
+#endif
+
 /* The digits of s from i on appended to *mant (modulo 2^64, as digit by
  * digit) when convert; returns where they end. Up to eight at a time: the
  * bytes that are not digits found in a word, the digits before them
- * converted in three multiplications. */
+ * converted at once. */
 static inline __attribute__((always_inline)) size_t stat_digits(const char *s, size_t i, size_t n,
 								unsigned long long *mant, bool convert)
 {
@@ -23,18 +41,12 @@ static inline __attribute__((always_inline)) size_t stat_digits(const char *s, s
 	while (n - i >= 8) {
 		uint64_t w;
 		memcpy(&w, s + i, 8);
-		uint64_t t = w ^ 0x3030303030303030u;     /* digits: their values; other bytes: 10 or more */
-		uint64_t other = (((t & 0x7f7f7f7f7f7f7f7fu) + 0x7676767676767676u) | t) & 0x8080808080808080u;
+		uint64_t other = stat_nondigit_bytes(w);
 		unsigned k = other ? (unsigned)__builtin_ctzll(other) >> 3 : 8;
 		if (k == 0)
 			break;
-		if (convert) {
-			uint64_t v = t << (8 * (8 - k));  /* the k digits, zeros before them */
-			v = (v * 10 + (v >> 8)) & 0x00ff00ff00ff00ffu;
-			v = (v * 100 + (v >> 16)) & 0x0000ffff0000ffffu;
-			v = (v * 10000 + (v >> 32)) & 0xffffffffu;
-			m = m * pow10[k] + v;
-		}
+		if (convert)
+			m = m * pow10[k] + stat_word_digits(w, k);
 		i += k;
 		if (k < 8) {
 			*mant = m;
@@ -50,22 +62,6 @@ static inline __attribute__((always_inline)) size_t stat_digits(const char *s, s
 }
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-/* The high bit of each byte of w that is not a digit. */
-static inline uint64_t stat_nondigit_bytes(uint64_t w)
-{
-	uint64_t t = w ^ 0x3030303030303030u;
-	return (((t & 0x7f7f7f7f7f7f7f7fu) + 0x7676767676767676u) | t) & 0x8080808080808080u;
-}
-
-/* The value of the first k (1-8) bytes of w, digits. */
-static inline uint64_t stat_word_digits(uint64_t w, unsigned k)
-{
-	uint64_t v = (w ^ 0x3030303030303030u) << (8 * (8 - k));
-	v = (v * 10 + (v >> 8)) & 0x00ff00ff00ff00ffu;
-	v = (v * 100 + (v >> 16)) & 0x0000ffff0000ffffu;
-	return (v * 10000 + (v >> 32)) & 0xffffffffu;
-}
-
 /* stat_decimal_scan's common case: an unsigned decimal that ends within
  * the word at s ("7195", "251.25", "100.00"), its point taken out and its
  * digits converted at once. 0: not that case (the long way decides). */
