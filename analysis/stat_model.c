@@ -442,6 +442,8 @@ static void add_perf_metric(struct stat_model *m, const struct stat_record *r)
 	p->value = r->metric_value;
 	p->decimals = r->metric_decimals;
 	p->line = r->line;
+	p->source = r->source;
+	m->toplev_metrics += r->source == STAT_FROM_TOPLEV;
 	/* --metric-only output has no counters: its metrics still need a set */
 	if (in_interval)
 		interval_set(m, p->key = ids ? ids->key : set_key(m, m->session, r->scope, en->pmu), r->scope, en->pmu);
@@ -537,6 +539,7 @@ void stat_model_add(void *model, const struct stat_record *r)
 	case STAT_METRIC:
 		if (r->interval >= 0)
 			open_interval(m, r->interval);
+		m->session_has_counters = true;     /* a run of metrics only (toplev) is a run too */
 		start_group(m, r);
 		add_perf_metric(m, r);
 		return;

@@ -22,6 +22,7 @@ struct perf_metric {            /* strings are interned: valid until free */
 	int decimals;
 	unsigned long line;
 	unsigned key;               /* the model's key of its set (interval metrics) */
+	enum stat_source source;    /* perf, or toplev: unit is "% Slots Backend_Bound.Memory_Bound" */
 };
 
 struct stat_model;
@@ -54,6 +55,7 @@ struct stat_model {
 	char command[512];
 	int runs;
 	bool has_intervals;
+	unsigned long toplev_metrics;   /* node values toplev printed (STAT_FROM_TOPLEV) */
 	unsigned long records, counters, not_counted, not_supported, intervals;
 	unsigned long repeated_events;  /* an event printed twice in one set */
 	unsigned group;                 /* perf's groups: a row carrying a metric starts one */

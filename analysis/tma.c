@@ -271,6 +271,7 @@ static void fill(struct tma_tree *t, const struct tma_model *m, const double *v,
 		nd->def = &m->defs[i];
 		nd->value = v[i];
 		nd->from_perf = from_perf;
+		nd->printed_by = from_perf ? "perf" : NULL;
 		nd->level = 1;              /* from the model: a node keeps its level when a parent is n/a */
 		for (const char *p = m->defs[i].parent; p; nd->level++) {
 			const char *up = NULL;
@@ -280,6 +281,11 @@ static void fill(struct tma_tree *t, const struct tma_model *m, const double *v,
 			p = up;
 		}
 	}
+	tma_tree_finish(t);
+}
+
+void tma_tree_finish(struct tma_tree *t)
+{
 	check_sanity(t);
 	mark_high_and_path(t);
 }
@@ -324,6 +330,8 @@ bool tma_build(const struct counter_set *s, const struct tma_printed *printed, i
 		if (t->n)
 			return true;
 	}
+	if (nprinted && printed[0].toplev)
+		return tma_toplev_build(printed, nprinted, t);
 	if (nprinted && from_printed(printed, nprinted, v)) {
 		fill(t, &printed_model, v, true);
 		return t->n > 0;

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include "analysis/metrics.h"
 
-#define TMA_MAX_NODES 48
+#define TMA_MAX_NODES 160         /* toplev -l6 -v prints over a hundred nodes */
 
 /* One node as a model defines it. */
 struct tma_def {
@@ -49,7 +49,8 @@ struct tma_node {
 	double value;              /* fraction; NaN: not available */
 	bool high;                 /* over its threshold, and its parent too */
 	bool on_path;              /* the bottleneck path: the largest child at each level */
-	bool from_perf;            /* perf printed it; the raw events were missing */
+	bool from_perf;            /* a tool printed it (printed_by); the raw events were missing */
+	const char *printed_by;    /* from_perf: "perf" or "toplev" */
 	const char *mismeasured;   /* why the value cannot be right, or NULL */
 };
 
@@ -65,6 +66,7 @@ struct tma_tree {
 struct tma_printed {
 	const char *unit;
 	double value;
+	bool toplev;               /* toplev printed it: unit is "% Slots Backend_Bound.Memory_Bound" */
 };
 
 struct tma_options {
@@ -80,6 +82,17 @@ bool tma_build(const struct counter_set *s, const struct tma_printed *printed, i
  * Bound", "backend_bound_memory"), or NULL. *uncorrected is set for the
  * perf 5.9-6.2 shadow names, computed without the JSON corrections. */
 const char *tma_node_for_perf_unit(const char *unit, bool *uncorrected);
+
+/* Checks a tree whose nodes are filled (values, levels) and marks its
+ * high nodes and bottleneck path. */
+void tma_tree_finish(struct tma_tree *t);
+
+/* The tree of the node values toplev printed (tma_toplev.c): each node
+ * where toplev's dotted name puts it, named in tdkit's vocabulary. */
+bool tma_toplev_build(const struct tma_printed *p, int n, struct tma_tree *t);
+/* tdkit's name of a toplev node ("Backend_Bound.Memory_Bound.DRAM_Bound",
+ * "DRAM_Bound" -> "dram_bound") in buf; NULL when it names no node. */
+const char *tma_toplev_node(const char *name, char *buf, size_t cap);
 
 /* The nearest ancestor present in the tree (a parent may be n/a). */
 const char *tma_shown_parent(const struct tma_tree *t, const struct tma_node *n);

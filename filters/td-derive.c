@@ -129,14 +129,15 @@ static int printed_for(const struct stat_model *m, const struct counter_set *s, 
 		known.records = m->records;
 		known.any = false;
 		for (int i = 0; i < npm && !known.any; i++)
-			known.any = tma_node_of_unit(pm[i].unit, &shadow) != NULL;
+			known.any = pm[i].source == STAT_FROM_TOPLEV || tma_node_of_unit(pm[i].unit, &shadow) != NULL;
 	}
 	if (!known.any)
 		return 0;
 	for (int i = 0; i < npm && n < MAX_PRINTED; i++)
-		if (tma_node_of_unit(pm[i].unit, &shadow) && pm[i].session == s->session && pm[i].interval == s->interval &&
+		if ((pm[i].source == STAT_FROM_TOPLEV || tma_node_of_unit(pm[i].unit, &shadow)) &&
+		    pm[i].session == s->session && pm[i].interval == s->interval &&
 		    !strcmp(pm[i].scope, s->scope) && !strcmp(pm[i].pmu, s->pmu))
-			out[n++] = (struct tma_printed){ pm[i].unit, pm[i].value };
+			out[n++] = (struct tma_printed){ pm[i].unit, pm[i].value, pm[i].source == STAT_FROM_TOPLEV };
 	return n;
 }
 
@@ -202,7 +203,9 @@ static void add_tree_rows(struct td_table *t, const struct counter_set *s, const
 		td_table_str(t, C_NEXT, n->on_path && e ? e->next[vendor] : "");
 		td_table_int(t, C_LEVEL, n->level);
 		char note[160];
-		snprintf(note, sizeof note, "%s%s%s%s", n->from_perf ? "from perf" : tree->model->id,
+		char from[32];
+		snprintf(from, sizeof from, "from %s", n->printed_by ? n->printed_by : "perf");
+		snprintf(note, sizeof note, "%s%s%s%s", n->from_perf ? from : tree->model->id,
 			 n->mismeasured ? "; mismeasured: " : "", n->mismeasured ? n->mismeasured : "",
 			 strcmp(n->def->domain, "cycles") ? "" : strncmp(tree->model->id, "arm", 3) ? "; share of cycles"
 								  : "; scaled from stall cycles");
@@ -372,8 +375,8 @@ static void check_perf(const struct stat_model *m, const struct perf_metric *pm,
 {
 	for (int i = 0; i < npm; i++) {
 		const struct perf_metric *p = &pm[i];
-		if (isnan(p->value))
-			continue;
+		if (isnan(p->value) || p->source == STAT_FROM_TOPLEV)
+			continue;              /* toplev's nodes: no raw counts to check them against */
 		const struct unit_info *u = unit_info(p->unit);
 		const char *name = u->metric;
 		double factor = u->factor;
@@ -554,6 +557,8 @@ static void write_text(const struct stat_model *m, struct td_table *t, const cha
 	}
 	if (td_table_rows(v))
 		td_table_write(v, stdout, TD_FMT_TEXT);
+	else if (m->toplev_metrics && !m->counters)
+		printf("toplev's output: %lu node values, no counts (the Top-down tree below is toplev's)\n", m->toplev_metrics);
 	else
 		printf("no derived metric: the events present allow none (need e.g. cycles and instructions)\n");
 	if (m->has_intervals && !opt_intervals)

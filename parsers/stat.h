@@ -10,7 +10,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-enum stat_format { STAT_AUTO, STAT_CSV, STAT_JSON, STAT_TEXT };
+/* STAT_TOPLEV_*: what stat_read found, never a layout to ask for. */
+enum stat_format { STAT_AUTO, STAT_CSV, STAT_JSON, STAT_TEXT, STAT_TOPLEV_TEXT, STAT_TOPLEV_CSV };
 
 enum stat_kind {
 	STAT_COUNTER,      /* value of event */
@@ -21,8 +22,13 @@ enum stat_kind {
 	STAT_PAUSE         /* no line is ready yet (a live pipe): what came before may be shown now */
 };
 
+/* Who printed a metric: perf, or toplev (stat_toplev.h), whose metric_unit
+ * is its unit and its node's dotted name. */
+enum stat_source { STAT_FROM_PERF, STAT_FROM_TOPLEV };
+
 struct stat_record {
 	enum stat_kind kind;
+	enum stat_source source;  /* STAT_FROM_PERF unless a metric says otherwise */
 	double interval;          /* seconds since start; < 0 when not an interval run */
 	const char *scope;        /* "" global, "CPU0", "S0-D0-C0", "comm-pid", ... */
 	const char *event;        /* as printed: "cycles:u", "cpu_core/slots/" */

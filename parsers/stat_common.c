@@ -5,10 +5,11 @@
 #include "common/input.h"
 #include "stat.h"
 #include "stat_number.h"
+#include "stat_toplev.h"
 
 const char *stat_format_name(enum stat_format f)
 {
-	static const char *names[] = { "auto", "csv", "json", "text" };
+	static const char *names[] = { "auto", "csv", "json", "text", "toplev text", "toplev csv" };
 	return names[f];
 }
 
@@ -148,6 +149,7 @@ enum stat_format stat_read(const char *path, enum stat_format fmt, stat_emit_fn 
 	struct stat_csv *csv = NULL;
 	struct stat_json *json = NULL;
 	struct stat_text *text = NULL;
+	struct stat_toplev *toplev = stat_toplev_new();
 	char *pending = NULL;          /* a JSON object spread over several lines */
 	size_t pending_len = 0;
 	unsigned long pending_line = 0;
@@ -172,6 +174,8 @@ enum stat_format stat_read(const char *path, enum stat_format fmt, stat_emit_fn 
 			continue;
 		}
 		if (csv && stat_csv_known_row(csv, line, len, name, no, emit, ctx))
+			continue;
+		if (stat_toplev_line(toplev, line, len, name, no, emit, ctx))
 			continue;
 		if (is_note(line, len)) {
 			size_t i = 0;
@@ -224,7 +228,9 @@ enum stat_format stat_read(const char *path, enum stat_format fmt, stat_emit_fn 
 		td_bad_input(td_input_name(in), pending_line, "JSON object not closed before the end of input");
 		free(pending);
 	}
-	fmt = seen;
+	enum stat_format toplev_read = stat_toplev_format(toplev);
+	fmt = seen == STAT_AUTO ? toplev_read : seen;
+	stat_toplev_free(toplev);
 	stat_csv_free(csv);
 	stat_json_free(json);
 	stat_text_free(text);

@@ -27,6 +27,7 @@ struct pipe_item {
 	uint8_t kind;              /* enum stat_kind, or ITEM_MESSAGE */
 	bool not_counted, not_supported;
 	bool and_metric;           /* a counter, then the same record as its row's metric */
+	uint8_t source;            /* enum stat_source */
 	uint8_t strings;           /* STRINGS_KEPT: the shape's; _KEEP: here, and kept for it */
 	int metric_decimals;
 	uint32_t str[5];           /* scope, event, unit, metric_unit, threshold: offsets in text */
@@ -146,6 +147,7 @@ static void run_block(struct stat_pipe *p, struct pipe_block *b)
 		}
 		struct stat_record r;
 		r.kind = (enum stat_kind)it->kind;
+		r.source = (enum stat_source)it->source;
 		r.interval = it->interval;
 		r.value = it->value;
 		r.not_counted = it->not_counted;
@@ -297,6 +299,7 @@ static inline bool same_double(double a, double b)
 static bool same_row(const struct pipe_item *it, const struct stat_record *r)
 {
 	return it->line == r->line && it->shape == r->shape && it->kind == STAT_COUNTER && !it->and_metric &&
+	       it->source == r->source &&
 	       it->not_counted == r->not_counted && it->not_supported == r->not_supported &&
 	       it->metric_decimals == r->metric_decimals && same_double(it->interval, r->interval) &&
 	       same_double(it->value, r->value) &&
@@ -317,6 +320,7 @@ void stat_pipe_emit(void *pipe, const struct stat_record *r)
 	}
 	struct pipe_item *it = &b->item[b->n++];
 	it->kind = (uint8_t)r->kind;
+	it->source = (uint8_t)r->source;
 	it->not_counted = r->not_counted;
 	it->not_supported = r->not_supported;
 	it->metric_decimals = r->metric_decimals;

@@ -79,7 +79,7 @@ void tma_tree_write_text(FILE *f, const struct tma_tree *t, const char *title, i
 	if (t->warning[0])
 		fprintf(f, "  warning: %s\n", t->warning);
 	if (t->n && t->node[0].from_perf)
-		fprintf(f, "  (values as perf printed them)\n");
+		fprintf(f, "  (values as %s printed them)\n", t->node[0].printed_by ? t->node[0].printed_by : "perf");
 	for (int i = 0; i < t->n; i++)
 		if (!strcmp(t->node[i].def->domain, "cycles") && (!max_level || t->node[i].level <= max_level)) {
 			fprintf(f, "  %s\n", tma_cycles_note(t));
