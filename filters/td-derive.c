@@ -781,7 +781,7 @@ int main(int argc, char **argv)
 			m.repeated_events, m.repeated_example);
 	if (m.records == 0)
 		td_bad_input(NULL, 0, "no perf stat output found in the input");
-	else if (m.counters == 0 && m.nperf == 0)
+	else if (m.counters == 0 && m.nperf == 0 && !m.toplev_metrics)
 		td_warn(NULL, 0, "the perf stat output holds no counter values");
 	td_table_free(t);
 	stat_model_free(&m);

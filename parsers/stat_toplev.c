@@ -534,7 +534,7 @@ static bool message(const char *s, size_t n)
 		"have errata", "perf stat ", "Sampling events", "Rerunning workload", "Consider rerunning",
 		"Idle CPUs ", "Setting nmi_watchdog", "Please ", "This metric ", "WARNING", "Not all ",
 	};
-	if (banner(s, n) || (n && (s[0] == '\t' || s[0] == '#')))
+	if (banner(s, n) || (n && s[0] == '#'))
 		return true;
 	for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
 		if (starts(s, n, prefixes[i]))
@@ -602,7 +602,7 @@ bool stat_toplev_line(struct stat_toplev *t, const char *line, size_t len, const
 	}
 	if (row == ROW_OTHER)
 		t->others++;
-	else if (row == ROW_NONE && message(line, len))
+	else if (row == ROW_NONE && (line[0] == '\t' || message(s, n)))
 		t->messages++;
 	else if (row == ROW_NONE && !(t->csv && csv_header(t, s, n)) && !(n >= 3 && !memcmp(s, "###", 3))) {
 		if (!t->foreign++)
