@@ -1,6 +1,8 @@
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include "tma.h"
 #include "tma_explain.h"
 
 static const struct tma_explanation entries[] = {
@@ -11,21 +13,21 @@ static const struct tma_explanation entries[] = {
 	  { "perf stat -M TopdownL2 -- CMD | td-derive  (heavy vs light operations); perf record -g -- CMD; perf script | td-fold",
 	    "perf stat -M PipelineL2 -- CMD | td-derive  (fastpath vs microcode); perf record -g -- CMD; perf script | td-fold",
 	    "perf stat -M Operation_Mix -- CMD | td-derive; perf record -g -- CMD; perf script | td-fold" } },
-	{ "bad_speculation", "tma_bad_speculation, Bad Speculation, wasted",
+	{ "bad_speculation", "tma_bad_speculation, Bad Speculation, Bad_Speculation, wasted",
 	  "Slots spent on work that was thrown away: wrong-path operations after a mispredicted branch or a pipeline flush.",
 	  "Data-dependent branches, indirect calls with changing targets, memory-ordering or self-modifying-code clears.",
 	  "Make branches predictable or branch-free (cmov, lookup tables, sorting data), devirtualise hot indirect calls.",
 	  { "perf stat -M TopdownL2 -- CMD | td-derive; perf record -b -e cycles -- CMD; perf script -F ip,brstack | td-branches",
 	    "perf stat -M PipelineL2 -- CMD | td-derive; perf record -b -e cycles -- CMD; perf script -F ip,brstack | td-branches",
 	    "perf stat -M Branch_Effectiveness -- CMD | td-derive; perf record -e arm_spe// -- CMD; perf script | td-branches" } },
-	{ "frontend_bound", "tma_frontend_bound, Frontend Bound",
+	{ "frontend_bound", "tma_frontend_bound, Frontend Bound, Frontend_Bound, stall_frontend, stall_slot_frontend",
 	  "Slots the back end could have used but the front end delivered no operations for.",
 	  "Instruction cache and iTLB misses from large or scattered code, branch resteers, decoder limits.",
 	  "Shrink and group hot code: PGO, BOLT, LTO, -falign-functions, fewer large inlined functions, huge pages for text.",
 	  { "perf stat -M TopdownL2 -- CMD | td-derive  (fetch latency vs bandwidth)",
 	    "perf stat -M PipelineL2 -- CMD | td-derive  (latency vs bandwidth)",
 	    "perf stat -M Topdown_Frontend -- CMD | td-derive; perf stat -M ITLB_Effectiveness,L1I_Cache_Effectiveness" } },
-	{ "backend_bound", "tma_backend_bound, Backend Bound",
+	{ "backend_bound", "tma_backend_bound, Backend Bound, Backend_Bound, stall_backend, stall_slot_backend",
 	  "Slots with no operation issued because the back end was full: waiting for data or for execution resources.",
 	  "Cache and memory misses, long dependency chains, divides, too few execution ports for the mix.",
 	  "Improve locality (layout, blocking, prefetch), shorten dependency chains, use cheaper operations.",
@@ -70,39 +72,39 @@ static const struct tma_explanation entries[] = {
 	  "Separate data written by different threads; avoid writing near executing code.",
 	  { "perf c2c record -- CMD; perf c2c report", "perf stat -e resyncs_or_nc_redirects -- CMD; perf c2c record -- CMD",
 	    "perf c2c record -- CMD; perf c2c report" } },
-	{ "fetch_latency", "tma_fetch_latency, Fetch Latency, frontend_bound_latency, frontend_bound_by_latency",
+	{ "fetch_latency", "tma_fetch_latency, Fetch Latency, Fetch_Latency, Frontend_Latency, frontend_bound_latency, frontend_bound_by_latency",
 	  "Cycles the front end delivered nothing at all: it was waiting for instructions.",
 	  "Instruction cache and iTLB misses, branch resteers after mispredictions.",
 	  "Smaller, hotter code layout: PGO, BOLT, huge pages for text, fewer far calls.",
 	  { "perf stat -M TopdownL3 -- CMD | td-derive; perf record -e frontend_retired.l2_miss:pp -- CMD; perf script | td-fold",
 	    "perf stat -e ic_fetch_stall.ic_stall_any -- CMD; perf record -g -- CMD; perf script | td-fold",
 	    "perf stat -M L1I_Cache_Effectiveness,ITLB_Effectiveness -- CMD | td-derive" } },
-	{ "fetch_bandwidth", "tma_fetch_bandwidth, Fetch Bandwidth, frontend_bound_bandwidth, frontend_bound_by_bandwidth",
+	{ "fetch_bandwidth", "tma_fetch_bandwidth, Fetch Bandwidth, Fetch_Bandwidth, Frontend_Bandwidth, frontend_bound_bandwidth, frontend_bound_by_bandwidth",
 	  "Cycles the front end delivered fewer operations than the machine could take.",
 	  "Decoder limits, instruction length, code that misses the micro-op cache.",
 	  "Tighter hot loops, alignment, fewer length-changing prefixes.",
 	  { "perf stat -M TopdownL3 -- CMD | td-derive  (MITE, DSB, LSD)", "perf stat -M PipelineL2 -- CMD | td-derive",
 	    "perf stat -M Topdown_Frontend -- CMD | td-derive" } },
-	{ "frontend_core_bound", "frontend_core_bound",
+	{ "frontend_core_bound", "frontend_core_bound, stall_frontend_cpubound",
 	  "Front-end stall cycles caused by the core itself (flushes, flow changes) rather than memory.",
 	  "Pipeline flushes after mispredictions, taken-branch limits.",
 	  "Reduce mispredictions and taken branches in hot code.",
 	  { "perf stat -M TopdownL2 -- CMD | td-derive", "perf stat -M PipelineL2 -- CMD | td-derive",
 	    "perf stat -M Topdown_Frontend -- CMD | td-derive" } },
-	{ "frontend_mem_bound", "frontend_mem_bound",
+	{ "frontend_mem_bound", "frontend_mem_bound, stall_frontend_membound",
 	  "Front-end stall cycles waiting for instruction memory (caches and TLBs).",
 	  "Large code footprint, poor code locality.",
 	  "PGO, BOLT, huge pages for text.",
 	  { "perf stat -M TopdownL3 -- CMD | td-derive", "perf stat -e ic_fetch_stall.ic_stall_any -- CMD",
 	    "perf stat -M L1I_Cache_Effectiveness,ITLB_Effectiveness -- CMD | td-derive" } },
-	{ "memory_bound", "tma_memory_bound, Memory Bound, backend_bound_memory, backend_bound_by_memory, backend_mem_bound",
+	{ "memory_bound", "tma_memory_bound, Memory Bound, Memory_Bound, backend_bound_memory, backend_bound_by_memory, backend_mem_bound, backend_memory_bound, stall_backend_mem, stall_backend_membound",
 	  "Back-end stalls waiting for loads or stores to complete in the cache hierarchy or memory.",
 	  "Cache misses from poor locality or large working sets, TLB misses, memory bandwidth limits.",
 	  "Improve locality (structure of arrays, blocking, prefetching), shrink data, huge pages for data.",
 	  { "perf stat -M TopdownL3 -- CMD | td-derive  (L1/L2/L3/DRAM/store bound); perf record -e mem_load_retired.l3_miss:pp -- CMD; perf script | td-fold",
 	    "perf mem record -- CMD; perf mem report  (IBS); perf stat -M PipelineL2 -- CMD | td-derive",
 	    "perf stat -M L1D_Cache_Effectiveness,L2_Cache_Effectiveness,DTLB_Effectiveness -- CMD | td-derive; perf record -e arm_spe// -- CMD" } },
-	{ "core_bound", "tma_core_bound, Core Bound, backend_bound_cpu, backend_bound_by_cpu, backend_core_bound",
+	{ "core_bound", "tma_core_bound, Core Bound, Core_Bound, backend_bound_cpu, backend_bound_by_cpu, backend_core_bound, stall_backend_cpubound",
 	  "Back-end stalls not caused by memory: execution units busy or waiting on each other.",
 	  "Long dependency chains, divides and square roots, port contention from one kind of operation.",
 	  "Break dependency chains, unroll with several accumulators, replace divides, vectorise.",
@@ -175,6 +177,29 @@ const struct tma_explanation *tma_explain(const char *node)
 		if (strcasecmp(e->node, node) == 0 || alias_matches(e->aliases, node))
 			return e;
 	return NULL;
+}
+
+const struct tma_explanation *tma_explain_path(const char *name, const char **found_as)
+{
+	*found_as = NULL;
+	const struct tma_explanation *e = tma_explain(name);
+	if (e)
+		return e;
+	/* toplev's "Backend_Bound.Memory_Bound.DRAM_Bound": its node, else the
+	 * nearest ancestor with an entry */
+	char path[256], node[64];
+	snprintf(path, sizeof path, "%s", name);
+	for (bool leaf = true;; leaf = false) {
+		if (tma_toplev_node(path, node, sizeof node) && (e = tma_explain(node))) {
+			if (!leaf)
+				*found_as = e->node;
+			return e;
+		}
+		char *dot = strrchr(path, '.');
+		if (!dot)
+			return NULL;
+		*dot = '\0';
+	}
 }
 
 enum tma_vendor tma_vendor_of(const char *model_id)

@@ -17,6 +17,10 @@ struct tma_explanation {
 
 /* By tdkit name or any alias (case-insensitive); NULL if unknown. */
 const struct tma_explanation *tma_explain(const char *node);
+/* Also toplev's dotted names ("Backend_Bound.Memory_Bound.DRAM_Bound"):
+ * the node's entry, else its nearest ancestor's, *found_as then naming
+ * the ancestor (NULL when the entry is the node's own). */
+const struct tma_explanation *tma_explain_path(const char *name, const char **found_as);
 /* All entries, NULL-terminated by node == NULL. */
 const struct tma_explanation *tma_explanations(void);
 /* The vendor a model id belongs to ("amd-zen4" -> TMA_AMD). */
