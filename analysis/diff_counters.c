@@ -92,12 +92,24 @@ static void quantity_name(char *buf, size_t cap, const struct counter_set *s, bo
 		 s->pmu, s->pmu[0] ? "/" : "", name);
 }
 
-/* Top-down nodes (from raw events) as metrics in %, level recorded: more
- * retiring is better, more of any stall category worse. */
+#define MAX_PRINTED 256
+
+/* Top-down nodes (from raw events, or as toplev printed them) as metrics in
+ * %, level recorded: more retiring is better, more of any stall category
+ * worse. A set of toplev's has no counters, so its scope is kept: there is
+ * nothing to sum. */
 static void add_tree(struct diff_counters *d, int side, const struct stat_model *m, const struct counter_set *s)
 {
+	struct tma_printed printed[MAX_PRINTED];
+	int np = 0;
+	for (int i = 0; i < m->nperf && np < MAX_PRINTED && s->interval < 0; i++) {
+		const struct perf_metric *p = &m->perf[i];
+		if (p->source == STAT_FROM_TOPLEV && p->session == s->session && !strcmp(p->scope, s->scope) &&
+		    !strcmp(p->pmu, s->pmu))
+			printed[np++] = (struct tma_printed){ p->unit, p->value, true };
+	}
 	struct tma_tree t;
-	if (!tma_build(s, NULL, 0, NULL, &t))
+	if (!tma_build(s, printed, np, NULL, &t))
 		return;
 	double enabled = 100;
 	for (int i = 0; i < s->n; i++)
@@ -106,7 +118,7 @@ static void add_tree(struct diff_counters *d, int side, const struct stat_model 
 	char name[256];
 	for (int i = 0; i < t.n; i++) {
 		const struct tma_node *nd = &t.node[i];
-		quantity_name(name, sizeof name, s, d->per_scope, nd->def->name);
+		quantity_name(name, sizeof name, s, d->per_scope || s->n == 0, nd->def->name);
 		struct dc_quantity *q = quantity(d, name, true);
 		q->unit = "%";
 		q->tma_level = nd->level;
@@ -149,7 +161,7 @@ static void add_session(struct diff_counters *d, int side, const struct stat_mod
 		const struct counter_set *s = &sum[i];
 		if (s->session != session)
 			continue;
-		if (d->per_scope || !s->scope[0]) {
+		if (d->per_scope || !s->scope[0] || s->n == 0) {
 			add_set(d, side, m, s);
 			continue;
 		}
@@ -176,7 +188,7 @@ bool diff_counters_read(struct diff_counters *d, int side, const char *path, enu
 	stat_model_init(&m);
 	stat_read(path, fmt, stat_model_add, &m);
 	stat_model_finish(&m);
-	bool any = m.counters > 0;
+	bool any = m.counters > 0 || m.toplev_metrics > 0;
 	for (int s = 0; any && s <= m.session; s++) {
 		add_session(d, side, &m, s);
 		d->runs[side]++;

@@ -115,6 +115,13 @@ else
 	skip "shared captures absent"
 fi
 
+# td-diff compares two toplev captures node by node (#370: with and without --no-multiplex)
+A=$D/pmu-tools-370_skx-gold6140_toplev4.1_l1-v-no-desc-global.txt
+run_tool "$T_TMP/out" "$T_TMP/err" "$TD_BIN/td-diff" --csv "$A" "${A%.txt}-no-multiplex.txt"
+[ $RC -eq 0 ] && grep -q '^backend_bound,metric,%,53.8,20,-33.8,' "$T_TMP/out" &&
+	grep -q '^frontend_bound,metric,%,32.9,61.7,28.8,' "$T_TMP/out"
+ok $? "td-diff: toplev's backend_bound 53.8 -> 20.0 and frontend_bound 32.9 -> 61.7 as printed, exit 0"
+
 # a perf stat file is not taken for toplev's
 "$TD_BIN/td-derive" --csv "$TD_ROOT/testdata/stat/local-kvm_swevents_csv.csv" >"$T_TMP/out" 2>"$T_TMP/err"
 ! grep -q toplev "$T_TMP/out" "$T_TMP/err"; ok $? "perf stat CSV is not read as toplev's"
