@@ -60,6 +60,16 @@ X
 grep -q 'input: .*(toplev csv)' "$T_TMP/out" && grep -q 'backend_bound *-13254.6%.*mismeasured (outside 0-100%)' "$T_TMP/out"
 ok $? "#369: labelled toplev csv; toplev's impossible -13254.6% is shown and flagged mismeasured"
 
+check "$D/pmu-tools-125_bdw-e5-2650v4_toplev3.4_l1-core-S0-C0-no-desc_spec-chatter.txt" "toplev 3.4 'Name: value % Slots [100.00%]' order, SPEC output around it (pmu-tools#125)" <<'X'
+S0-C0 frontend_bound 23.770 1 toplev
+S0-C0 backend_bound 11.110 1 toplev
+X
+grep -q "4 lines that are not toplev's skipped (the first is line 6)" "$T_TMP/err"
+ok $? "#125: SPEC's 4 lines are counted once, not read, not an error"
+check "$D/pmu-tools-203_clx-gold6230_toplev-l1-core-C0_name-colon-unit-value.txt" "'Name:   % Slots   value <==' with a description (pmu-tools#203)" <<'X'
+S1-C0 backend_bound 59.450 1 toplev
+X
+
 # synthetic: -I with SUMMARY rows, --abbrev names, descriptions (toplev's documented layout)
 check "$D/synthetic-toplev-I-abbrev-summary.txt" "text -I, ...abbreviated names, SUMMARY (synthetic)" <<'X'
 1.000512003 all frontend_bound 15.200 1 toplev
