@@ -73,9 +73,21 @@ void tma_tree_write_text(FILE *f, const struct tma_tree *t, const char *title, i
 	fputc('\n', f);
 	int order[TMA_MAX_NODES];
 	int k = tree_order(t, NULL, order, 0);
-	for (int i = 0; i < k; i++)
-		if (!max_level || t->node[order[i]].level <= max_level)
-			write_node(f, &t->node[order[i]]);
+	const char *absent = NULL;
+	for (int i = 0; i < k; i++) {
+		const struct tma_node *n = &t->node[order[i]];
+		if (max_level && n->level > max_level)
+			continue;
+		/* a parent that is not in the tree: its place is named, so its
+		 * children do not read as the children of the node above them */
+		const char *p = n->def->parent;
+		if (p && !tma_shown_parent(t, n) && (!absent || strcmp(absent, p))) {
+			int indent = 2 * (n->level - 1);
+			fprintf(f, "%*s%-*s    n/a\n", indent, "", 26 - indent, p);
+			absent = p;
+		}
+		write_node(f, n);
+	}
 	if (t->warning[0])
 		fprintf(f, "  warning: %s\n", t->warning);
 	if (t->n && t->node[0].from_perf)

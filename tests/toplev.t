@@ -70,6 +70,21 @@ check "$D/pmu-tools-203_clx-gold6230_toplev-l1-core-C0_name-colon-unit-value.txt
 S1-C0 backend_bound 59.450 1 toplev
 X
 
+check "$D/pmu-tools-516_skx-i9-7980XE_toplev5.01_all-l2-C0-no-mux.txt" "toplev 5.01 --all, Level 2, C0 (pmu-tools#516)" <<'X'
+C0 frontend_bound 21.100 1 toplev
+C0 backend_bound 33.500 1 toplev
+C0 retiring 39.700 1 toplev
+C0 fetch_latency 14.000 2 toplev
+C0 fetch_bandwidth 6.800 2 toplev
+C0 branch_mispredicts 4.200 2 toplev
+C0 machine_clears 1.100 2 toplev
+C0 core_bound 20.200 2 toplev
+C0 heavy_operations 33.400 2 toplev
+X
+"$TD_BIN/td-derive" "$D/pmu-tools-516_skx-i9-7980XE_toplev5.01_all-l2-C0-no-mux.txt" 2>/dev/null |
+	grep -A1 '^  bad_speculation  *n/a$' | grep -q '^    branch_mispredicts  *4.2%'
+ok $? "#516: Bad_Speculation, not printed, is named n/a above its children"
+
 # synthetic: -I with SUMMARY rows, --abbrev names, descriptions (toplev's documented layout)
 check "$D/synthetic-toplev-I-abbrev-summary.txt" "text -I, ...abbreviated names, SUMMARY (synthetic)" <<'X'
 1.000512003 all frontend_bound 15.200 1 toplev
