@@ -45,7 +45,7 @@ struct stat_toplev {
 	int ncols;
 	char last_name[NAME_CAP];       /* for --abbrev's "...Name" */
 	const char *file;
-	unsigned long nodes, others, messages, foreign, first_foreign;
+	unsigned long nodes, others, messages, foreign, first_foreign, columns;
 };
 
 struct tok {
@@ -64,8 +64,11 @@ struct stat_toplev *stat_toplev_new(void)
 /* What was not read, said once. */
 static void say_skipped(struct stat_toplev *t)
 {
-	if (!t->file || !(t->others || t->foreign))
+	if (!t->file || !(t->others || t->foreign || t->columns))
 		return;
+	if (t->columns)
+		td_warn(t->file, 0, "toplev output: %lu rows with a value per CPU (toplev --columns) not read: "
+			"run toplev without --columns, or with --per-core/--per-thread", t->columns);
 	char foreign[96] = "";
 	if (t->foreign)
 		snprintf(foreign, sizeof foreign, "; %lu lines that are not toplev's skipped (the first is line %lu)",
@@ -273,7 +276,7 @@ static void emit_node(struct stat_toplev *t, double interval, const char *scope,
 
 /* ---- text ---------------------------------------------------------------- */
 
-enum row { ROW_NODE, ROW_OTHER, ROW_NONE };
+enum row { ROW_NODE, ROW_OTHER, ROW_NONE, ROW_COLUMNS };
 
 /* A text row: a node's record emitted (emit NULL: only classified). */
 static enum row text_row(struct stat_toplev *t, const char *s, size_t n, const char *file, unsigned long lineno,
@@ -348,6 +351,10 @@ static enum row text_row(struct stat_toplev *t, const char *s, size_t n, const c
 		}
 		if (p[0] == '<' || p[0] == '?' || (m == 2 && !memcmp(p, "+-", 2)) || starts(p, m, "mismeasured"))
 			break;                  /* below threshold, bottleneck, stddev */
+		double again;
+		int d2;
+		if (!isnan(value) && number(p, m, &again, &d2))
+			return ROW_COLUMNS;     /* --columns: a value per CPU, none of them the row's */
 		if (isnan(value)) {
 			size_t vm = m;
 			while (vm && (p[vm - 1] == '<' || p[vm - 1] == '=' || p[vm - 1] == '?'))
@@ -576,7 +583,7 @@ bool stat_toplev_line(struct stat_toplev *t, const char *line, size_t len, const
 	} else if (perf_banner(s, n)) {
 		say_skipped(t);
 		t->active = false;
-		t->nodes = t->others = t->messages = t->foreign = 0;
+		t->nodes = t->others = t->messages = t->foreign = t->columns = 0;
 		return false;
 	}
 	if (runs_toplev(s, n)) {
@@ -602,6 +609,8 @@ bool stat_toplev_line(struct stat_toplev *t, const char *line, size_t len, const
 	}
 	if (row == ROW_OTHER)
 		t->others++;
+	else if (row == ROW_COLUMNS)
+		t->columns++;
 	else if (row == ROW_NONE && (line[0] == '\t' || message(s, n)))
 		t->messages++;
 	else if (row == ROW_NONE && !(t->csv && csv_header(t, s, n)) && !(n >= 3 && !memcmp(s, "###", 3))) {

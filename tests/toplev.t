@@ -140,6 +140,11 @@ else
 	skip "shared captures absent"
 fi
 
+# --columns: a value per CPU; reading the first as the row's would be a wrong number
+run_tool "$T_TMP/out" "$T_TMP/err" "$TD_BIN/td-derive" --csv "$D/synthetic-toplev-columns.txt"
+[ $RC -eq 2 ] && ! grep -q frontend_bound "$T_TMP/out" && grep -q '2 rows with a value per CPU (toplev --columns) not read' "$T_TMP/err"
+ok $? "toplev --columns rows are named and not read (synthetic), exit 2: nothing was read"
+
 # td-diff compares two toplev captures node by node (#370: with and without --no-multiplex)
 A=$D/pmu-tools-370_skx-gold6140_toplev4.1_l1-v-no-desc-global.txt
 run_tool "$T_TMP/out" "$T_TMP/err" "$TD_BIN/td-diff" --csv "$A" "${A%.txt}-no-multiplex.txt"
