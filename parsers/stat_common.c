@@ -175,7 +175,7 @@ enum stat_format stat_read(const char *path, enum stat_format fmt, stat_emit_fn 
 		}
 		if (csv && stat_csv_known_row(csv, line, len, name, no, emit, ctx))
 			continue;
-		if (stat_toplev_line(toplev, line, len, name, no, emit, ctx))
+		if (stat_toplev_line(toplev, line, len, !csv && !json && !text, name, no, emit, ctx))
 			continue;
 		if (is_note(line, len)) {
 			size_t i = 0;

@@ -562,8 +562,8 @@ static bool perf_banner(const char *s, size_t n)
 	       ((has(s, n, "$ perf stat") || has(s, n, "# perf stat")) && !has(s, n, "toplev"));
 }
 
-bool stat_toplev_line(struct stat_toplev *t, const char *line, size_t len, const char *file, unsigned long lineno,
-		      stat_emit_fn emit, void *ctx)
+bool stat_toplev_line(struct stat_toplev *t, const char *line, size_t len, bool rows_too, const char *file,
+		      unsigned long lineno, stat_emit_fn emit, void *ctx)
 {
 	size_t b = 0;
 	while (b < len && line[b] == ' ')
@@ -571,9 +571,14 @@ bool stat_toplev_line(struct stat_toplev *t, const char *line, size_t len, const
 	const char *s = line + b;
 	size_t n = len - b;
 	if (!t->active) {
+		/* every marker but a node row starts with '#' (banner), 'U', 'W'
+		 * (Using, Will), 'T', 'C', 'A' (the CSV header's first column) or
+		 * holds "toplev" (a prompt): one look at the first byte, one search */
+		if (!rows_too && !(n && strchr("#UWTCA", s[0])) && !memmem(s, n, "toplev", 6))
+			return false;
 		bool toplev = runs_toplev(s, n) || banner(s, n) || starts(s, n, "Using level ") ||
 			      starts(s, n, "Will measure complete system") || csv_header(t, s, n) ||
-			      ((has(s, n, "_Bound") || has(s, n, "Retiring") || has(s, n, "Bad_Speculation")) &&
+			      (rows_too && (has(s, n, "_Bound") || has(s, n, "Retiring") || has(s, n, "Bad_Speculation")) &&
 			       text_row(t, s, n, file, lineno, NULL, NULL) == ROW_NODE);
 		if (!toplev)
 			return false;
