@@ -114,6 +114,42 @@ static int depth(const char *path)
 	return d;
 }
 
+static int node_named(const struct tma_tree *t, const char *name)
+{
+	for (int i = 0; i < t->n; i++)
+		if (!strcmp(t->node[i].def->name, name))
+			return i;
+	return -1;
+}
+
+/* Paths that name each other's nodes as parents ("A.B" and "B.A") would
+ * make the tree a loop: a node whose line of parents comes back to it is
+ * taken out. A line of more than n parents has come back. */
+static int drop_loops(struct tma_tree *t)
+{
+	int dropped = 0;
+	for (int i = 0; i < t->n;) {
+		int steps = 0;
+		const char *p = tma_shown_parent(t, &t->node[i]);
+		while (p && steps <= t->n) {
+			int k = node_named(t, p);
+			if (k < 0)
+				break;
+			p = tma_shown_parent(t, &t->node[k]);
+			steps++;
+		}
+		if (steps > t->n) {
+			memmove(&t->node[i], &t->node[i + 1], (size_t)(t->n - i - 1) * sizeof(t->node[0]));
+			t->n--;
+			dropped++;
+			i = 0;
+			continue;
+		}
+		i++;
+	}
+	return dropped;
+}
+
 bool tma_toplev_build(const struct tma_printed *p, int n, struct tma_tree *t)
 {
 	memset(t, 0, sizeof(*t));
@@ -129,11 +165,8 @@ bool tma_toplev_build(const struct tma_printed *p, int n, struct tma_tree *t)
 		pthread_mutex_lock(&lock);
 		const struct tma_def *d = def_for(name, strlen(name), domain, false);
 		pthread_mutex_unlock(&lock);
-		bool known = false;
-		for (int k = 0; d && k < t->n && !known; k++)
-			known = t->node[k].def == d;        /* a node printed twice: its first value */
-		if (known)
-			continue;
+		if (d && node_named(t, d->name) >= 0)
+			continue;                   /* a node printed twice, or a name two paths give: the first */
 		if (!d || t->n == TMA_MAX_NODES) {
 			dropped++;
 			continue;
@@ -145,9 +178,10 @@ bool tma_toplev_build(const struct tma_printed *p, int n, struct tma_tree *t)
 		nd->from_perf = true;
 		nd->printed_by = "toplev";
 	}
+	dropped += drop_loops(t);
 	tma_tree_finish(t);
 	if (dropped && !t->warning[0])
 		snprintf(t->warning, sizeof t->warning, "%d node values toplev printed are not in the tree (a name that is "
-			 "no node name, or more than %d nodes)", dropped, TMA_MAX_NODES);
+			 "no node name, paths that make a loop, or more than %d nodes)", dropped, TMA_MAX_NODES);
 	return t->n > 0;
 }
