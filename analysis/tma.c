@@ -330,3 +330,18 @@ bool tma_build(const struct counter_set *s, const struct tma_printed *printed, i
 	}
 	return false;
 }
+
+const char *tma_assessment(const struct tma_node *n)
+{
+	if (n->mismeasured)
+		return "mismeasured";
+	const char *name = n->def->name;
+	if (n->level == 1) {
+		if (strcmp(name, "retiring") == 0)
+			return n->value > 0.8 ? "good" : "";
+		double limit = strcmp(name, "bad_speculation") == 0 ? 0.15 : strcmp(name, "frontend_bound") == 0 ? 0.20
+			     : strcmp(name, "backend_bound") == 0 ? 0.40 : NAN;
+		return n->value > limit ? "high" : "";
+	}
+	return n->high ? "high" : "";
+}

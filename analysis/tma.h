@@ -87,6 +87,9 @@ const char *tma_shown_parent(const struct tma_tree *t, const struct tma_node *n)
 /* Value of a node by tdkit name, NaN if absent. */
 double tma_value(const struct tma_tree *t, const char *name);
 
+/* The seeds' word for a node: "good", "high", "mismeasured" or "". */
+const char *tma_assessment(const struct tma_node *n);
+
 /* The models, for --cpu and the man page. */
 const struct tma_model *const *tma_models(void);
 

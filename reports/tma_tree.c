@@ -7,21 +7,6 @@
 /* Level 1 uses the seeds' thresholds (Retiring > 80% is good; Bad
  * Speculation > 15%, Frontend Bound > 20%, Backend Bound > 40% are high);
  * deeper nodes their source's threshold. */
-const char *tma_assessment(const struct tma_node *n)
-{
-	if (n->mismeasured)
-		return "mismeasured";
-	const char *name = n->def->name;
-	if (n->level == 1) {
-		if (strcmp(name, "retiring") == 0)
-			return n->value > 0.8 ? "good" : "";
-		double limit = strcmp(name, "bad_speculation") == 0 ? 0.15 : strcmp(name, "frontend_bound") == 0 ? 0.20
-			     : strcmp(name, "backend_bound") == 0 ? 0.40 : NAN;
-		return n->value > limit ? "high" : "";
-	}
-	return n->high ? "high" : "";
-}
-
 static void bar(FILE *f, double v)
 {
 	int n = (int)lround(fmax(0, fmin(1, v)) * BAR_WIDTH);

@@ -1,14 +1,11 @@
-/* A Top-down tree as indented text with proportional bars, and the seeds'
- * assessment words shared by every output. */
+/* A Top-down tree as indented text with proportional bars (a node's assessment
+ * word is tma_assessment, analysis/tma.h). */
 #ifndef TD_TMA_TREE_H
 #define TD_TMA_TREE_H
 
 #include <stdio.h>
 #include "analysis/tma.h"
 #include "analysis/tma_explain.h"
-
-/* "good", "high", "mismeasured" or "" for a node. */
-const char *tma_assessment(const struct tma_node *n);
 
 /* How the model's cycle-domain nodes relate to the slot tree. */
 const char *tma_cycles_note(const struct tma_tree *t);

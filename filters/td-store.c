@@ -1,0 +1,52 @@
+/* td-store: perf stat runs kept with their labels, on SQLite or PostgreSQL;
+ * git-style verbs, one file each (filters/td-store/cmd_*.c). */
+#include <stdio.h>
+#include <string.h>
+#include "common/diag.h"
+#include "common/opts.h"
+#include "filters/td-store/verbs.h"
+
+static const struct verb {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+} verbs[] = {
+	{ "add", cmd_add, "keep perf stat captures as runs, with labels" },
+	{ "list", cmd_list, "the runs, newest first, with their labels and a summary" },
+	{ "rm", cmd_rm, "remove runs" },
+	{ "migrate", cmd_migrate, "bring the database's schema up to this version" },
+	{ NULL, NULL, NULL },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: td-store VERB [options] ...\n"
+		   "Keeps perf stat runs with their labels, counters, metrics and Top-down trees.\n\n"
+		   "verbs:\n");
+	for (const struct verb *v = verbs; v->name; v++)
+		fprintf(f, "  %-10s %s\n", v->name, v->summary);
+	fprintf(f, "\nEvery verb takes --db URL (an SQLite file or a PostgreSQL URL; default $TD_DB,\n"
+		   "else ~/.local/share/tdkit/runs.db) and --help. See td-store(1).\n");
+}
+
+int main(int argc, char **argv)
+{
+	td_progname = "td-store";
+	if (argc < 2) {
+		usage(stderr);
+		return TD_EXIT_BAD;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		usage(stdout);
+		return TD_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("td-store %s (schema %d)\n", td_version, store_schema_latest());
+		return TD_EXIT_OK;
+	}
+	for (const struct verb *v = verbs; v->name; v++)
+		if (!strcmp(argv[1], v->name))
+			return v->run(argc - 1, argv + 1);
+	td_error("'%s' is not a td-store verb (see td-store --help)", argv[1]);
+	return TD_EXIT_BAD;
+}
