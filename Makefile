@@ -36,7 +36,7 @@ $(BUILD)/%.o: %.c
 STORE_VERBS := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard filters/td-store/*.c)))
 $(BIN)/td-store: $(BUILD)/filters/td-store.o $(STORE_VERBS) $(BUILD)/libtd.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lsqlite3 -lpq
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lsqlite3 -lpq -ljansson
 
 $(BIN)/%: $(BUILD)/filters/%.o $(BUILD)/libtd.a
 	@mkdir -p $(@D)

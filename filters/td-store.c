@@ -13,6 +13,9 @@ static const struct verb {
 } verbs[] = {
 	{ "add", cmd_add, "keep perf stat captures as runs, with labels" },
 	{ "list", cmd_list, "the runs, newest first, with their labels and a summary" },
+	{ "query", cmd_query, "bottlenecks, runs by node or metric, the funnel" },
+	{ "export", cmd_export, "one row per run and metric (CSV or JSON lines)" },
+	{ "import", cmd_import, "read an export back" },
 	{ "rm", cmd_rm, "remove runs" },
 	{ "migrate", cmd_migrate, "bring the database's schema up to this version" },
 	{ NULL, NULL, NULL },

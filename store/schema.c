@@ -10,9 +10,10 @@
  *              host, cpu, perf_version, tdkit_version, summary)
  *             capture is NULL for a run imported from an export (no raw capture to rederive)
  *   labels    (run_id, key, value)           one row per label; (key, value) indexed
- *   counters  (run_id, interval_s, scope, pmu, name, value, enabled_pct, variance_pct)
- *   metrics   (run_id, interval_s, scope, pmu, name, value, unit, level, verdict,
+ *   counters  (run_id, ord, interval_s, scope, pmu, name, value, enabled_pct, variance_pct)
+ *   metrics   (run_id, ord, interval_s, scope, pmu, name, value, unit, level, verdict,
  *              confidence, variance_pct, on_path, source)   level 0: not a Top-down node
+ *             ord: the row's place in its run, as the engine gave it (SQL keeps no order)
  *
  * Labels are a table rather than a JSON column: the same index serves
  * `key = ? AND value = ?` on SQLite, PostgreSQL and a column store alike,
@@ -42,12 +43,12 @@ static const struct migration migrations[] = {
 		"CREATE TABLE labels (run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE, key TEXT NOT NULL,"
 		" value TEXT NOT NULL, PRIMARY KEY (run_id, key));\n"
 		"CREATE INDEX labels_key_value ON labels (key, value);\n"
-		"CREATE TABLE counters (run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE, interval_s REAL,"
-		" scope TEXT NOT NULL, pmu TEXT NOT NULL, name TEXT NOT NULL, value REAL, enabled_pct REAL,"
+		"CREATE TABLE counters (run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE, ord INTEGER NOT NULL,"
+		" interval_s REAL, scope TEXT NOT NULL, pmu TEXT NOT NULL, name TEXT NOT NULL, value REAL, enabled_pct REAL,"
 		" variance_pct REAL);\n"
 		"CREATE INDEX counters_run ON counters (run_id);\n"
-		"CREATE TABLE metrics (run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE, interval_s REAL,"
-		" scope TEXT NOT NULL, pmu TEXT NOT NULL, name TEXT NOT NULL, value REAL, unit TEXT NOT NULL,"
+		"CREATE TABLE metrics (run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE, ord INTEGER NOT NULL,"
+		" interval_s REAL, scope TEXT NOT NULL, pmu TEXT NOT NULL, name TEXT NOT NULL, value REAL, unit TEXT NOT NULL,"
 		" level INTEGER NOT NULL, verdict TEXT NOT NULL, confidence REAL, variance_pct REAL,"
 		" on_path INTEGER NOT NULL, source TEXT NOT NULL);\n"
 		"CREATE INDEX metrics_run ON metrics (run_id);\n"
@@ -64,11 +65,11 @@ static const struct migration migrations[] = {
 		" value TEXT NOT NULL, PRIMARY KEY (run_id, key));\n"
 		"CREATE INDEX labels_key_value ON labels (key, value);\n"
 		"CREATE TABLE counters (run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
-		" interval_s DOUBLE PRECISION, scope TEXT NOT NULL, pmu TEXT NOT NULL, name TEXT NOT NULL,"
+		" ord INTEGER NOT NULL, interval_s DOUBLE PRECISION, scope TEXT NOT NULL, pmu TEXT NOT NULL, name TEXT NOT NULL,"
 		" value DOUBLE PRECISION, enabled_pct DOUBLE PRECISION, variance_pct DOUBLE PRECISION);\n"
 		"CREATE INDEX counters_run ON counters (run_id);\n"
 		"CREATE TABLE metrics (run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
-		" interval_s DOUBLE PRECISION, scope TEXT NOT NULL, pmu TEXT NOT NULL, name TEXT NOT NULL,"
+		" ord INTEGER NOT NULL, interval_s DOUBLE PRECISION, scope TEXT NOT NULL, pmu TEXT NOT NULL, name TEXT NOT NULL,"
 		" value DOUBLE PRECISION, unit TEXT NOT NULL, level INTEGER NOT NULL, verdict TEXT NOT NULL,"
 		" confidence DOUBLE PRECISION, variance_pct DOUBLE PRECISION, on_path INTEGER NOT NULL,"
 		" source TEXT NOT NULL);\n"

@@ -101,9 +101,16 @@ static int step_rows(struct sqlite_backend *b, sqlite3_stmt *st, store_row_fn fn
 		int n = sqlite3_column_count(st);
 		const char *cols[64];
 		size_t lens[64];
+		char reals[64][32];
 		if (n > 64)
 			n = 64;
 		for (int i = 0; i < n; i++) {
+			if (sqlite3_column_type(st, i) == SQLITE_FLOAT) {
+				/* SQLite's own text has 15 digits: give every digit the double has */
+				lens[i] = (size_t)snprintf(reals[i], sizeof reals[i], "%.17g", sqlite3_column_double(st, i));
+				cols[i] = reals[i];
+				continue;
+			}
 			cols[i] = (const char *)sqlite3_column_text(st, i);
 			lens[i] = (size_t)sqlite3_column_bytes(st, i);
 		}

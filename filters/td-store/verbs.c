@@ -65,7 +65,7 @@ static int run_row(void *ctx, int n, const char *const *cols, const size_t *lens
 {
 	(void)lens;
 	struct select_ctx *c = ctx;
-	if (n >= 3)
+	if (n >= 3 && c->fn)
 		c->fn(c->ctx, cols[0], cols[1], cols[2] ? cols[2] : "");
 	c->n++;
 	return 0;
