@@ -13,10 +13,12 @@ static const struct verb {
 } verbs[] = {
 	{ "add", cmd_add, "keep perf stat captures as runs, with labels" },
 	{ "list", cmd_list, "the runs, newest first, with their labels and a summary" },
+	{ "show", cmd_show, "one run: its metrics and Top-down tree, or its counters" },
 	{ "query", cmd_query, "bottlenecks, runs by node or metric, the funnel" },
 	{ "export", cmd_export, "one row per run and metric (CSV or JSON lines)" },
 	{ "import", cmd_import, "read an export back" },
 	{ "rm", cmd_rm, "remove runs" },
+	{ "rederive", cmd_rederive, "derive runs again from their kept captures, report what changed" },
 	{ "migrate", cmd_migrate, "bring the database's schema up to this version" },
 	{ NULL, NULL, NULL },
 };

@@ -289,6 +289,11 @@ int store_add_run(struct td_store *s, const struct store_capture *c, const struc
 	return add_run(s->b, c, r, relabel, id, existed) < 0 ? rollback_keeping_error(s->b) : 0;
 }
 
+int store_load_rows(struct td_store *s, const char *id, const struct store_run *r)
+{
+	return load_rows(s->b, id, r);
+}
+
 int store_add_end(struct td_store *s, bool ok)
 {
 	struct store_backend *b = s->b;

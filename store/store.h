@@ -109,4 +109,8 @@ int store_add_run(struct td_store *s, const struct store_capture *c, const struc
 		  char *id, bool *existed);
 int store_add_end(struct td_store *s, bool ok);
 
+/* A run's counter and metric rows appended (rederive replaces a run's rows:
+ * it deletes them, then loads these, inside its own transaction). */
+int store_load_rows(struct td_store *s, const char *id, const struct store_run *r);
+
 #endif

@@ -43,4 +43,6 @@ pg_stop() {
 }
 
 # pg_psql SQL: runs SQL on the test database as the superuser.
-pg_psql() { $PG_AS "$PG_BIN/psql" -h "$PG_DIR" -U postgres -qAt -d tdtest -c "$1"; }
+pg_psql() { pg_psql_db tdtest "$1"; }
+# pg_psql_db DB SQL: the same on database DB.
+pg_psql_db() { $PG_AS "$PG_BIN/psql" -h "$PG_DIR" -U postgres -qAt -d "$1" -c "$2" >/dev/null; }
