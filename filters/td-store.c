@@ -46,7 +46,7 @@ int main(int argc, char **argv)
 		return TD_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--version")) {
-		printf("td-store %s (schema %d)\n", td_version, store_schema_latest());
+		printf("td-store (tdkit) %s, store schema %d\n", td_version, store_schema_latest());
 		return TD_EXIT_OK;
 	}
 	for (const struct verb *v = verbs; v->name; v++)
