@@ -162,22 +162,7 @@ static void keep_run(void *ctx, const struct derive_run *d)
 	r.labels = labels;
 	r.nlabels = n;
 
-	struct store_counter_row *counters = td_malloc((d->ncounters + 1) * sizeof *counters);
-	for (size_t i = 0; i < d->ncounters; i++) {
-		const struct derive_counter *c = &d->counters[i];
-		counters[i] = (struct store_counter_row){ NAN, c->scope, c->pmu, c->name, c->value, c->enabled_pct,
-							  c->variance_pct };
-	}
-	struct store_metric_row *metrics = td_malloc((d->nmetrics + 1) * sizeof *metrics);
-	for (size_t i = 0; i < d->nmetrics; i++) {
-		const struct derive_metric *m = &d->metrics[i];
-		metrics[i] = (struct store_metric_row){ NAN, m->scope, m->pmu, m->name, m->value, m->unit, m->level,
-							m->verdict, m->confidence, m->variance_pct, m->on_path, m->source };
-	}
-	r.counters = counters;
-	r.ncounters = d->ncounters;
-	r.metrics = metrics;
-	r.nmetrics = d->nmetrics;
+	verb_rows_of(d, &r);
 	char id[STORE_ID_LEN];
 	bool existed;
 	if (store_add_run(a->store, a->capture, &r, opt_relabel, id, &existed) < 0) {
@@ -189,8 +174,7 @@ static void keep_run(void *ctx, const struct derive_run *d)
 				nuser_labels ? " (labels added)" : "");
 		a->runs++;
 	}
-	free(counters);
-	free(metrics);
+	verb_rows_free(&r);
 }
 
 static void capture_of(const struct capture_file *cf, struct store_capture *c, const char *layout)

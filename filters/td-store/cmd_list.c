@@ -9,14 +9,12 @@
 #include "reports/table.h"
 
 static long opt_limit;
-static bool opt_csv, opt_json, opt_markdown;
+
 
 static const struct td_option options[] = {
 	VERB_FILTER_OPTIONS,
 	{ 0, "limit", TD_OPT_INT, &opt_limit, "N", "at most N runs (the newest)", NULL },
-	{ 0, "csv", TD_OPT_FLAG, &opt_csv, NULL, "CSV with a header row", NULL },
-	{ 0, "json", TD_OPT_FLAG, &opt_json, NULL, "a JSON array of {id, time, summary, labels}", NULL },
-	{ 0, "markdown", TD_OPT_FLAG, &opt_markdown, NULL, "a markdown table", NULL },
+	VERB_FORMAT_OPTIONS,
 	VERB_DB_OPTION,
 	TD_OPTS_END
 };
@@ -144,7 +142,7 @@ int cmd_list(int argc, char **argv)
 	if (verb_select_runs(s, opt_limit, collect, &c) < 0)
 		verb_store_failed(s);
 	load_labels(s, &c);
-	if (opt_json) {
+	if (verb_json) {
 		printf("[");
 		for (size_t i = 0; i < c.n; i++) {
 			printf("%s\n  {\"id\": ", i ? "," : "");
@@ -165,7 +163,7 @@ int cmd_list(int argc, char **argv)
 			td_table_str(t, L_SUMMARY, c.runs[i].summary);
 			td_table_str(t, L_LABELS, c.runs[i].labels);
 		}
-		td_table_write(t, stdout, td_pick_format(opt_csv, false, opt_markdown));
+		td_table_write(t, stdout, td_pick_format(verb_csv, false, verb_markdown));
 		td_table_free(t);
 	}
 	for (size_t i = 0; i < c.n; i++) {

@@ -14,7 +14,7 @@
 #include "filters/td-store/verbs.h"
 #include "reports/table.h"
 
-static bool opt_bottlenecks, opt_funnel, opt_csv, opt_json, opt_markdown;
+static bool opt_bottlenecks, opt_funnel;
 static const char *opt_node, *opt_metric, *opt_min, *opt_max;
 static long opt_top;
 
@@ -27,9 +27,7 @@ static const struct td_option options[] = {
 	{ 0, "max", TD_OPT_STRING, &opt_max, "Y", "--node/--metric: at most Y", NULL },
 	{ 0, "funnel", TD_OPT_FLAG, &opt_funnel, NULL, "where the pipeline slots go, averaged over the runs", NULL },
 	VERB_FILTER_OPTIONS,
-	{ 0, "csv", TD_OPT_FLAG, &opt_csv, NULL, "CSV with a header row", NULL },
-	{ 0, "json", TD_OPT_FLAG, &opt_json, NULL, "a JSON array", NULL },
-	{ 0, "markdown", TD_OPT_FLAG, &opt_markdown, NULL, "a markdown table", NULL },
+	VERB_FORMAT_OPTIONS,
 	VERB_DB_OPTION,
 	TD_OPTS_END
 };
@@ -284,7 +282,7 @@ int cmd_query(int argc, char **argv)
 	} else {
 		t = runs_by_value(s, node ? node : opt_metric, node != NULL);
 	}
-	td_table_write(t, stdout, td_pick_format(opt_csv, opt_json, opt_markdown));
+	td_table_write(t, stdout, td_pick_format(verb_csv, verb_json, verb_markdown));
 	td_table_free(t);
 	store_filter_free(&verb_filter);
 	store_close(s);

@@ -129,17 +129,10 @@ static void rederived(void *ctx, const struct derive_run *d)
 		free(old.v);
 		return;
 	}
-	struct store_counter_row *counters = td_malloc((d->ncounters + 1) * sizeof *counters);
-	for (size_t i = 0; i < d->ncounters; i++) {
-		const struct derive_counter *k = &d->counters[i];
-		counters[i] = (struct store_counter_row){ NAN, k->scope, k->pmu, k->name, k->value, k->enabled_pct,
-							  k->variance_pct };
-	}
-	struct store_metric_row *metrics = td_malloc((d->nmetrics + 1) * sizeof *metrics);
+	struct store_run r = { 0 };
+	verb_rows_of(d, &r);
 	for (size_t i = 0; i < d->nmetrics; i++) {
 		const struct derive_metric *m = &d->metrics[i];
-		metrics[i] = (struct store_metric_row){ NAN, m->scope, m->pmu, m->name, m->value, m->unit, m->level,
-							m->verdict, m->confidence, m->variance_pct, m->on_path, m->source };
 		char key[256];
 		snprintf(key, sizeof key, "%s/%s/%s", m->scope, m->pmu, m->name);
 		struct old_value *was = NULL;
@@ -162,16 +155,13 @@ static void rederived(void *ctx, const struct derive_run *d)
 			printf("%s: %s: gone (was %.6g)\n", t->id, old.v[j].key, old.v[j].value);
 			c->changed++;
 		}
-	struct store_run r = { .counters = counters, .ncounters = d->ncounters, .metrics = metrics,
-			       .nmetrics = d->nmetrics };
 	struct store_value upd[2] = { SV_STR(d->summary), SV_STR(t->id) };
 	if (store_load_rows(c->s, t->id, &r) < 0 ||
 	    b->ops->exec(b, "UPDATE runs SET summary = ? WHERE id = ?", upd, 2, NULL, NULL) < 0)
 		c->failed = 1;
 	else
 		c->runs++;
-	free(counters);
-	free(metrics);
+	verb_rows_free(&r);
 	free(old.v);
 }
 

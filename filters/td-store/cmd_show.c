@@ -12,14 +12,12 @@
 #include "reports/table.h"
 #include "reports/tma_tree.h"
 
-static bool opt_tree, opt_counters, opt_csv, opt_json, opt_markdown;
+static bool opt_tree, opt_counters;
 
 static const struct td_option options[] = {
 	{ 0, "tree", TD_OPT_FLAG, &opt_tree, NULL, "only the Top-down tree", NULL },
 	{ 0, "counters", TD_OPT_FLAG, &opt_counters, NULL, "the counters as read", NULL },
-	{ 0, "csv", TD_OPT_FLAG, &opt_csv, NULL, "CSV with a header row", NULL },
-	{ 0, "json", TD_OPT_FLAG, &opt_json, NULL, "a JSON array", NULL },
-	{ 0, "markdown", TD_OPT_FLAG, &opt_markdown, NULL, "a markdown table", NULL },
+	VERB_FORMAT_OPTIONS,
 	VERB_DB_OPTION,
 	TD_OPTS_END
 };
@@ -166,7 +164,7 @@ int cmd_show(int argc, char **argv)
 		store_close(s);
 		return TD_EXIT_BAD;
 	}
-	enum td_format fmt = td_pick_format(opt_csv, opt_json, opt_markdown);
+	enum td_format fmt = td_pick_format(verb_csv, verb_json, verb_markdown);
 	if (fmt == TD_FMT_TEXT)
 		printf("run %s  %s  %s\n%s%s", argv[0], info.time, info.source, info.summary, info.summary[0] ? "\n\n" : "\n");
 	if (!opt_tree) {

@@ -1,11 +1,14 @@
 /* What td-store's verbs share: the store they open, the runs a filter selects. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "analysis/derive.h"
 #include "common/diag.h"
 #include "filters/td-store/verbs.h"
 
 const char *verb_db;
+bool verb_csv, verb_json, verb_markdown;
 struct store_filter verb_filter;
 
 struct td_store *verb_open(void)
@@ -85,4 +88,32 @@ long verb_select_runs(struct td_store *s, long limit, verb_run_fn fn, void *ctx)
 	if (s->b->ops->exec(s->b, sql, params, np, run_row, &c) < 0)
 		return -1;
 	return c.n;
+}
+
+void verb_rows_of(const struct derive_run *d, struct store_run *r)
+{
+	struct store_counter_row *counters = td_malloc((d->ncounters + 1) * sizeof *counters);
+	for (size_t i = 0; i < d->ncounters; i++) {
+		const struct derive_counter *c = &d->counters[i];
+		counters[i] = (struct store_counter_row){ NAN, c->scope, c->pmu, c->name, c->value, c->enabled_pct,
+							  c->variance_pct };
+	}
+	struct store_metric_row *metrics = td_malloc((d->nmetrics + 1) * sizeof *metrics);
+	for (size_t i = 0; i < d->nmetrics; i++) {
+		const struct derive_metric *m = &d->metrics[i];
+		metrics[i] = (struct store_metric_row){ NAN, m->scope, m->pmu, m->name, m->value, m->unit, m->level,
+							m->verdict, m->confidence, m->variance_pct, m->on_path, m->source };
+	}
+	r->counters = counters;
+	r->ncounters = d->ncounters;
+	r->metrics = metrics;
+	r->nmetrics = d->nmetrics;
+}
+
+void verb_rows_free(struct store_run *r)
+{
+	free((void *)r->counters);
+	free((void *)r->metrics);
+	r->counters = NULL;
+	r->metrics = NULL;
 }

@@ -39,6 +39,19 @@ int verb_filter_until(const char *arg, void *data);
 typedef void (*verb_run_fn)(void *ctx, const char *id, const char *time, const char *summary);
 long verb_select_runs(struct td_store *s, long limit, verb_run_fn fn, void *ctx);
 
+/* The rows of a derived run, as the store keeps them: r's counters and
+ * metrics point into arrays this allocates (free with verb_rows_free). */
+struct derive_run;
+void verb_rows_of(const struct derive_run *d, struct store_run *r);
+void verb_rows_free(struct store_run *r);
+
+/* --csv, --json, --markdown for verbs that print a table. */
+extern bool verb_csv, verb_json, verb_markdown;
+#define VERB_FORMAT_OPTIONS \
+	{ 0, "csv", TD_OPT_FLAG, &verb_csv, NULL, "CSV with a header row", NULL }, \
+	{ 0, "json", TD_OPT_FLAG, &verb_json, NULL, "JSON", NULL }, \
+	{ 0, "markdown", TD_OPT_FLAG, &verb_markdown, NULL, "a markdown table", NULL }
+
 /* A store failure: "td-store: WHERE: ERROR" and exit 2. */
 void verb_store_failed(struct td_store *s) __attribute__((noreturn));
 
