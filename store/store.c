@@ -254,9 +254,17 @@ static int add_run(struct store_backend *b, const struct store_capture *c, const
 			 " perf_version, tdkit_version, summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 			 p, 12, NULL, NULL) < 0)
 		return -1;
-	if (add_labels(b, id, r, false) < 0)
-		return -1;
-	return load_rows(b, id, r);
+	/* a new run has no label yet: its labels go in with its rows, in bulk */
+	static const char *const label_cols[] = { "run_id", "key", "value" };
+	struct store_value *lv = td_malloc(((size_t)r->nlabels + 1) * 3 * sizeof *lv);
+	for (int i = 0; i < r->nlabels; i++) {
+		lv[i * 3] = SV_STR(id);
+		lv[i * 3 + 1] = SV_STR(r->labels[i].key);
+		lv[i * 3 + 2] = SV_STR(r->labels[i].value);
+	}
+	int rc = b->ops->load(b, "labels", label_cols, 3, lv, (size_t)r->nlabels);
+	free(lv);
+	return rc < 0 ? -1 : load_rows(b, id, r);
 }
 
 static int rollback_keeping_error(struct store_backend *b)
