@@ -10,6 +10,7 @@ int cmd_add(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_query(int argc, char **argv);
+int cmd_trend(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_rm(int argc, char **argv);
