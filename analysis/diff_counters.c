@@ -199,13 +199,18 @@ int diff_counters_check(const struct diff_counters *d, const char *base_name, co
 			continue;
 		for (int s = 0; s < 2; s++) {
 			bool here = q->n[s] + q->not_counted[s] > 0, there = q->n[!s] + q->not_counted[!s] > 0;
-			if (here && !there) {
-				td_bad_input(names[!s], 0, "has no %s, which %s counted: the inputs measured different events",
-					     q->name, names[s]);
+			if (here && !there && q->n[s] > 0) {
+				td_bad_input(names[!s], 0, "has no %s, which %s counted: %s not compared (the inputs measured "
+					     "different events)", q->name, names[s], q->name);
+				problems++;
+			} else if (here && !there) {
+				td_bad_input(names[!s], 0, "has no %s, which %s asked for but did not count (<not counted> or "
+					     "<not supported> there): %s not compared (the inputs measured different events)",
+					     q->name, names[s], q->name);
 				problems++;
 			} else if (q->n[s] > 0 && q->not_counted[!s] > 0 && q->n[!s] == 0) {
 				td_bad_input(names[!s], 0, "%s is <not counted> or <not supported> here but counted in %s: "
-					     "no comparison possible", q->name, names[s]);
+					     "%s not compared", q->name, names[s], q->name);
 				problems++;
 			}
 		}

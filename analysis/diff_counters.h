@@ -48,8 +48,9 @@ bool diff_counters_read(struct diff_counters *d, int side, const char *path, enu
 int diff_counters_runs(const struct diff_counters *d, int side);
 const char *diff_counters_command(const struct diff_counters *d, int side);
 
-/* Inputs that cannot be compared (events on one side only, counted on
- * one side only): reported as bad input; returns how many problems. */
+/* Events that cannot be compared (on one side only, counted on one side
+ * only): each reported as bad input, naming it; returns how many. What both
+ * sides counted is compared all the same (diff_counters_compare). */
 int diff_counters_check(const struct diff_counters *d, const char *base_name, const char *cand_name);
 
 /* Thresholds: defaults, then overrides "name=+5%" (false if malformed). */
