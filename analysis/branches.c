@@ -572,10 +572,12 @@ void branches_line(struct branches *b, const char *line, size_t len, const char 
 		return;                        /* other records; perf report -D record headers */
 	struct script_header h;
 	struct script_frame f;
+	/* the sample's ip alone, or first and padded to perf's 16 columns with
+	 * more fields after it: "     7f06d6a21e00 [unknown] (/usr/lib/ld.so)" */
 	size_t ip = count_in(line + lead, len - lead, "0123456789abcdef");
+	bool ip_first = ip > 0 && (lead + ip == len || (line[lead + ip] == ' ' && lead + ip >= 16));
 	if (script_parse_header(line + lead, len - lead, &h) || script_parse_one_line(line, len, false, &h, &f) ||
-	    memmem(line, len, ": ", 2) || brstack_glued_ip(line + lead, len - lead) ||
-	    (ip > 0 && (lead + ip == len || line[lead + ip] == ' '))) {
+	    memmem(line, len, ": ", 2) || brstack_glued_ip(line + lead, len - lead) || ip_first) {
 		b->totals.samples++;            /* a sample whose branch stack is empty (or follows) */
 		b->header_open = true;
 		return;
