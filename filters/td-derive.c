@@ -291,6 +291,32 @@ static inline int metrics_of(const struct stat_model *m, const struct counter_se
 	return metrics_of_slow(m, s, mv, out);
 }
 
+/* CSV and JSON print no wall time, so CPUs utilized cannot be computed
+ * for a whole run from them: the value perf printed is the row, noted. */
+static void add_perf_wall_share(struct td_table *t, const struct stat_model *m, const struct counter_set *s,
+				const struct metric_value *mv, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(mv[i].name, "cpus_utilized") == 0)
+			return;
+	for (int i = 0; i < m->nperf; i++) {
+		const struct perf_metric *p = &m->perf[i];
+		if (isnan(p->value) || !unit_info(p->unit)->wall_share || p->session != s->session || p->interval >= 0 ||
+		    strcmp(p->scope, s->scope) || strcmp(p->pmu, s->pmu))
+			continue;
+		char scope[96];
+		td_table_row(t);
+		td_table_str(t, C_SCOPE, scope_name(m, s, scope, sizeof scope));
+		td_table_str(t, C_PMU, s->pmu);
+		td_table_str(t, C_METRIC, "cpus_utilized");
+		td_table_num(t, C_VALUE, p->value);
+		td_table_str(t, C_UNIT, "CPUs");
+		td_table_str(t, C_LOWCONF, "no");
+		td_table_str(t, C_NOTE, "from perf (the input has no wall time)");
+		return;
+	}
+}
+
 static void add_rows(struct td_table *t, const struct stat_model *m, const struct counter_set *s)
 {
 	if (opt_counters) {
@@ -321,6 +347,8 @@ static void add_rows(struct td_table *t, const struct stat_model *m, const struc
 		row[C_LEVEL] = row[C_NOTE] = TD_CELL_NONE;
 	}
 	td_table_put_rows(t, rows[0], n, C_UNIT);     /* one set's rows; a metric's unit ... next step repeat */
+	if (s->interval < 0)
+		add_perf_wall_share(t, m, s, mv, n);
 	struct tma_tree tree;
 	if (build_tree(m, s, opt_cpu, &tree))
 		add_tree_rows(t, s, &tree, scope_name(m, s, scope, sizeof scope));
@@ -655,6 +683,9 @@ static void write_text(const struct stat_model *m, struct td_table *t, const cha
 		td_table_str(v, 4, td_table_cell(t, r, C_UNIT));
 		char verdict[64];
 		const char *band = td_table_cell(t, r, C_BAND), *vd = td_table_cell(t, r, C_VERDICT);
+		const char *note = td_table_cell(t, r, C_NOTE);
+		if (!vd && note)
+			vd = note;
 		snprintf(verdict, sizeof verdict, "%s%s%s%s", vd ? vd : "", band ? " (" : "", band ? band : "", band ? ")" : "");
 		td_table_str(v, 5, verdict);
 		char conf[32];
