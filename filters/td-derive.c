@@ -437,8 +437,8 @@ static void compare_with_perf(const struct perf_metric *p, const char *name, dou
 		perf_account.checked++;
 		perf_account.agree++;
 	} else if (repeated) {
-		not_recomputable(p, "perf -r: perf's value is not the ratio of the means it printed (perf 6.1 keeps "
-				    "one run's denominator), so the means cannot give it back");
+		not_recomputable(p, "perf -r: perf's value is not the ratio of the means it printed (a defect of "
+				    "perf 6.x -r output), so the means cannot give it back");
 	} else {
 		perf_account.checked++;
 		td_warn(p->file, p->line, "perf printed %s %.*f (%s), td-derive computes %.6g", name,
@@ -529,7 +529,8 @@ static void check_perf(const struct stat_model *m, const struct perf_metric *pm,
 		if (j == n) {
 			char need[256], why[300];
 			stat_model_missing(m, s, name, need, sizeof need);
-			snprintf(why, sizeof why, "%s needs %s", name, need[0] ? need : "events of another set");
+			snprintf(why, sizeof why, "%s%s needs %s", p->value == 0 ? "perf printed 0 for what it lacked: " : "",
+				 name, need[0] ? need : "events of another set");
 			not_recomputable(p, why);
 			continue;
 		}
