@@ -22,6 +22,7 @@ struct dc_quantity {
 	int repeats[2];           /* perf -r N */
 	double enabled[2];        /* lowest enabled % */
 	int not_counted[2];       /* runs where it was <not counted>/<not supported> */
+	bool not_meaningful[2];   /* a metric over a handful of events in some run (metrics.h) */
 };
 
 struct dc_threshold {
