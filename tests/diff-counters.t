@@ -85,7 +85,7 @@ ok $? "an event counted on one side only: named as not compared"
 grep -q "has no cycles, which .*asked for but did not count (<not counted> or <not supported> there): cycles not compared" "$T_TMP/err" &&
 	! grep -q "has no cycles, which [^ ]* counted" "$T_TMP/err"
 ok $? "an event <not supported> on one side and absent on the other: not called counted"
-grep -q "2 events not compared (named above), 2 values compared" "$T_TMP/err"; ok $? "the count of what was and was not compared"
+grep -q "2 events not compared (named above), 3 values compared" "$T_TMP/err"; ok $? "the count of what was and was not compared (task-clock, page-faults and its per-second rate)"
 run_tool "$T_TMP/out" "$T_TMP/err" "$DIFF" "$W1" "$W9"
 grep -q "gzip-1_stat-task-clock+page-faults.csv: has no context-switches, which .*gzip-9.* counted" "$T_TMP/err" &&
 	grep -q '^task-clock ' "$T_TMP/out"
