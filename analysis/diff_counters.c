@@ -10,7 +10,6 @@
 #include "diff_counters.h"
 
 #define MAX_THRESHOLDS 64
-#define MAX_METRICS 32
 
 struct diff_counters {
 	bool per_scope;
@@ -125,8 +124,8 @@ static void add_set(struct diff_counters *d, int side, const struct stat_model *
 		q->has_direction = counter_higher_is_worse(s->c[i].name);
 		add_value(q, side, s->c[i].value, s->c[i].variance_pct, m->runs, s->c[i].enabled_pct);
 	}
-	struct metric_value mv[MAX_METRICS];
-	int n = stat_model_metrics(m, s, mv, MAX_METRICS);
+	struct metric_value mv[METRICS_MAX];
+	int n = stat_model_metrics(m, s, mv, METRICS_MAX);
 	for (int i = 0; i < n; i++) {
 		quantity_name(name, sizeof name, s, d->per_scope, mv[i].name);
 		struct dc_quantity *q = quantity(d, name, true);
@@ -134,6 +133,7 @@ static void add_set(struct diff_counters *d, int side, const struct stat_model *
 		q->has_direction = mv[i].has_direction || strcmp(mv[i].name, "elapsed_s") == 0;
 		q->higher_is_better = mv[i].higher_is_better;
 		add_value(q, side, mv[i].value, mv[i].variance_pct, m->runs, mv[i].confidence);
+		q->not_meaningful[side] |= mv[i].not_meaningful;
 	}
 	add_tree(d, side, m, s);
 }
@@ -199,13 +199,18 @@ int diff_counters_check(const struct diff_counters *d, const char *base_name, co
 			continue;
 		for (int s = 0; s < 2; s++) {
 			bool here = q->n[s] + q->not_counted[s] > 0, there = q->n[!s] + q->not_counted[!s] > 0;
-			if (here && !there) {
-				td_bad_input(names[!s], 0, "has no %s, which %s counted: the inputs measured different events",
-					     q->name, names[s]);
+			if (here && !there && q->n[s] > 0) {
+				td_bad_input(names[!s], 0, "has no %s, which %s counted: %s not compared (the inputs measured "
+					     "different events)", q->name, names[s], q->name);
+				problems++;
+			} else if (here && !there) {
+				td_bad_input(names[!s], 0, "has no %s, which %s asked for but did not count (<not counted> or "
+					     "<not supported> there): %s not compared (the inputs measured different events)",
+					     q->name, names[s], q->name);
 				problems++;
 			} else if (q->n[s] > 0 && q->not_counted[!s] > 0 && q->n[!s] == 0) {
 				td_bad_input(names[!s], 0, "%s is <not counted> or <not supported> here but counted in %s: "
-					     "no comparison possible", q->name, names[s]);
+					     "%s not compared", q->name, names[s], q->name);
 				problems++;
 			}
 		}
@@ -299,15 +304,27 @@ static void side_stats(const struct dc_quantity *q, int s, double *mean, double 
 	}
 }
 
+/* A counter of events, not of time or energy (task-clock is in ms,
+ * power/energy-pkg/ in Joules: small numbers there are no handful). */
+static bool counts_events(const char *name)
+{
+	const char *base = strrchr(name, '/');
+	base = base ? base + 1 : name;
+	size_t n = strlen(base);
+	return !(n >= 6 && strcmp(base + n - 6, "-clock") == 0) && !strstr(base, "_time") && strncmp(base, "energy-", 7);
+}
+
 static const char *verdict(const struct dc_quantity *q, const struct dc_result *r)
 {
 	bool worse = q->has_direction && (q->higher_is_better ? r->delta < 0 : r->delta > 0);
 	bool known = !isnan(r->p);
 	if (r->delta == 0)
 		return "unchanged";
-	/* a handful of events, or counts scaled from a sliver of the run, cannot
-	 * carry a verdict without variance (0 -> 7 misses is not +inf%) */
-	if (!known && ((!q->is_metric && fmax(fabs(r->base), fabs(r->cand)) < 100) || r->confidence < 10))
+	/* a handful of events (0 -> 1 is not +inf%, even with -r's variance),
+	 * a ratio over a handful, or counts scaled from a sliver of the run
+	 * without variance cannot carry a verdict */
+	if ((!q->is_metric && counts_events(q->name) && fmax(fabs(r->base), fabs(r->cand)) < 100) || q->not_meaningful[0] ||
+	    q->not_meaningful[1] || (!known && r->confidence < 10))
 		return "uncertain";
 	if (!isnan(r->threshold_pct) && (known ? r->significant : true)) {
 		/* from 0 to anything is an infinite relative change */

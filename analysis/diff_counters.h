@@ -22,6 +22,7 @@ struct dc_quantity {
 	int repeats[2];           /* perf -r N */
 	double enabled[2];        /* lowest enabled % */
 	int not_counted[2];       /* runs where it was <not counted>/<not supported> */
+	bool not_meaningful[2];   /* a metric over a handful of events in some run (metrics.h) */
 };
 
 struct dc_threshold {
@@ -48,8 +49,9 @@ bool diff_counters_read(struct diff_counters *d, int side, const char *path, enu
 int diff_counters_runs(const struct diff_counters *d, int side);
 const char *diff_counters_command(const struct diff_counters *d, int side);
 
-/* Inputs that cannot be compared (events on one side only, counted on
- * one side only): reported as bad input; returns how many problems. */
+/* Events that cannot be compared (on one side only, counted on one side
+ * only): each reported as bad input, naming it; returns how many. What both
+ * sides counted is compared all the same (diff_counters_compare). */
 int diff_counters_check(const struct diff_counters *d, const char *base_name, const char *cand_name);
 
 /* Thresholds: defaults, then overrides "name=+5%" (false if malformed). */

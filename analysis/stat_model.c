@@ -631,24 +631,40 @@ static bool is_open_interval_set(const struct stat_model *m, const struct counte
 	return m->ncur > 0 && p >= first && p < first + (size_t)m->ncur * sizeof(*m->cur);
 }
 
+/* s with the unqualified counters of its interval and scope it lacks
+ * (task-clock for a cpu_core set) in *merged; s itself when unqualified. */
+static const struct counter_set *with_borrowed(const struct stat_model *m, const struct counter_set *s,
+					       struct counter_set *merged)
+{
+	if (!s->pmu[0])
+		return s;
+	counter_set_init(merged, s->interval, s->scope, s->pmu);
+	for (int k = 0; k < s->n; k++)
+		counter_set_add(merged, s->c[k].name, s->c[k].value, s->c[k].enabled_pct, s->c[k].variance_pct);
+	const struct counter_set *o = stat_model_find(m, s->interval < 0 && m->has_intervals, s->session, s->interval,
+						      s->scope, "");
+	if (o) {
+		for (int k = 0; k < o->n; k++)
+			if (!counter_set_get(merged, o->c[k].name))
+				counter_set_add(merged, o->c[k].name, o->c[k].value, o->c[k].enabled_pct, o->c[k].variance_pct);
+	}
+	return merged;
+}
+
+/* One of the metric's inputs is a counter of s itself. */
+static bool uses_own_counter(const struct counter_set *s, const struct metric_value *mv)
+{
+	for (int i = 0; i < 2; i++)
+		if (mv->input[i] && counter_set_get(s, mv->input[i]))
+			return true;
+	return false;
+}
+
 int stat_model_metrics(const struct stat_model *m, const struct counter_set *s,
 		       struct metric_value *out, int max)
 {
 	struct counter_set merged;
-	const struct counter_set *use = s;
-	if (s->pmu[0]) {
-		counter_set_init(&merged, s->interval, s->scope, s->pmu);
-		for (int k = 0; k < s->n; k++)
-			counter_set_add(&merged, s->c[k].name, s->c[k].value, s->c[k].enabled_pct, s->c[k].variance_pct);
-		const struct counter_set *o = stat_model_find(m, s->interval < 0 && m->has_intervals,
-							      s->session, s->interval, s->scope, "");
-		if (o) {
-			for (int k = 0; k < o->n; k++)
-				if (!counter_set_get(&merged, o->c[k].name))
-					counter_set_add(&merged, o->c[k].name, o->c[k].value, o->c[k].enabled_pct, o->c[k].variance_pct);
-		}
-		use = &merged;
-	}
+	const struct counter_set *use = with_borrowed(m, s, &merged);
 	double elapsed = NAN;
 	if (s->interval >= 0)
 		elapsed = m->period[s->session];
@@ -667,14 +683,61 @@ int stat_model_metrics(const struct stat_model *m, const struct counter_set *s,
 	} else {
 		k = metrics_compute(use, elapsed, out, max);
 	}
-	if (use == &merged)
-		counter_set_free(&merged);
-	if (borrowed) {        /* wall-clock metrics belong to the unqualified set */
+	if (borrowed) {        /* metrics of the borrowed counters alone belong to the unqualified set */
 		int w = 0;
 		for (int i = 0; i < k; i++)
-			if (strcmp(out[i].name, "cpus_utilized") && strcmp(out[i].name, "elapsed_s"))
+			if (uses_own_counter(s, &out[i]))
 				out[w++] = out[i];
 		k = w;
 	}
+	for (int i = 0; use == &merged && i < k; i++)
+		out[i].input[0] = out[i].input[1] = NULL;     /* they pointed into merged */
+	if (use == &merged)
+		counter_set_free(&merged);
 	return k;
+}
+
+bool stat_model_event_rate(const struct stat_model *m, const struct counter_set *s, const char *event,
+			   struct metric_value *out)
+{
+	struct counter_set merged;
+	const struct counter_set *use = with_borrowed(m, s, &merged);
+	const struct counter *clk = counter_set_get(use, "task-clock");
+	if (!clk || isnan(clk->value))
+		clk = counter_set_get(use, "cpu-clock");
+	bool ok = metrics_event_rate(counter_set_get(use, event), clk, out);
+	out->input[0] = out->input[1] = NULL;
+	if (use == &merged)
+		counter_set_free(&merged);
+	return ok;
+}
+
+const char *stat_model_missing(const struct stat_model *m, const struct counter_set *s, const char *metric,
+			       char *buf, size_t cap)
+{
+	struct counter_set merged;
+	const struct counter_set *use = with_borrowed(m, s, &merged);
+	metrics_missing(use, metric, buf, cap);
+	if (use == &merged)
+		counter_set_free(&merged);
+	return buf;
+}
+
+bool stat_model_software_only(const struct stat_model *m)
+{
+	if (!m->not_supported)
+		return false;
+	int n;
+	const struct counter_set *sets = stat_model_summary(m, &n);
+	bool counted = false;
+	for (int i = 0; i < n; i++)
+		for (int k = 0; k < sets[i].n; k++) {
+			const struct counter *c = &sets[i].c[k];
+			if (isnan(c->value))
+				continue;
+			if (!event_is_software(c->name))
+				return false;
+			counted = true;
+		}
+	return counted;
 }

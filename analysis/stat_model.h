@@ -89,4 +89,18 @@ const struct counter_set *stat_model_summary(const struct stat_model *m, int *n)
 int stat_model_metrics(const struct stat_model *m, const struct counter_set *s,
 		       struct metric_value *out, int max);
 
+/* Every counter counted is a software event and some event was <not
+ * supported>: perf had no hardware PMU (a VM, a container, a high
+ * perf_event_paranoid). Call after stat_model_finish. */
+bool stat_model_software_only(const struct stat_model *m);
+
+/* perf's "/sec" for one event of s: its count per second of task-clock
+ * (the unqualified set's for a PMU set). False when either is missing. */
+bool stat_model_event_rate(const struct stat_model *m, const struct counter_set *s, const char *event,
+			   struct metric_value *out);
+
+/* metrics_missing over s with what stat_model_metrics borrows. */
+const char *stat_model_missing(const struct stat_model *m, const struct counter_set *s, const char *metric,
+			       char *buf, size_t cap);
+
 #endif

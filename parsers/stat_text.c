@@ -178,6 +178,13 @@ static bool metric_part(struct stat_text *t, const char *s, size_t n, size_t *at
 	return true;
 }
 
+/* perf prints -I timestamps as "%6lu.%09lu", whatever the locale. */
+static bool interval_stamp(struct tok k)
+{
+	const char *dot = memchr(k.p, '.', k.n);
+	return dot && k.p + k.n - dot - 1 == 9;
+}
+
 void stat_text_line(struct stat_text *t, const char *line, size_t len, const char *file,
 		    unsigned long lineno, stat_emit_fn emit, void *ctx)
 {
@@ -225,9 +232,13 @@ void stat_text_line(struct stat_text *t, const char *line, size_t len, const cha
 	}
 	if (k >= 3 && tok_is(tk[1], "seconds") && (tok_is(tk[2], "user") || tok_is(tk[2], "sys")))
 		return;
-	/* find the value: a number (or <not counted>) followed by unit/event */
+	/* find the value: a number (or <not counted>) followed by unit/event;
+	 * "     0.295387544 CPU0    296.45 msec task-clock": a number followed
+	 * by a scope is the -I timestamp when a value follows the scope */
 	int v = -1;
-	for (int i = 0; i < k && i < 4; i++) {
+	for (int i = 0; i < k && i < 5; i++) {
+		if (v == 0 && i == 1)
+			continue;
 		double x;
 		bool notc = tok_is(tk[i], "<not") && i + 1 < k;
 		if ((notc || local_number(t, tk[i].p, tk[i].n, &x)) && i + 1 < k) {
@@ -236,8 +247,10 @@ void stat_text_line(struct stat_text *t, const char *line, size_t len, const cha
 				e++;
 			double y;
 			if (e < k && !local_number(t, tk[e].p, tk[e].n, &y)) {
+				bool scope_next = i == 0 && e == 1 && !notc && interval_stamp(tk[0]);
 				v = i;
-				break;
+				if (!scope_next)
+					break;
 			}
 		}
 	}
