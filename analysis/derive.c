@@ -11,7 +11,6 @@
 #include "analysis/tma.h"
 #include "common/diag.h"
 
-#define MAX_METRICS 64
 #define MAX_PRINTED 64
 
 struct run_rows {
@@ -104,10 +103,11 @@ static void add_set(struct run_rows *r, const struct stat_model *m, const struct
 	for (int i = 0; i < s->n; i++)
 		*new_counter(r) = (struct derive_counter){ scope, s->pmu, s->c[i].name, s->c[i].value,
 							    s->c[i].enabled_pct, s->c[i].variance_pct };
-	struct metric_value mv[MAX_METRICS];
-	int n = stat_model_metrics(m, s, mv, MAX_METRICS);
+	struct metric_value mv[METRICS_MAX];
+	int n = stat_model_metrics(m, s, mv, METRICS_MAX);
 	for (int i = 0; i < n; i++) {
-		*new_metric(r) = (struct derive_metric){ scope, s->pmu, mv[i].name, mv[i].value, mv[i].unit, 0,
+		const char *better = mv[i].has_direction ? (mv[i].higher_is_better ? "higher" : "lower") : "";
+		*new_metric(r) = (struct derive_metric){ scope, s->pmu, mv[i].name, mv[i].value, mv[i].unit, better, 0,
 							  mv[i].verdict, mv[i].confidence, mv[i].variance_pct, false,
 							  "tdkit" };
 		if (!r->summary[0] && !strcmp(mv[i].name, "ipc"))
@@ -126,8 +126,10 @@ static void add_set(struct run_rows *r, const struct stat_model *m, const struct
 	size_t used = 0;
 	for (int i = 0; i < tree.n; i++) {
 		const struct tma_node *nd = &tree.node[i];
+		/* more retiring is better, more of any stall category worse (as td-diff) */
+		bool useful = !strcmp(nd->def->name, "retiring") || !strcmp(nd->def->name, "light_operations");
 		*new_metric(r) = (struct derive_metric){ scope, s->pmu, nd->def->name, 100 * nd->value, "%",
-							  nd->level, tma_assessment(nd), nd->from_perf ? NAN : conf,
+							  useful ? "higher" : "lower", nd->level, tma_assessment(nd), nd->from_perf ? NAN : conf,
 							  NAN, nd->on_path, nd->from_perf ? "perf" : "tdkit" };
 		if (nd->level > r->deepest && !isnan(nd->value))
 			r->deepest = nd->level;

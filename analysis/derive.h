@@ -34,6 +34,7 @@ struct derive_metric {
 	const char *scope, *pmu, *name;
 	double value;                /* metrics in their unit; nodes in % of their domain */
 	const char *unit;
+	const char *better;          /* "higher", "lower" or "": which way is an improvement */
 	int level;                   /* Top-down level; 0 for a metric */
 	const char *verdict;         /* metric: healthy/ok/investigate; node: high/good/mismeasured; or "" */
 	double confidence;           /* lowest enabled % of the inputs; NaN: not known */

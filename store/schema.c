@@ -11,7 +11,7 @@
  *             capture is NULL for a run imported from an export (no raw capture to rederive)
  *   labels    (run_id, key, value)           one row per label; (key, value) indexed
  *   counters  (run_id, ord, interval_s, scope, pmu, name, value, enabled_pct, variance_pct)
- *   metrics   (run_id, ord, interval_s, scope, pmu, name, value, unit, level, verdict,
+ *   metrics   (run_id, ord, interval_s, scope, pmu, name, value, unit, better, level, verdict,
  *              confidence, variance_pct, on_path, source)   level 0: not a Top-down node
  *             ord: the row's place in its run, as the engine gave it (SQL keeps no order)
  *
@@ -49,7 +49,7 @@ static const struct migration migrations[] = {
 		"CREATE INDEX counters_run ON counters (run_id);\n"
 		"CREATE TABLE metrics (run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE, ord INTEGER NOT NULL,"
 		" interval_s REAL, scope TEXT NOT NULL, pmu TEXT NOT NULL, name TEXT NOT NULL, value REAL, unit TEXT NOT NULL,"
-		" level INTEGER NOT NULL, verdict TEXT NOT NULL, confidence REAL, variance_pct REAL,"
+		" better TEXT NOT NULL, level INTEGER NOT NULL, verdict TEXT NOT NULL, confidence REAL, variance_pct REAL,"
 		" on_path INTEGER NOT NULL, source TEXT NOT NULL);\n"
 		"CREATE INDEX metrics_run ON metrics (run_id);\n"
 		"CREATE INDEX metrics_name_value ON metrics (name, value)",
@@ -70,7 +70,7 @@ static const struct migration migrations[] = {
 		"CREATE INDEX counters_run ON counters (run_id);\n"
 		"CREATE TABLE metrics (run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
 		" ord INTEGER NOT NULL, interval_s DOUBLE PRECISION, scope TEXT NOT NULL, pmu TEXT NOT NULL, name TEXT NOT NULL,"
-		" value DOUBLE PRECISION, unit TEXT NOT NULL, level INTEGER NOT NULL, verdict TEXT NOT NULL,"
+		" value DOUBLE PRECISION, unit TEXT NOT NULL, better TEXT NOT NULL, level INTEGER NOT NULL, verdict TEXT NOT NULL,"
 		" confidence DOUBLE PRECISION, variance_pct DOUBLE PRECISION, on_path INTEGER NOT NULL,"
 		" source TEXT NOT NULL);\n"
 		"CREATE INDEX metrics_run ON metrics (run_id);\n"

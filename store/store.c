@@ -163,14 +163,14 @@ static int first_cell(void *ctx, int n, const char *const *cols, const size_t *l
 
 static const char *const counter_cols[] = { "run_id", "ord", "interval_s", "scope", "pmu", "name", "value", "enabled_pct",
 					     "variance_pct" };
-static const char *const metric_cols[] = { "run_id", "ord", "interval_s", "scope", "pmu", "name", "value", "unit", "level",
+static const char *const metric_cols[] = { "run_id", "ord", "interval_s", "scope", "pmu", "name", "value", "unit", "better", "level",
 					    "verdict", "confidence", "variance_pct", "on_path", "source" };
 
 static int load_rows(struct store_backend *b, const char *id, const struct store_run *r)
 {
 	struct store_value *v;
 	size_t n = r->ncounters > r->nmetrics ? r->ncounters : r->nmetrics;
-	v = td_malloc((n ? n : 1) * 14 * sizeof *v);
+	v = td_malloc((n ? n : 1) * 15 * sizeof *v);
 	struct store_value idv = SV_STR(id);
 	for (size_t i = 0; i < r->ncounters; i++) {
 		const struct store_counter_row *c = &r->counters[i];
@@ -188,7 +188,7 @@ static int load_rows(struct store_backend *b, const char *id, const struct store
 	int rc = b->ops->load(b, "counters", counter_cols, 9, v, r->ncounters);
 	for (size_t i = 0; rc == 0 && i < r->nmetrics; i++) {
 		const struct store_metric_row *m = &r->metrics[i];
-		struct store_value *row = v + i * 14;
+		struct store_value *row = v + i * 15;
 		row[0] = idv;
 		row[1] = SV_I((long long)i);
 		row[2] = num(m->interval_s);
@@ -197,15 +197,16 @@ static int load_rows(struct store_backend *b, const char *id, const struct store
 		row[5] = SV_STR(m->name);
 		row[6] = num(m->value);
 		row[7] = SV_STR(m->unit);
-		row[8] = SV_I(m->level);
-		row[9] = SV_STR(m->verdict);
-		row[10] = num(m->confidence);
-		row[11] = num(m->variance_pct);
-		row[12] = SV_I(m->on_path);
-		row[13] = SV_STR(m->source);
+		row[8] = SV_STR(m->better ? m->better : "");
+		row[9] = SV_I(m->level);
+		row[10] = SV_STR(m->verdict);
+		row[11] = num(m->confidence);
+		row[12] = num(m->variance_pct);
+		row[13] = SV_I(m->on_path);
+		row[14] = SV_STR(m->source);
 	}
 	if (rc == 0)
-		rc = b->ops->load(b, "metrics", metric_cols, 14, v, r->nmetrics);
+		rc = b->ops->load(b, "metrics", metric_cols, 15, v, r->nmetrics);
 	free(v);
 	return rc;
 }

@@ -61,6 +61,7 @@ struct store_metric_row {
 	const char *scope, *pmu, *name;
 	double value;
 	const char *unit;
+	const char *better;        /* "higher", "lower" or "": which way is an improvement */
 	int level;                 /* Top-down level; 0: a metric, not a node */
 	const char *verdict;       /* "", "healthy", "high", ... */
 	double confidence, variance_pct;

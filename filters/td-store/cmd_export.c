@@ -28,9 +28,9 @@ static const struct td_cmd cmd = {
 };
 
 static const char *const columns[] = { "id", "time", "labels", "scope", "pmu", "name", "value", "unit",
-				       "level", "verdict", "confidence", "variance_pct", "on_path", "source" };
+				       "better", "level", "verdict", "confidence", "variance_pct", "on_path", "source" };
 #define NCOLS (sizeof columns / sizeof *columns)
-enum { X_ID, X_TIME, X_LABELS, X_SCOPE, X_PMU, X_NAME, X_VALUE, X_UNIT, X_LEVEL, X_VERDICT, X_CONF, X_VAR, X_PATH,
+enum { X_ID, X_TIME, X_LABELS, X_SCOPE, X_PMU, X_NAME, X_VALUE, X_UNIT, X_BETTER, X_LEVEL, X_VERDICT, X_CONF, X_VAR, X_PATH,
        X_SOURCE };
 
 /* A run's labels as one JSON object, by run id (runs in export order). */
@@ -211,7 +211,7 @@ int cmd_export(int argc, char **argv)
 		putchar('\n');
 	}
 	np = 0;
-	snprintf(sql, sizeof sql, "SELECT r.id, r.time, m.scope, m.pmu, m.name, m.value, m.unit, m.level, m.verdict,"
+	snprintf(sql, sizeof sql, "SELECT r.id, r.time, m.scope, m.pmu, m.name, m.value, m.unit, m.better, m.level, m.verdict,"
 				  " m.confidence, m.variance_pct, m.on_path, m.source FROM metrics m JOIN runs r"
 				  " ON r.id = m.run_id WHERE 1 = 1");
 	store_filter_sql(&verb_filter, s->b->dialect, sql, sizeof sql - 64, params, &np, 63);

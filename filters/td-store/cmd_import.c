@@ -23,11 +23,11 @@ static const struct td_cmd cmd = {
 	options,
 };
 
-#define NFIELDS 14
-enum { X_ID, X_TIME, X_LABELS, X_SCOPE, X_PMU, X_NAME, X_VALUE, X_UNIT, X_LEVEL, X_VERDICT, X_CONF, X_VAR, X_PATH,
+#define NFIELDS 15
+enum { X_ID, X_TIME, X_LABELS, X_SCOPE, X_PMU, X_NAME, X_VALUE, X_UNIT, X_BETTER, X_LEVEL, X_VERDICT, X_CONF, X_VAR, X_PATH,
        X_SOURCE };
 static const char *const field_names[NFIELDS] = { "id", "time", "labels", "scope", "pmu", "name", "value", "unit",
-						  "level", "verdict", "confidence", "variance_pct", "on_path", "source" };
+						  "better", "level", "verdict", "confidence", "variance_pct", "on_path", "source" };
 
 /* The run being read: its rows until the id changes. */
 struct pending {
@@ -117,7 +117,8 @@ static int take_row(struct td_store *s, struct pending *p, const char *const *f,
 	}
 	p->rows[p->n++] = (struct store_metric_row){
 		NAN, keep(p, f[X_SCOPE] ? f[X_SCOPE] : ""), keep(p, f[X_PMU] ? f[X_PMU] : ""), keep(p, f[X_NAME]),
-		number(f[X_VALUE]), keep(p, f[X_UNIT] ? f[X_UNIT] : ""), f[X_LEVEL] ? atoi(f[X_LEVEL]) : 0,
+		number(f[X_VALUE]), keep(p, f[X_UNIT] ? f[X_UNIT] : ""), keep(p, f[X_BETTER] ? f[X_BETTER] : ""),
+		f[X_LEVEL] ? atoi(f[X_LEVEL]) : 0,
 		keep(p, f[X_VERDICT] ? f[X_VERDICT] : ""), number(f[X_CONF]), number(f[X_VAR]),
 		f[X_PATH] && atoi(f[X_PATH]), keep(p, f[X_SOURCE] ? f[X_SOURCE] : "tdkit"),
 	};

@@ -101,7 +101,7 @@ void verb_rows_of(const struct derive_run *d, struct store_run *r)
 	struct store_metric_row *metrics = td_malloc((d->nmetrics + 1) * sizeof *metrics);
 	for (size_t i = 0; i < d->nmetrics; i++) {
 		const struct derive_metric *m = &d->metrics[i];
-		metrics[i] = (struct store_metric_row){ NAN, m->scope, m->pmu, m->name, m->value, m->unit, m->level,
+		metrics[i] = (struct store_metric_row){ NAN, m->scope, m->pmu, m->name, m->value, m->unit, m->better, m->level,
 							m->verdict, m->confidence, m->variance_pct, m->on_path, m->source };
 	}
 	r->counters = counters;
