@@ -85,6 +85,21 @@ static void add_value(struct dc_quantity *q, int side, double v, double var_pct,
 		q->enabled[side] = enabled;
 }
 
+void diff_counters_next_run(struct diff_counters *d, int side) { d->runs[side]++; }
+
+void diff_counters_add_value(struct diff_counters *d, int side, const char *name, bool is_metric, int tma_level,
+			     const char *unit, int better, double value, double variance_pct, double enabled_pct,
+			     bool not_meaningful)
+{
+	struct dc_quantity *q = quantity(d, name, is_metric);
+	q->unit = unit ? unit : "";
+	q->tma_level = tma_level;
+	q->has_direction = better != 0 || (!is_metric && counter_higher_is_worse(name));
+	q->higher_is_better = better > 0;
+	add_value(q, side, value, variance_pct, 0, isnan(enabled_pct) ? 100 : enabled_pct);
+	q->not_meaningful[side] |= not_meaningful;
+}
+
 static void quantity_name(char *buf, size_t cap, const struct counter_set *s, bool per_scope, const char *name)
 {
 	snprintf(buf, cap, "%s%s%s%s%s", per_scope && s->scope[0] ? s->scope : "", per_scope && s->scope[0] ? " " : "",

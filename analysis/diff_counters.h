@@ -49,6 +49,17 @@ bool diff_counters_read(struct diff_counters *d, int side, const char *path, enu
 int diff_counters_runs(const struct diff_counters *d, int side);
 const char *diff_counters_command(const struct diff_counters *d, int side);
 
+/* A side's runs from rows kept elsewhere (the run store) rather than from
+ * a file: diff_counters_next_run starts a run; each value then names its
+ * quantity ("cpu_core/ipc"), whether it is a metric (or a Top-down node:
+ * tma_level > 0), its unit (a string that outlives d), which way is
+ * better (+1 higher, -1 lower, 0 none: a counter then gets the rule
+ * diff_counters_read applies) and perf's -r variance and enabled %. */
+void diff_counters_next_run(struct diff_counters *d, int side);
+void diff_counters_add_value(struct diff_counters *d, int side, const char *name, bool is_metric, int tma_level,
+			     const char *unit, int better, double value, double variance_pct, double enabled_pct,
+			     bool not_meaningful);
+
 /* Events that cannot be compared (on one side only, counted on one side
  * only): each reported as bad input, naming it; returns how many. What both
  * sides counted is compared all the same (diff_counters_compare). */

@@ -15,6 +15,7 @@ static const struct verb {
 	{ "list", cmd_list, "the runs, newest first, with their labels and a summary" },
 	{ "show", cmd_show, "one run: its metrics and Top-down tree, or its counters" },
 	{ "query", cmd_query, "bottlenecks, runs by node or metric, the funnel" },
+	{ "compare", cmd_compare, "A/B over stored runs: Welch's test, td-diff's thresholds and verdicts (exit 1 on a regression)" },
 	{ "trend", cmd_trend, "one metric over time: rolling mean, anomalies, change points (exit 1 on a new one)" },
 	{ "export", cmd_export, "one row per run and metric (CSV or JSON lines)" },
 	{ "import", cmd_import, "read an export back" },

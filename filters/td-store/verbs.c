@@ -76,10 +76,15 @@ static int run_row(void *ctx, int n, const char *const *cols, const size_t *lens
 
 long verb_select_runs(struct td_store *s, long limit, verb_run_fn fn, void *ctx)
 {
+	return verb_select_filtered(s, &verb_filter, limit, fn, ctx);
+}
+
+long verb_select_filtered(struct td_store *s, const struct store_filter *f, long limit, verb_run_fn fn, void *ctx)
+{
 	char sql[8192] = "SELECT r.id, r.time, r.summary FROM runs r WHERE 1 = 1";
 	struct store_value params[64];
 	int np = 0;
-	store_filter_sql(&verb_filter, s->b->dialect, sql, sizeof sql - 64, params, &np, 63);
+	store_filter_sql(f, s->b->dialect, sql, sizeof sql - 64, params, &np, 63);
 	size_t used = strlen(sql);
 	snprintf(sql + used, sizeof sql - used, " ORDER BY r.time DESC, r.seq DESC%s", limit > 0 ? " LIMIT ?" : "");
 	if (limit > 0)

@@ -11,6 +11,7 @@ int cmd_list(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_query(int argc, char **argv);
 int cmd_trend(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_rm(int argc, char **argv);
@@ -39,6 +40,8 @@ int verb_filter_until(const char *arg, void *data);
  * fn gets each id, time and summary. Returns the count, -1 on a store error. */
 typedef void (*verb_run_fn)(void *ctx, const char *id, const char *time, const char *summary);
 long verb_select_runs(struct td_store *s, long limit, verb_run_fn fn, void *ctx);
+/* The same for another filter than --label's. */
+long verb_select_filtered(struct td_store *s, const struct store_filter *f, long limit, verb_run_fn fn, void *ctx);
 
 /* The rows of a derived run, as the store keeps them: r's counters and
  * metrics point into arrays this allocates (free with verb_rows_free). */

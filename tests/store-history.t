@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# td-store trend on real histories recorded here (testdata/store, see
+# td-store trend and compare on real histories recorded here (testdata/store, see
 # PROVENANCE.md), on SQLite and on a PostgreSQL server of the test's own:
 # the step is found once, where it starts; the flat series raises nothing;
 # the CI gate's exit codes; the SVG renders to a picture that is not blank.
@@ -56,6 +56,23 @@ print(sum(p["anomaly"] for p in d["points"]), len(d["changes"]))' "$T_TMP/flat.j
 	ok $(( RC != 1 )) "$name: the run that steps up fails the gate: exit 1 (exit $RC)"
 	grep -q "the newest run .* is an anomaly" "$T_TMP/e"; ok $? "$name: and says why ($(head -c 150 "$T_TMP/e"))"
 
+	# compare: two workloads of clearly different cost
+	"$S" add --db "$db" --label w=400k "$H"/*_cost2x_run*.csv >"$T_TMP/big.ids" 2>/dev/null
+	run_tool "$T_TMP/c.csv" "$T_TMP/e" "$S" compare --db "$db" --a h=flat --b w=400k --csv
+	ok $(( RC != 1 )) "$name: compare 200k vs 400k array fills: exit 1, a regression (exit $RC)"
+	grep -q '^task-clock,counter,,.*,lower,0.0000,yes,5.0,regression,' "$T_TMP/c.csv"
+	ok $? "$name: task-clock is the regression, significant, td-diff's 5 % threshold"
+	grep -q '^page-faults,counter,,3017.9,5945.12,' "$T_TMP/c.csv"; ok $? "$name: page faults 3017.9 -> 5945.12, the means of 30 and 8 runs"
+	run_tool "$T_TMP/o" "$T_TMP/e" "$S" compare --db "$db" --a w=400k --b h=flat --markdown
+	ok $RC "$name: the other way round: an improvement, exit 0 (exit $RC)"
+	grep -q '30 runs' "$T_TMP/o" && grep -q '^### Improvements' "$T_TMP/o"; ok $? "$name: markdown for a pull request, run counts stated"
+	run_tool "$T_TMP/o" "$T_TMP/e" "$S" compare --db "$db" --a h=flat --b w=400k --latest 1
+	grep -q "no variance" "$T_TMP/o"; ok $? "$name: --latest 1: one run a side still compares, saying there is no variance"
+	run_tool "$T_TMP/o" "$T_TMP/e" "$S" compare --db "$db" "$(head -n 1 "$T_TMP/step.ids")" "$(head -n 1 "$T_TMP/big.ids")"
+	ok $(( RC != 1 )) "$name: compare RUN_A RUN_B (exit $RC)"
+	run_tool "$T_TMP/o" "$T_TMP/e" "$S" compare --db "$db" --a h=flat --b w=nothing
+	ok $(( RC != 2 )) "$name: a side with no run: exit 2 (exit $RC)"
+
 	run_tool "$T_TMP/o" "$T_TMP/e" "$S" trend --db "$db" --metric page-faults --label h=nothing
 	ok $(( RC != 2 )) "$name: too few runs: exit 2 (exit $RC)"
 	grep -q "0 runs selected, trend needs at least 5" "$T_TMP/e"; ok $? "$name: and says so"
@@ -111,6 +128,6 @@ fi
 if pg_start; then
 	suite "$PG_URL" postgresql
 else
-	for i in $(seq 1 13); do skip "postgresql: $PG_WHY"; done
+	for i in $(seq 1 20); do skip "postgresql: $PG_WHY"; done
 fi
 done_testing
