@@ -31,6 +31,26 @@ static char *glob_to_regex(const char *g)
 	return r;
 }
 
+const char *store_label_invalid(const char *key, size_t keylen, const char *value, size_t valuelen)
+{
+	if (keylen == 0)
+		return "a label needs a key (key=value)";
+	if (keylen > STORE_LABEL_KEY_MAX)
+		return "a label key is at most 128 characters";
+	for (size_t i = 0; i < keylen; i++) {
+		unsigned char c = (unsigned char)key[i];
+		if (!(c >= 'a' && c <= 'z') && !(c >= 'A' && c <= 'Z') && !(c >= '0' && c <= '9') && c != '_' &&
+		    c != '.' && c != '-')
+			return "a label key has only letters, digits, '_', '.' and '-'";
+	}
+	if (valuelen > STORE_LABEL_VALUE_MAX)
+		return "a label value is at most 1024 bytes";
+	for (size_t i = 0; i < valuelen; i++)
+		if (value[i] == 0)
+			return "a label value has no NUL byte";
+	return NULL;
+}
+
 static void add_term(struct store_filter *f, enum filter_op op, const char *key, size_t klen, const char *value,
 		     size_t vlen)
 {

@@ -111,26 +111,6 @@ void store_close(struct td_store *s)
 	free(s);
 }
 
-const char *store_label_invalid(const char *key, size_t keylen, const char *value, size_t valuelen)
-{
-	if (keylen == 0)
-		return "a label needs a key (key=value)";
-	if (keylen > STORE_LABEL_KEY_MAX)
-		return "a label key is at most 128 characters";
-	for (size_t i = 0; i < keylen; i++) {
-		unsigned char c = (unsigned char)key[i];
-		if (!(c >= 'a' && c <= 'z') && !(c >= 'A' && c <= 'Z') && !(c >= '0' && c <= '9') && c != '_' &&
-		    c != '.' && c != '-')
-			return "a label key has only letters, digits, '_', '.' and '-'";
-	}
-	if (valuelen > STORE_LABEL_VALUE_MAX)
-		return "a label value is at most 1024 bytes";
-	for (size_t i = 0; i < valuelen; i++)
-		if (value[i] == 0)
-			return "a label value has no NUL byte";
-	return NULL;
-}
-
 /* A missing number is SQL NULL: SQLite stores NaN as NULL anyway, and
  * both backends then read back the same. */
 static struct store_value num(double v) { return isnan(v) ? (struct store_value){ .type = SV_NULL } : SV_D(v); }
