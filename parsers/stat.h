@@ -16,7 +16,10 @@ enum stat_kind {
 	STAT_COUNTER,      /* value of event */
 	STAT_METRIC,       /* a metric perf printed: metric_value metric_unit */
 	STAT_ELAPSED,      /* "seconds time elapsed" (value in s) */
-	STAT_COMMAND,      /* the perf command line, when the file records it (event) */
+	STAT_COMMAND,      /* a perf stat run starts here (text banner, "# started on", a shell
+			      prompt running perf stat, a repeated --metric-only header): event
+			      is its command line when the file records it, else "". Every
+			      reader marks runs so; the model splits on it (stat_model.h) */
 	STAT_RUNS,         /* "(N runs)": value = N */
 	STAT_PAUSE         /* no line is ready yet (a live pipe): what came before may be shown now */
 };

@@ -177,12 +177,15 @@ enum stat_format stat_read(const char *path, enum stat_format fmt, stat_emit_fn 
 			size_t i = 0;
 			while (i < len && line[i] != '$' && line[i] != '#')
 				i++;
-			if (i + 12 < len && memmem(line + i, len - i, "perf stat", 9)) {
+			/* a run starts: a prompt running perf stat (its command line), or
+			 * the "# started on" line perf -o writes before each run */
+			bool prompt = i + 12 < len && memmem(line + i, len - i, "perf stat", 9);
+			if (prompt || (len - i >= 12 && memcmp(line + i, "# started on", 12) == 0)) {
 				struct stat_record r;
 				stat_record_init(&r, name, no);
 				r.kind = STAT_COMMAND;
-				char *cmdline = td_strndup(line + i, len - i);
-				r.event = cmdline;
+				char *cmdline = prompt ? td_strndup(line + i, len - i) : NULL;
+				r.event = prompt ? cmdline : "";
 				emit(ctx, &r);
 				free(cmdline);
 			}
