@@ -47,6 +47,9 @@ void diff_counters_free(struct diff_counters *d);
 bool diff_counters_read(struct diff_counters *d, int side, const char *path, enum stat_format fmt);
 int diff_counters_runs(const struct diff_counters *d, int side);
 const char *diff_counters_command(const struct diff_counters *d, int side);
+/* The side's runs in words: "3 runs", "5 runs, perf -r" (perf -r N counts
+ * its N runs; a file that does not say N says so), into buf. */
+const char *diff_counters_runs_text(const struct diff_counters *d, int side, char *buf, size_t cap);
 
 /* Inputs that cannot be compared (events on one side only, counted on
  * one side only): reported as bad input; returns how many problems. */
