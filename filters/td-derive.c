@@ -654,8 +654,11 @@ static void chart_interval(const struct stat_model *m)
 	int n = merge_by_pmu(m->cur, m->ncur, merged);
 	for (int i = 0; i < n; i++) {
 		struct tma_tree tree;
+		char run[256], series[320];        /* a series per run (or file) and PMU */
+		stat_model_run_label(m, merged[i].session, run, sizeof run);
+		snprintf(series, sizeof series, "%s%s%s", run, run[0] && merged[i].pmu[0] ? " " : "", merged[i].pmu);
 		if (build_tree(m, &merged[i], opt_cpu, &tree))
-			tma_chart_add(chart, merged[i].pmu, merged[i].interval, &tree);
+			tma_chart_add(chart, series, merged[i].interval, &tree);
 		counter_set_free(&merged[i]);
 	}
 }

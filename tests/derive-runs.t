@@ -71,8 +71,14 @@ if have_shared; then
 	grep ',memory_bound,' "$T_TMP/o1" | sed 's/^,run[0-9]* all,//' >"$T_TMP/alone"
 	grep ",memory_bound," "$T_TMP/out" | grep -F "$K" | sed 's/^,[^,]* run[0-9]* all,//' >"$T_TMP/beside"
 	same "$T_TMP/alone" "$T_TMP/beside" "a file read beside another gives the same tree as alone"
+	I1=$S/stat_csv/intel-perfmetrics-topdownl1_-a-M-x,-I1000_metric-threshold-col_lkml-2024.snippet.csv
+	I2=$S/stat/intel-x86-16cpu_perf-stat-a-j-I1000_metric-threshold_lkml-2024-irogers.snippet.jsonl
+	"$DERIVE" -q --svg "$T_TMP/c.svg" "$I1" "$I2" >/dev/null 2>&1
+	[ "$(grep -c 'Top-down share of slots per interval' "$T_TMP/c.svg")" = 2 ] &&
+		grep -qF "$I2: Top-down share" "$T_TMP/c.svg"
+	ok $? "two -I files, --svg: a chart per file, titled with it (not one series of both)"
 else
-	for i in 1 2 3 4 5 6 7; do skip "$TD_SHARED absent: the Top-down captures are in ../shared"; done
+	for i in 1 2 3 4 5 6 7 8; do skip "$TD_SHARED absent: the Top-down captures are in ../shared"; done
 fi
 
 # ---- copies of one event: each Top-down node from its own group's copies
