@@ -522,7 +522,7 @@ static void write_text(const struct stat_model *m, struct td_table *t, const cha
 	if (m->command[0])
 		printf("command: %s\n", m->command);
 	if (!isnan(m->elapsed_s))
-		printf("elapsed: %.3f s\n", m->elapsed_s);
+		printf("elapsed: %.3f s%s\n", m->elapsed_s, m->session ? " (the sum of the runs' footers)" : "");
 	printf("counters: %lu rows (%lu not counted, %lu not supported); lowest enabled %.2f%%%s\n\n",
 	       m->counters, m->not_counted, m->not_supported, m->min_enabled_pct,
 	       m->min_enabled_pct < 100 ? " (multiplexed: values are scaled estimates)" : "");
@@ -608,7 +608,7 @@ static void write_markdown(const struct stat_model *m, struct td_table *t, const
 	if (m->command[0])
 		printf("- Command: `%s`\n", m->command);
 	if (!isnan(m->elapsed_s))
-		printf("- Elapsed: %.3f s\n", m->elapsed_s);
+		printf("- Elapsed: %.3f s%s\n", m->elapsed_s, m->session ? " (the sum of the runs' footers)" : "");
 	printf("- Counters: %lu rows, %lu not counted, %lu not supported; lowest enabled %.2f%%\n\n",
 	       m->counters, m->not_counted, m->not_supported, m->min_enabled_pct);
 	printf("## Summary\n\n| Scope | Metric | Value | Assessment |\n|---|---|---:|---|\n");

@@ -52,6 +52,10 @@ EOF
 ok $? "two files, JSON: one task-clock per file, labelled"
 run_tool "$T_TMP/out" "$T_TMP/err" "$DERIVE" --counters "$R1" "$R9"
 row "$T_TMP/out" "^ +$R9 all +task-clock +46\\.590000 " "two files, text: labelled"
+G=$L/diff/local-kvm_gzip-1_stat
+run_tool "$T_TMP/out" "$T_TMP/err" "$DERIVE" "$G-run1.txt" "$G-run2.txt"
+row "$T_TMP/out" "^elapsed: 0\\.042 s \\(the sum of the runs' footers\\)$" "two files, text: the summed elapsed says it is a sum"
+row "$T_TMP/out" "^$G-run2\\.txt all +elapsed_s +0\\.021 " "... and each file's own elapsed is its row"
 run_tool "$T_TMP/out" "$T_TMP/err" "$DERIVE" --csv --counters "$R1" "$JA"
 row "$T_TMP/out" "^,$JA run2 all,,task-clock,444\\.280061," "a file of two runs beside another: file and run in the label"
 row "$T_TMP/out" "^,$R1 all,,task-clock,18\\.970000," "... and the one-run file by its name alone"
