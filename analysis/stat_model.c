@@ -497,6 +497,7 @@ static void add_counter(struct stat_model *m, const struct stat_record *r)
 	m->block_interval = r->interval >= 0;
 	m->block_set = (int)(s - (m->block_interval ? m->cur : m->sets));
 	m->block_counter = at;
+	m->block_event = id;
 	m->block_line = r->line;
 	m->last_set = s;
 	m->last_index = at;
@@ -511,8 +512,8 @@ static void continue_block(struct stat_model *m, const struct stat_record *r)
 {
 	if (m->block_set < 0 || r->line == m->block_line)
 		return;
-	if (r->line != m->block_line + 1) {
-		m->block_set = -1;
+	if (r->line != m->block_line + 1 || event_id(m, r->event, r->len[1]) != m->block_event) {
+		m->block_set = -1;          /* a metric group's header is not the counter's */
 		return;
 	}
 	m->block_line = r->line;
@@ -523,7 +524,7 @@ static void continue_block(struct stat_model *m, const struct stat_record *r)
 	if (!s || m->block_counter >= s->n)
 		return;
 	struct counter *c = &s->c[m->block_counter];
-	if (r->enabled_pct < 100 && !isnan(c->value)) {
+	if (r->enabled_pct < 100 && c->enabled_pct >= 100 && !isnan(c->value)) {   /* its row had none */
 		if (r->enabled_pct < c->enabled_pct)
 			c->enabled_pct = r->enabled_pct;
 		if (r->enabled_pct < m->min_enabled_pct)

@@ -73,6 +73,7 @@ struct stat_model {
 	/* the counter whose text block (its row, then "#" continuation rows)
 	 * is open: perf prints its variance and enabled % after its last metric */
 	int block_set, block_counter;   /* indexes into cur (interval) or sets; -1: none */
+	uint32_t block_event;           /* its event as printed (an id of the model's) */
 	bool block_interval;
 	unsigned long block_line;       /* the block's last line */
 	char repeated_example[96];

@@ -65,6 +65,11 @@ bool stat_parse_number(const char *s, size_t n, double *out);
 bool stat_parse_number_comma(const char *s, size_t n, double *out);
 void stat_record_init(struct stat_record *r, const char *file, unsigned long line);
 
+/* The event a metric-group header's metrics are filed under, into out:
+ * "TopdownL1 (cpu_core)" -> "cpu_core/TopdownL1/" (its PMU's set, never
+ * the set of the counter printed above it), "TopdownL1" -> "TopdownL1". */
+void stat_group_event(const char *s, size_t n, char *out, size_t cap);
+
 /* The counter a continuation metric line belongs to (CSV and text). */
 struct stat_last {
 	double interval;

@@ -1,4 +1,5 @@
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "common/diag.h"
@@ -233,6 +234,23 @@ enum stat_format stat_read(const char *path, enum stat_format fmt, stat_emit_fn 
 	stat_text_free(text);
 	td_input_close(in);
 	return fmt;
+}
+
+void stat_group_event(const char *s, size_t n, char *out, size_t cap)
+{
+	while (n && (*s == ' ' || *s == '\t'))
+		s++, n--;
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	const char *open = n > 2 && s[n - 1] == ')' ? memrchr(s, '(', n) : NULL;
+	if (open && open > s) {
+		size_t name = (size_t)(open - s);
+		while (name && s[name - 1] == ' ')
+			name--;
+		snprintf(out, cap, "%.*s/%.*s/", (int)(s + n - 1 - open - 1), open + 1, (int)name, s);
+	} else {
+		snprintf(out, cap, "%.*s", (int)n, s);
+	}
 }
 
 /* len: strlen(s) if known, else -1 */

@@ -590,8 +590,19 @@ void stat_csv_line(struct stat_csv *c, const char *line, size_t len, const char 
 	int last = nf - 1;
 	while (last > 0 && f[last].n == 0)
 		last--;
-	if (nf >= 3 && (nonempty == 1 || f[0].n == 0) && !is_num(f[last], NULL) && !is_threshold(f[last]))
-		return;                       /* metric-group header: "TopdownL1 (cpu_core)" */
+	if (nf >= 3 && (nonempty == 1 || f[0].n == 0) && !is_num(f[last], NULL) && !is_threshold(f[last])) {
+		/* metric-group header: ",RUNTIME,PCT,,,,TopdownL1 (cpu_core)"; the rows below
+		 * are its group's (",,,,,,%  tma_retiring" is a metric perf could not compute) */
+		if (f[1].n == 0)
+			return;
+		char group[256];
+		stat_group_event(f[last].p, f[last].n, group, sizeof group);
+		stat_last_apply(&c->last, &r);
+		r.event = group;
+		r.len[1] = -1;
+		stat_last_remember(&c->last, &r);
+		return;
+	}
 	if (metric_only_row(c, f, nf, file, lineno, emit, ctx))
 		return;
 	if (metric_header(c, f, nf))

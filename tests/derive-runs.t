@@ -115,6 +115,20 @@ else
 	for i in $(seq 12); do skip "$TD_SHARED absent: the captures that repeat events are in ../shared"; done
 fi
 
+# ---- a metric group's rows are its PMU's, not the counter's printed above
+if have_shared; then
+	for f in std_lkml-2023-kanliang.snippet.txt:13.6 x,_lkml-2023-kanliang.snippet.csv:13.8 json_lkml-2023-kanliang.snippet.jsonl:13.7; do
+		F=$S/stat/intel-hybrid-adl-class_default-a-sleep1_TopdownL1-core-atom_${f%:*}
+		run_tool "$T_TMP/out" "$T_TMP/err" "$DERIVE" --csv "$F"
+		grep -Eq "^,all,cpu_atom,bad_speculation,${f#*:}[0-9]*,.*from perf$" "$T_TMP/out" &&
+			grep -Eq '^,all,cpu_core,bad_speculation,0\.000,.*from perf$' "$T_TMP/out" &&
+			! grep -Eq '^,all,,.*from perf$' "$T_TMP/out"
+		ok $? "hybrid ${f%%_*}: TopdownL1 (cpu_atom) bad_speculation ${f#*:}% under cpu_atom, cpu_core's 0.0 under cpu_core"
+	done
+else
+	for i in 1 2 3; do skip "$TD_SHARED absent: the hybrid captures are in ../shared"; done
+fi
+
 # ---- variance and enabled % on a continuation row belong to the counter
 if have_shared; then
 	A=$S/stat_text/amd-zen4-5.47GHz_PipelineL2_and_ddd_kinematics-demo.snippet.txt
