@@ -208,7 +208,8 @@ static uint32_t set_key(struct stat_model *m, int session, const char *scope, co
 	struct stat_lookup *l = m->lookup;
 	char buf[256];
 	size_t n = 0;
-	buf[n++] = (char)('0' + session);     /* sessions < 64 */
+	_Static_assert('0' + STAT_MAX_SESSIONS <= 255, "a session is one byte of the key");
+	buf[n++] = (char)('0' + session);
 	for (size_t i = 0; i < 120 && scope[i]; i++)   /* short: no strnlen and memcpy calls */
 		buf[n++] = scope[i];
 	size_t scope_len = n - 1;

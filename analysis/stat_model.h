@@ -12,7 +12,7 @@
 #include "analysis/metrics.h"
 #include "parsers/stat.h"
 
-#define STAT_MAX_SESSIONS 64
+#define STAT_MAX_SESSIONS 200     /* runs kept apart; a set key holds one in a byte */
 
 struct perf_metric {            /* strings are interned: valid until free */
 	int session;
