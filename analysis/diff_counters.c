@@ -196,6 +196,11 @@ bool diff_counters_read(struct diff_counters *d, int side, const char *path, enu
 	stat_model_finish(&m);
 	bool any = m.counters > 0;
 	for (int s = 0; any && s <= m.session; s++) {
+		if (d->runs[side] == DC_MAX_RUNS) {
+			td_bad_input(td_input_display_name(path), 0, "more than %d runs on one side: the later ones "
+				     "are not compared", DC_MAX_RUNS);
+			break;
+		}
 		add_session(d, side, &m, s);
 		d->runs[side]++;
 		if (m.session_repeats[s] > 1 || m.session_variance[s]) {

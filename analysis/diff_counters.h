@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include "parsers/stat.h"
 
-#define DC_MAX_RUNS 64
+#define DC_MAX_RUNS 200           /* a side's runs (stat_model keeps as many apart) */
 
 /* One counter or metric, values per side and run. */
 struct dc_quantity {

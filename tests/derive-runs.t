@@ -174,4 +174,9 @@ ok $? "td-diff: appended runs are runs: 2 per side, their mean, Welch's test ove
 run_tool "$T_TMP/out" "$T_TMP/err" "$DIFF" "$CA" "$JA"
 row "$T_TMP/out" '^cand: .*append\.json \(2 runs\)$' "td-diff text: (2 runs)"
 
+G9=$L/diff/local-kvm_gzip-9_stat
+run_tool "$T_TMP/out" "$T_TMP/err" "$DIFF" --json $(for i in $(seq 70); do echo "$G-run1.txt"; done) -- "$G9-run1.txt" "$G9-run2.txt"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["base_runs"] == 70, d["base_runs"]' "$T_TMP/out"
+ok $? "td-diff: 70 runs on a side are 70 runs (no value dropped past 64)"
+
 done_testing
