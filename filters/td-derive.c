@@ -135,7 +135,7 @@ static int printed_for(const struct stat_model *m, const struct counter_set *s, 
 	for (int i = 0; i < npm && n < MAX_PRINTED; i++)
 		if (tma_node_of_unit(pm[i].unit, &shadow) && pm[i].session == s->session && pm[i].interval == s->interval &&
 		    !strcmp(pm[i].scope, s->scope) && !strcmp(pm[i].pmu, s->pmu))
-			out[n++] = (struct tma_printed){ pm[i].unit, pm[i].value };
+			out[n++] = (struct tma_printed){ pm[i].unit, pm[i].value, pm[i].group };
 	return n;
 }
 
@@ -219,15 +219,16 @@ static const struct td_column counter_columns[NKCOLS] = {
 
 static const char *scope_name(const struct stat_model *m, const struct counter_set *s, char *buf, size_t cap)
 {
-	if (!m->session)
+	char run[256];
+	if (!stat_model_run_label(m, s->session, run, sizeof run)[0])
 		return s->scope[0] ? s->scope : "all";
-	snprintf(buf, cap, "run%d %s", s->session + 1, s->scope[0] ? s->scope : "all");   /* several runs */
+	snprintf(buf, cap, "%s %s", run, s->scope[0] ? s->scope : "all");   /* several runs or files */
 	return buf;
 }
 
 static void add_counter_rows(struct td_table *t, const struct stat_model *m, const struct counter_set *s)
 {
-	char scope[96];
+	char scope[320];
 	for (int i = 0; i < s->n; i++) {
 		td_table_row(t);
 		if (s->interval >= 0)
@@ -326,7 +327,7 @@ static void add_rows(struct td_table *t, const struct stat_model *m, const struc
 	struct metric_value own[METRICS_MAX];
 	const struct metric_value *mv;
 	int n = metrics_of(m, s, own, &mv);
-	char scope[96];
+	char scope[320];
 	const char *sc = n ? scope_name(m, s, scope, sizeof scope) : NULL;
 	struct td_cell rows[METRICS_MAX][NCOLS];
 	for (int i = 0; i < n; i++) {
@@ -633,7 +634,7 @@ static void write_trees(const struct stat_model *m, FILE *f, bool markdown)
 		struct tma_tree tree;
 		if (!build_tree(m, &sum[i], opt_cpu, &tree))
 			continue;
-		char scope[96], title[200];
+		char scope[320], title[400];
 		snprintf(title, sizeof title, "%s%s%s", scope_name(m, &sum[i], scope, sizeof scope), sum[i].pmu[0] ? " " : "",
 			 sum[i].pmu);
 		if (markdown)
@@ -660,7 +661,7 @@ static void write_text(const struct stat_model *m, struct td_table *t, const cha
 	if (m->command[0])
 		printf("command: %s\n", m->command);
 	if (!isnan(m->elapsed_s))
-		printf("elapsed: %.3f s\n", m->elapsed_s);
+		printf("elapsed: %.3f s%s\n", m->elapsed_s, m->session ? " (the sum of the runs' footers)" : "");
 	printf("counters: %lu rows (%lu not counted, %lu not supported); lowest enabled %.2f%%%s\n\n",
 	       m->counters, m->not_counted, m->not_supported, m->min_enabled_pct,
 	       m->min_enabled_pct < 100 ? " (multiplexed: values are scaled estimates)" : "");
@@ -675,7 +676,7 @@ static void write_text(const struct stat_model *m, struct td_table *t, const cha
 		if ((iv && !opt_intervals) || td_table_cell(t, r, C_LEVEL))
 			continue;       /* Top-down nodes are drawn as trees below */
 		td_table_row(v);
-		char scope[96];
+		char scope[320];
 		snprintf(scope, sizeof scope, "%s%s%s", iv ? iv : "", iv ? " " : "", td_table_cell(t, r, C_SCOPE));
 		td_table_str(v, 0, scope);
 		td_table_str(v, 1, td_table_cell(t, r, C_PMU));
@@ -723,7 +724,7 @@ static void write_tree_diagnosis(const struct stat_model *m)
 		struct tma_tree tree;
 		if (!build_tree(m, &sum[i], opt_cpu, &tree))
 			continue;
-		char scope[96];
+		char scope[320];
 		printf("- Top-down %s%s%s: bottleneck path", scope_name(m, &sum[i], scope, sizeof scope),
 		       sum[i].pmu[0] ? " " : "", sum[i].pmu);
 		const struct tma_node *leaf = NULL;
@@ -749,7 +750,7 @@ static void write_markdown(const struct stat_model *m, struct td_table *t, const
 	if (m->command[0])
 		printf("- Command: `%s`\n", m->command);
 	if (!isnan(m->elapsed_s))
-		printf("- Elapsed: %.3f s\n", m->elapsed_s);
+		printf("- Elapsed: %.3f s%s\n", m->elapsed_s, m->session ? " (the sum of the runs' footers)" : "");
 	printf("- Counters: %lu rows, %lu not counted, %lu not supported; lowest enabled %.2f%%\n\n",
 	       m->counters, m->not_counted, m->not_supported, m->min_enabled_pct);
 	printf("## Summary\n\n| Scope | Metric | Value | Assessment |\n|---|---|---:|---|\n");
@@ -795,8 +796,11 @@ static void chart_interval(const struct stat_model *m)
 	int n = merge_by_pmu(m->cur, m->ncur, merged);
 	for (int i = 0; i < n; i++) {
 		struct tma_tree tree;
+		char run[256], series[320];        /* a series per run (or file) and PMU */
+		stat_model_run_label(m, merged[i].session, run, sizeof run);
+		snprintf(series, sizeof series, "%s%s%s", run, run[0] && merged[i].pmu[0] ? " " : "", merged[i].pmu);
 		if (build_tree(m, &merged[i], opt_cpu, &tree))
-			tma_chart_add(chart, merged[i].pmu, merged[i].interval, &tree);
+			tma_chart_add(chart, series, merged[i].interval, &tree);
 		counter_set_free(&merged[i]);
 	}
 }
@@ -943,7 +947,8 @@ int main(int argc, char **argv)
 			"'perf stat -e cycles,instructions -- true'");
 	if (m.repeated_events)
 		td_warn(NULL, 0, "%lu events printed more than once in one interval and scope (e.g. %s: one copy per "
-			"metric group, or one per PMU with the same name); their copies were averaged",
+			"metric group, or one per PMU with the same name): a Top-down node perf printed is computed "
+			"from its own group's copies, other metrics from the copies' mean",
 			m.repeated_events, m.repeated_example);
 	if (m.records == 0)
 		td_bad_input(NULL, 0, "no perf stat output found in the input");
