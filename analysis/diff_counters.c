@@ -106,6 +106,8 @@ static void add_tree(struct diff_counters *d, int side, const struct stat_model 
 	char name[256];
 	for (int i = 0; i < t.n; i++) {
 		const struct tma_node *nd = &t.node[i];
+		if (isnan(nd->value))
+			continue;              /* not computable: nothing to compare */
 		quantity_name(name, sizeof name, s, d->per_scope, nd->def->name);
 		struct dc_quantity *q = quantity(d, name, true);
 		q->unit = "%";

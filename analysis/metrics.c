@@ -21,8 +21,10 @@ struct ratio_def {
 	const char *next_step;
 };
 
-#define NEXT_TOPDOWN "perf stat -M TopdownL1 (Intel) / -M PipelineL1 (AMD) / -M TopDownL1 (ARM) -- CMD | td-derive"
-#define NEXT_BRANCHES "perf record -b -e cycles -- CMD; perf script -F comm,pid,tid,ip,sym,brstack | td-branches"
+const char metrics_next_topdown[] = "perf stat -M TopdownL1 (Intel) / -M PipelineL1 (AMD) / -M TopDownL1 (ARM) -- CMD | td-derive";
+const char metrics_next_branches[] = "perf record -b -e cycles -- CMD; perf script -F comm,pid,tid,ip,sym,brstack | td-branches";
+#define NEXT_TOPDOWN metrics_next_topdown
+#define NEXT_BRANCHES metrics_next_branches
 #define NEXT_MEMORY "perf mem record -- CMD; perf mem report  (or: perf record -e cache-misses -g -- CMD; perf script | td-fold)"
 #define NEXT_TLB "perf record -e dTLB-load-misses -g -- CMD; perf script | td-fold  (try huge pages)"
 #define NEXT_FRONTEND "perf record -g -- CMD; perf script | td-fold | flamegraph.pl  (code layout: PGO, BOLT, -falign-functions)"
@@ -43,8 +45,8 @@ static const struct ratio_def ratios[] = {
 	{ "dtlb_miss_rate", { "dtlb_walk", "dtlb-load-misses" }, { "mem_access", "dtlb-loads" }, 100, "%", false, 0.5, 2, NEXT_TLB },
 	{ "itlb_miss_rate", { "itlb_walk", "itlb-load-misses" }, { "l1-icache-loads", "itlb-loads" }, 100, "%", false, 0.1, 1, NEXT_FRONTEND },
 	{ "icache_miss_rate", { "l1-icache-load-misses" }, { "instructions" }, 100, "%", false, 0.1, 1, NEXT_FRONTEND },
-	{ "frontend_bound", { "stalled-cycles-frontend" }, { "cycles" }, 100, "%", false, 10, 20, NEXT_FRONTEND },
-	{ "backend_bound", { "stalled-cycles-backend" }, { "cycles" }, 100, "%", false, 30, 40, NEXT_MEMORY },
+	{ "frontend_stall_cycles", { "stalled-cycles-frontend" }, { "cycles" }, 100, "%", false, 10, 20, NEXT_FRONTEND },
+	{ "backend_stall_cycles", { "stalled-cycles-backend" }, { "cycles" }, 100, "%", false, 30, 40, NEXT_MEMORY },
 	{ "backend_memory_bound", { "stall_backend_mem" }, { "cycles" }, 100, "%", false, 15, 25, NEXT_MEMORY },
 };
 
@@ -52,7 +54,7 @@ static const char *const names[] = {
 	"ipc", "cpi", "branch_miss_rate", "retired_mispredict_rate", "speculative_mispredict_rate",
 	"branch_density", "cache_miss_rate", "l1d_miss_rate", "l1d_to_l2_miss_rate", "l2_miss_rate",
 	"l2_to_llc_miss_rate", "llc_miss_rate", "dtlb_miss_rate", "itlb_miss_rate", "icache_miss_rate",
-	"frontend_bound", "backend_bound", "backend_memory_bound", "ghz", "cpus_utilized", "elapsed_s", NULL
+	"frontend_stall_cycles", "backend_stall_cycles", "backend_memory_bound", "ghz", "cpus_utilized", "elapsed_s", NULL
 };
 
 const char *const *metrics_names(void) { return names; }
@@ -444,8 +446,8 @@ static const struct {
 	{ "of all iTLB cache accesses", "itlb_miss_rate", 1 },
 	{ "of all iTLB cache hits", "itlb_miss_rate", 1 },
 	{ "of all cache refs", "cache_miss_rate", 1 },
-	{ "frontend cycles idle", "frontend_bound", 1 },
-	{ "backend cycles idle", "backend_bound", 1 },
+	{ "frontend cycles idle", "frontend_stall_cycles", 1 },
+	{ "backend cycles idle", "backend_stall_cycles", 1 },
 };
 
 const char *metrics_for_perf_unit(const char *unit, double *factor)
