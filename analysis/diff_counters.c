@@ -8,6 +8,7 @@
 #include "common/input.h"
 #include "common/stats.h"
 #include "diff_counters.h"
+#include "next_step.h"
 
 #define MAX_THRESHOLDS 64
 #define MAX_METRICS 32
@@ -460,8 +461,24 @@ void diff_counters_explain(const struct diff_counters *d, const struct dc_result
 			SAY(" Top-down: %s grew most (%.1f%% -> %.1f%% of slots, %+.1f points).", grew->q->name, grew->base,
 			    grew->cand, grew->delta);
 	}
-	if (moved(time) && time->rel_pct > 0)
-		SAY(" Next: perf stat -M TopdownL1 (or -M PipelineL1 on AMD, TopDownL1 on ARM) on both builds and td-diff the "
-		    "outputs to see which top-down node grew; perf record -g both and td-diff --folded --top 20.");
+	if (moved(time) && time->rel_pct > 0) {
+		/* the vendor the events name; Top-down asked for only when absent */
+		int votes[TMA_NVENDORS + 1] = { 0 };
+		bool tree = false;
+		for (int i = 0; i < n; i++) {
+			votes[next_step_vendor_of_event(r[i].q->name)]++;
+			tree |= r[i].q->tma_level > 0;
+		}
+		struct machine mach = { TMA_NVENDORS, NULL };
+		for (int v = 0; v < TMA_NVENDORS; v++)
+			if (votes[v] && (mach.vendor == TMA_NVENDORS || votes[v] > votes[mach.vendor]))
+				mach.vendor = (enum tma_vendor)v;
+		if (tree)
+			SAY(" Next: the Top-down rows above show which node grew; perf record -g both and td-diff "
+			    "--folded --top 20.");
+		else
+			SAY(" Next, on both builds: %s; td-diff the two perf stat outputs to see which top-down node grew; "
+			    "perf record -g both and td-diff --folded --top 20.", next_step_topdown(&mach));
+	}
 #undef SAY
 }

@@ -30,6 +30,20 @@ static const struct {
 	{ "arm_", TMA_ARM }, { "amd_", TMA_AMD },
 };
 
+enum tma_vendor next_step_vendor_of_event(const char *name)
+{
+	for (size_t k = 0; k < sizeof pmus / sizeof *pmus; k++)
+		if (!strncmp(name, pmus[k].prefix, strlen(pmus[k].prefix)))
+			return pmus[k].vendor;
+	const char *slash = strrchr(name, '/');
+	if (slash)
+		name = slash + 1;
+	for (size_t k = 0; k < sizeof marks / sizeof *marks; k++)
+		if (!strncmp(name, marks[k].prefix, strlen(marks[k].prefix)))
+			return marks[k].vendor;
+	return TMA_NVENDORS;
+}
+
 void machine_of(const struct counter_set *s, const struct tma_tree *t, struct machine *m)
 {
 	m->vendor = TMA_NVENDORS;
@@ -65,7 +79,7 @@ void machine_of(const struct counter_set *s, const struct tma_tree *t, struct ma
 /* Top-down level 1 for each machine. AMD: perf defines PipelineL1 from
  * Zen 4 on only; Arm: the slot-based TopdownL1 from Neoverse V1 on, N1
  * and older cores count stall cycles only. */
-static const char *topdown_for(const struct machine *m)
+const char *next_step_topdown(const struct machine *m)
 {
 	switch (m->vendor) {
 	case TMA_INTEL:
@@ -102,7 +116,7 @@ static const char *branches_for(const struct machine *m)
 const char *next_step_metric(const struct metric_value *v, const struct machine *m, bool topdown_held)
 {
 	if (v->next_step == metrics_next_topdown)
-		return topdown_held ? "" : topdown_for(m);
+		return topdown_held ? "" : next_step_topdown(m);
 	if (v->next_step == metrics_next_branches)
 		return branches_for(m);
 	return v->next_step;
@@ -379,7 +393,7 @@ void diagnose(const struct counter_set *s, const struct metric_value *mv, int n,
 		const char *next = any ? next_step_metric(any, m, topdown_held) : "";
 		/* high CPI: Top-down says which stall category first, unless held */
 		if (cpi_high && !topdown_held)
-			snprintf(d->next, sizeof d->next, "%s; then %s", topdown_for(m), next);
+			snprintf(d->next, sizeof d->next, "%s; then %s", next_step_topdown(m), next);
 		else
 			snprintf(d->next, sizeof d->next, "%s", next);
 		return;
@@ -387,7 +401,7 @@ void diagnose(const struct counter_set *s, const struct metric_value *mv, int n,
 	if (cpi_high) {
 		snprintf(d->finding, sizeof d->finding, "CPI %.2f above 1 with no miss rate high among the counters here: "
 			 "classify the stalls with Top-down", cpi->value);
-		snprintf(d->next, sizeof d->next, "%s", topdown_held ? "" : topdown_for(m));
+		snprintf(d->next, sizeof d->next, "%s", topdown_held ? "" : next_step_topdown(m));
 		return;
 	}
 	const struct metric_value *ipc = metric(mv, n, "ipc");

@@ -27,6 +27,13 @@ struct machine {
 /* What the events of s (and the model of its tree t, may be NULL) tell. */
 void machine_of(const struct counter_set *s, const struct tma_tree *t, struct machine *m);
 
+/* The vendor an event name ("cpu_core/cycles", "ex_ret_ops") belongs to;
+ * TMA_NVENDORS for a generic or unknown name. */
+enum tma_vendor next_step_vendor_of_event(const char *name);
+
+/* The Top-down Level 1 collection for m (every vendor's when unknown). */
+const char *next_step_topdown(const struct machine *m);
+
 /* A metric's next step for m, "" when Top-down is asked for and the
  * capture holds a tree (topdown_held). The result is a literal. */
 const char *next_step_metric(const struct metric_value *v, const struct machine *m, bool topdown_held);

@@ -89,6 +89,11 @@ ok $? "one more event named: a run with instructions only is told to add cycles"
 "$DERIVE" -q "$Z" 2>/dev/null | grep -q '^    to complete: add branches to get the branch miss rate; add instructions to get IPC$'
 ok $? "Zen 4 PipelineL2 run: add branches to get the branch miss rate"
 
+M=$S/stat_text/intel-hybrid-deDE-locale_tiled-matmul_main
+"$TD_BIN/td-diff" "$M.parallel6.profile.txt" "$M.profile.txt" >"$T_TMP/d.txt" 2>/dev/null
+grep -q 'Next, on both builds: perf stat -M TopdownL1 -- CMD | td-derive; ' "$T_TMP/d.txt" && ! grep -q 'PipelineL1\|TopDownL1' "$T_TMP/d.txt"
+ok $? "td-diff on a hybrid Intel pair: the Top-down step for Intel only"
+
 # --- one diagnosis per run -------------------------------------------------------
 sed -n '/^diagnosis (one per run):$/,/^$/p' "$T_TMP/z.txt" | grep -c '^  run[1-4] all: ' >"$T_TMP/count"
 [ "$(cat "$T_TMP/count")" = 4 ] && grep -q '^  run1 all: memory bound: CPI 1\.06 with l1d_miss_rate 31\.1%, dtlb_miss_rate 96\.8%$' "$T_TMP/z.txt" &&
