@@ -190,14 +190,21 @@ static bool group_held(const struct tma_tree *t, const char *node, const char *c
 	return false;
 }
 
-/* Held in t or in a tree of the same model and PMU elsewhere in the capture. */
+/* Two trees of one PMU from the same model, or one of them from the
+ * values perf printed (no model: the same machine). */
+static bool same_machine(const struct tma_tree *a, const struct tma_tree *b)
+{
+	return a->model == b->model || !strcmp(a->model->id, "perf") || !strcmp(b->model->id, "perf");
+}
+
+/* Held in t or in a tree of the same machine and PMU elsewhere in the capture. */
 static bool held_anywhere(const struct tma_tree *t, const struct tma_tree *const *others, int nothers, const char *node,
 			  const char *clause)
 {
 	if (group_held(t, node, clause))
 		return true;
 	for (int i = 0; i < nothers; i++)
-		if (others[i] != t && others[i]->model == t->model && tma_find(others[i], node) &&
+		if (others[i] != t && same_machine(others[i], t) && tma_find(others[i], node) &&
 		    group_held(others[i], node, clause))
 			return true;
 	return false;
@@ -332,6 +339,9 @@ static void from_tree(const struct tma_tree *t, const struct tma_tree *const *ot
 		d->change = e->change;
 	}
 	next_step_node(t, others, nothers, leaf->def->name, m, d->next, sizeof d->next);
+	char own[sizeof d->next];
+	if (!d->next[0] && next_step_node(t, NULL, 0, leaf->def->name, m, own, sizeof own)[0])
+		snprintf(d->next, sizeof d->next, "(the next level is in another run's tree of this capture)");
 	if (t->warning[0]) {
 		used = strlen(d->finding);
 		snprintf(d->finding + used, sizeof d->finding - used, " (mismeasured: %s)", t->warning);

@@ -84,6 +84,9 @@ ok $? "Neoverse N2: no Topdown_Backend (an N3 group), no perf record -b: SPE and
 "$DERIVE" -q "$P" >"$T_TMP/p.txt" 2>/dev/null; "$DERIVE" -q --csv "$P" >>"$T_TMP/p.txt" 2>/dev/null
 ! grep -v '^input: ' "$T_TMP/p.txt" | grep -q 'TopdownL1\|TopdownL2\|PipelineL1' && grep -q 'next: perf stat -M TopdownL3' "$T_TMP/p.txt"
 ok $? "SPR TopdownL1+L2 capture: not told to collect TopdownL1/L2; TopdownL3 for memory_bound"
+"$DERIVE" -q "$T" >"$T_TMP/t.txt" 2>/dev/null; "$DERIVE" -q --csv "$T" >>"$T_TMP/t.txt" 2>/dev/null
+! grep -v '^input: ' "$T_TMP/t.txt" | grep -q 'TopdownL1\|TopdownL2' && grep -q "^    next: (the next level is in another run's tree of this capture)$" "$T_TMP/t.txt"
+ok $? "TGL drill-down capture: the TopdownL1 runs are not told to collect TopdownL2, which run3 holds (also from perf's printed tree)"
 "$DERIVE" -q "$K" 2>/dev/null | grep -q '^    to complete: add cycles to get IPC$'
 ok $? "one more event named: a run with instructions only is told to add cycles"
 "$DERIVE" -q "$Z" 2>/dev/null | grep -q '^    to complete: add branches to get the branch miss rate; add instructions to get IPC$'
