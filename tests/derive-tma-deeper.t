@@ -75,17 +75,17 @@ ok $? "(synthetic L2) fetch_latency 12% is not high under a frontend_bound of 18
 
 # --- next steps fit the machine and the capture ---------------------------------
 "$DERIVE" -q "$Z" >"$T_TMP/z.txt" 2>/dev/null; "$DERIVE" -q --csv "$Z" >>"$T_TMP/z.txt" 2>/dev/null
-! grep -v '^input: ' "$T_TMP/z.txt" | grep -q 'TopdownL1\|TopDownL1\|PipelineL1\|PipelineL2\|(Intel)'
+! grep -v '^input: \|^command: ' "$T_TMP/z.txt" | grep -q 'TopdownL1\|TopDownL1\|PipelineL1\|PipelineL2\|(Intel)'
 ok $? "Zen 4 PipelineL2 capture: no Intel command, not told to collect PipelineL1 or PipelineL2 again"
 "$DERIVE" -q "$N" >"$T_TMP/n.txt" 2>/dev/null; "$DERIVE" -q --csv "$N" >>"$T_TMP/n.txt" 2>/dev/null
-! grep -v '^input: ' "$T_TMP/n.txt" | grep -q 'Topdown_Backend\|Topdown_Frontend\|perf record -b\|PipelineL\|TopdownL2' && grep -q 'arm_spe/branch_filter=1' "$T_TMP/n.txt" &&
+! grep -v '^input: \|^command: ' "$T_TMP/n.txt" | grep -q 'Topdown_Backend\|Topdown_Frontend\|perf record -b\|PipelineL\|TopdownL2' && grep -q 'arm_spe/branch_filter=1' "$T_TMP/n.txt" &&
 	grep -q 'perf stat -M DTLB_Effectiveness,L1D_Cache_Effectiveness' "$T_TMP/n.txt"
 ok $? "Neoverse N2: no Topdown_Backend (an N3 group), no perf record -b: SPE and perf's N2 groups"
 "$DERIVE" -q "$P" >"$T_TMP/p.txt" 2>/dev/null; "$DERIVE" -q --csv "$P" >>"$T_TMP/p.txt" 2>/dev/null
-! grep -v '^input: ' "$T_TMP/p.txt" | grep -q 'TopdownL1\|TopdownL2\|PipelineL1' && grep -q 'next: perf stat -M TopdownL3' "$T_TMP/p.txt"
+! grep -v '^input: \|^command: ' "$T_TMP/p.txt" | grep -q 'TopdownL1\|TopdownL2\|PipelineL1' && grep -q 'next: perf stat -M TopdownL3' "$T_TMP/p.txt"
 ok $? "SPR TopdownL1+L2 capture: not told to collect TopdownL1/L2; TopdownL3 for memory_bound"
 "$DERIVE" -q "$T" >"$T_TMP/t.txt" 2>/dev/null; "$DERIVE" -q --csv "$T" >>"$T_TMP/t.txt" 2>/dev/null
-! grep -v '^input: ' "$T_TMP/t.txt" | grep -q 'TopdownL1\|TopdownL2' && grep -q "^    next: (the next level is in another run's tree of this capture)$" "$T_TMP/t.txt"
+! grep -v '^input: \|^command: ' "$T_TMP/t.txt" | grep -q 'TopdownL1\|TopdownL2' && grep -q "^    next: (the next level is in another run's tree of this capture)$" "$T_TMP/t.txt"
 ok $? "TGL drill-down capture: the TopdownL1 runs are not told to collect TopdownL2, which run3 holds (also from perf's printed tree)"
 "$DERIVE" -q "$K" 2>/dev/null | grep -q '^    to complete: add cycles to get IPC$'
 ok $? "one more event named: a run with instructions only is told to add cycles"
