@@ -122,6 +122,14 @@ const struct tma_node *tma_find(const struct tma_tree *t, const char *name);
 /* Value of a node by tdkit name, NaN if absent. */
 double tma_value(const struct tma_tree *t, const char *name);
 
+/* The vocabulary (tma_vocabulary.c): the model of trees built from the
+ * values perf printed; the definition of a deeper node perf printed by
+ * tdkit name, made for an unknown name (kept for the life of the
+ * program, NULL once 64 are made); where a node comes among its siblings. */
+extern const struct tma_model tma_perf_printed;
+const struct tma_def *tma_deeper_def(const char *name);
+int tma_vocabulary_rank(const struct tma_def *d);
+
 /* The models, for --cpu and the man page. */
 const struct tma_model *const *tma_models(void);
 
