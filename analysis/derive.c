@@ -53,7 +53,7 @@ static int printed_for(const struct stat_model *m, const struct counter_set *s, 
 		const struct perf_metric *p = &m->perf[i];
 		if (p->session == s->session && p->interval == s->interval && !strcmp(p->scope, s->scope) &&
 		    !strcmp(p->pmu, s->pmu) && tma_node_for_perf_unit(p->unit, &uncorrected))
-			out[n++] = (struct tma_printed){ p->unit, p->value };
+			out[n++] = (struct tma_printed){ p->unit, p->value, p->group };
 	}
 	return n;
 }
@@ -129,8 +129,8 @@ static void add_set(struct run_rows *r, const struct stat_model *m, const struct
 		/* more retiring is better, more of any stall category worse (as td-diff) */
 		bool useful = !strcmp(nd->def->name, "retiring") || !strcmp(nd->def->name, "light_operations");
 		*new_metric(r) = (struct derive_metric){ scope, s->pmu, nd->def->name, 100 * nd->value, "%",
-							  useful ? "higher" : "lower", nd->level, tma_assessment(nd), nd->from_perf ? NAN : conf,
-							  NAN, nd->on_path, nd->from_perf ? "perf" : "tdkit" };
+							  useful ? "higher" : "lower", nd->level, tma_assessment(nd), nd->source ? NAN : conf,
+							  NAN, nd->on_path, nd->source ? nd->source : "tdkit" };
 		if (nd->level > r->deepest && !isnan(nd->value))
 			r->deepest = nd->level;
 		if (nd->level == 1 && !isnan(nd->value) && used < sizeof level1)

@@ -8,6 +8,7 @@
 #include "common/input.h"
 #include "common/stats.h"
 #include "diff_counters.h"
+#include "next_step.h"
 
 #define MAX_THRESHOLDS 64
 
@@ -16,6 +17,9 @@ struct diff_counters {
 	struct dc_quantity *q;
 	int nq, cap;
 	int runs[2];
+	int repeated[2];          /* runs that are perf -r means */
+	int repeats[2];           /* the perf -r runs behind them, where the file says how many */
+	bool repeats_unknown[2];  /* a perf -r mean without its count (CSV, JSON) */
 	char command[2][512];
 	struct dc_threshold thresholds[MAX_THRESHOLDS];
 	int nthresholds;
@@ -40,6 +44,21 @@ void diff_counters_free(struct diff_counters *d)
 
 int diff_counters_runs(const struct diff_counters *d, int side) { return d->runs[side]; }
 const char *diff_counters_command(const struct diff_counters *d, int side) { return d->command[side]; }
+
+const char *diff_counters_runs_text(const struct diff_counters *d, int side, char *buf, size_t cap)
+{
+	int runs = d->runs[side], plain = runs - d->repeated[side];
+	if (!d->repeated[side])
+		snprintf(buf, cap, "%d run%s", runs, runs == 1 ? "" : "s");
+	else if (!d->repeats_unknown[side])
+		snprintf(buf, cap, "%d runs, perf -r", d->repeats[side] + plain);
+	else if (runs == 1)
+		snprintf(buf, cap, "perf -r runs: the file does not say how many");
+	else
+		snprintf(buf, cap, "%d runs, %d of them perf -r means of runs the file does not count", runs,
+			 d->repeated[side]);
+	return buf;
+}
 
 /* Raw counters where more is worse for the same workload. */
 static bool counter_higher_is_worse(const char *name)
@@ -120,13 +139,15 @@ static void add_tree(struct diff_counters *d, int side, const struct stat_model 
 	char name[256];
 	for (int i = 0; i < t.n; i++) {
 		const struct tma_node *nd = &t.node[i];
+		if (isnan(nd->value))
+			continue;              /* not computable: nothing to compare */
 		quantity_name(name, sizeof name, s, d->per_scope, nd->def->name);
 		struct dc_quantity *q = quantity(d, name, true);
 		q->unit = "%";
 		q->tma_level = nd->level;
 		q->has_direction = true;
 		q->higher_is_better = !strcmp(nd->def->name, "retiring") || !strcmp(nd->def->name, "light_operations");
-		add_value(q, side, 100 * nd->value, NAN, m->runs, enabled);
+		add_value(q, side, 100 * nd->value, NAN, m->session_repeats[s->session], enabled);
 	}
 }
 
@@ -137,7 +158,7 @@ static void add_set(struct diff_counters *d, int side, const struct stat_model *
 		quantity_name(name, sizeof name, s, d->per_scope, s->c[i].name);
 		struct dc_quantity *q = quantity(d, name, false);
 		q->has_direction = counter_higher_is_worse(s->c[i].name);
-		add_value(q, side, s->c[i].value, s->c[i].variance_pct, m->runs, s->c[i].enabled_pct);
+		add_value(q, side, s->c[i].value, s->c[i].variance_pct, m->session_repeats[s->session], s->c[i].enabled_pct);
 	}
 	struct metric_value mv[METRICS_MAX];
 	int n = stat_model_metrics(m, s, mv, METRICS_MAX);
@@ -147,7 +168,7 @@ static void add_set(struct diff_counters *d, int side, const struct stat_model *
 		q->unit = mv[i].unit;
 		q->has_direction = mv[i].has_direction || strcmp(mv[i].name, "elapsed_s") == 0;
 		q->higher_is_better = mv[i].higher_is_better;
-		add_value(q, side, mv[i].value, mv[i].variance_pct, m->runs, mv[i].confidence);
+		add_value(q, side, mv[i].value, mv[i].variance_pct, m->session_repeats[s->session], mv[i].confidence);
 		q->not_meaningful[side] |= mv[i].not_meaningful;
 	}
 	add_tree(d, side, m, s);
@@ -193,8 +214,18 @@ bool diff_counters_read(struct diff_counters *d, int side, const char *path, enu
 	stat_model_finish(&m);
 	bool any = m.counters > 0;
 	for (int s = 0; any && s <= m.session; s++) {
+		if (d->runs[side] == DC_MAX_RUNS) {
+			td_bad_input(td_input_display_name(path), 0, "more than %d runs on one side: the later ones "
+				     "are not compared", DC_MAX_RUNS);
+			break;
+		}
 		add_session(d, side, &m, s);
 		d->runs[side]++;
+		if (m.session_repeats[s] > 1 || m.session_variance[s]) {
+			d->repeated[side]++;
+			d->repeats[side] += m.session_repeats[s];
+			d->repeats_unknown[side] |= m.session_repeats[s] <= 1;
+		}
 	}
 	if (m.command[0] && !d->command[side][0])
 		snprintf(d->command[side], sizeof d->command[side], "%s", m.command);
@@ -490,8 +521,24 @@ void diff_counters_explain(const struct diff_counters *d, const struct dc_result
 			SAY(" Top-down: %s grew most (%.1f%% -> %.1f%% of slots, %+.1f points).", grew->q->name, grew->base,
 			    grew->cand, grew->delta);
 	}
-	if (moved(time) && time->rel_pct > 0)
-		SAY(" Next: perf stat -M TopdownL1 (or -M PipelineL1 on AMD, TopDownL1 on ARM) on both builds and td-diff the "
-		    "outputs to see which top-down node grew; perf record -g both and td-diff --folded --top 20.");
+	if (moved(time) && time->rel_pct > 0) {
+		/* the vendor the events name; Top-down asked for only when absent */
+		int votes[TMA_NVENDORS + 1] = { 0 };
+		bool tree = false;
+		for (int i = 0; i < n; i++) {
+			votes[next_step_vendor_of_event(r[i].q->name)]++;
+			tree |= r[i].q->tma_level > 0;
+		}
+		struct machine mach = { TMA_NVENDORS, NULL };
+		for (int v = 0; v < TMA_NVENDORS; v++)
+			if (votes[v] && (mach.vendor == TMA_NVENDORS || votes[v] > votes[mach.vendor]))
+				mach.vendor = (enum tma_vendor)v;
+		if (tree)
+			SAY(" Next: the Top-down rows above show which node grew; perf record -g both and td-diff "
+			    "--folded --top 20.");
+		else
+			SAY(" Next, on both builds: %s; td-diff the two perf stat outputs to see which top-down node grew; "
+			    "perf record -g both and td-diff --folded --top 20.", next_step_topdown(&mach));
+	}
 #undef SAY
 }

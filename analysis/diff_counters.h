@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include "parsers/stat.h"
 
-#define DC_MAX_RUNS 64
+#define DC_MAX_RUNS 200           /* a side's runs (stat_model keeps as many apart) */
 
 /* One counter or metric, values per side and run. */
 struct dc_quantity {
@@ -48,6 +48,9 @@ void diff_counters_free(struct diff_counters *d);
 bool diff_counters_read(struct diff_counters *d, int side, const char *path, enum stat_format fmt);
 int diff_counters_runs(const struct diff_counters *d, int side);
 const char *diff_counters_command(const struct diff_counters *d, int side);
+/* The side's runs in words: "3 runs", "5 runs, perf -r" (perf -r N counts
+ * its N runs; a file that does not say N says so), into buf. */
+const char *diff_counters_runs_text(const struct diff_counters *d, int side, char *buf, size_t cap);
 
 /* A side's runs from rows kept elsewhere (the run store) rather than from
  * a file: diff_counters_next_run starts a run; each value then names its

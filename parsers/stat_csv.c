@@ -32,6 +32,7 @@ struct stat_csv {
 	/* --metric-only: the header's column names */
 	char **columns;
 	int ncolumns, prefix_columns;
+	bool column_values;             /* a row of values came after the header */
 	struct stat_last last;          /* continuation metric rows belong to it */
 	char *scratch;
 	size_t scratch_cap;
@@ -373,6 +374,7 @@ static bool metric_header(struct stat_csv *c, struct field *f, int nf)
 	if (named < 2)
 		return false;
 	free_columns(c);
+	c->column_values = false;
 	c->columns = td_calloc((size_t)nf, sizeof(char *));
 	c->ncolumns = nf;
 	c->prefix_columns = 0;
@@ -385,6 +387,19 @@ static bool metric_header(struct stat_csv *c, struct field *f, int nf)
 	return true;
 }
 
+/* The row repeats the --metric-only header's names. */
+static bool same_header(const struct stat_csv *c, const struct field *f, int nf)
+{
+	if (nf != c->ncolumns)
+		return false;
+	for (int i = 0; i < nf; i++) {
+		struct field t = f[i];
+		if (t.n != strlen(c->columns[i]) || memcmp(t.p, c->columns[i], t.n))
+			return false;
+	}
+	return true;
+}
+
 static bool metric_only_row(struct stat_csv *c, struct field *f, int nf, const char *file,
 			    unsigned long lineno, stat_emit_fn emit, void *ctx)
 {
@@ -392,6 +407,17 @@ static bool metric_only_row(struct stat_csv *c, struct field *f, int nf, const c
 		return false;
 	struct stat_record r;
 	stat_record_init(&r, file, lineno);
+	if (same_header(c, f, nf)) {
+		/* perf prints the header once per run, and every 25 intervals of -I:
+		 * after values and without a time column, a new run starts */
+		if (c->column_values && strcmp(c->columns[0], "time")) {
+			r.kind = STAT_COMMAND;
+			emit(ctx, &r);
+		}
+		c->column_values = false;
+		return true;
+	}
+	c->column_values = true;
 	r.kind = STAT_METRIC;
 	int col = 0;
 	char scope[256] = "";
@@ -564,8 +590,19 @@ void stat_csv_line(struct stat_csv *c, const char *line, size_t len, const char 
 	int last = nf - 1;
 	while (last > 0 && f[last].n == 0)
 		last--;
-	if (nf >= 3 && (nonempty == 1 || f[0].n == 0) && !is_num(f[last], NULL) && !is_threshold(f[last]))
-		return;                       /* metric-group header: "TopdownL1 (cpu_core)" */
+	if (nf >= 3 && (nonempty == 1 || f[0].n == 0) && !is_num(f[last], NULL) && !is_threshold(f[last])) {
+		/* metric-group header: ",RUNTIME,PCT,,,,TopdownL1 (cpu_core)"; the rows below
+		 * are its group's (",,,,,,%  tma_retiring" is a metric perf could not compute) */
+		if (f[1].n == 0)
+			return;
+		char group[256];
+		stat_group_event(f[last].p, f[last].n, group, sizeof group);
+		stat_last_apply(&c->last, &r);
+		r.event = group;
+		r.len[1] = -1;
+		stat_last_remember(&c->last, &r);
+		return;
+	}
 	if (metric_only_row(c, f, nf, file, lineno, emit, ctx))
 		return;
 	if (metric_header(c, f, nf))

@@ -258,6 +258,13 @@ void stat_text_line(struct stat_text *t, const char *line, size_t len, const cha
 		if (hash) {                    /* continuation or metric-group line */
 			r.kind = STAT_METRIC;
 			stat_last_apply(&t->last, &r);
+			if (k > 0) {               /* "TopdownL1 (cpu_core)": its rows are its group's */
+				char group[256];
+				stat_group_event(tk[0].p, (size_t)(tk[k - 1].p + tk[k - 1].n - tk[0].p), group, sizeof group);
+				r.event = save(t, &at, group, strlen(group));
+				stat_last_remember(&t->last, &r);
+				stat_last_apply(&t->last, &r);
+			}
 			if (metric_part(t, hash + 1, n - left - 1, &at, &r))
 				emit(ctx, &r);
 			return;

@@ -7,6 +7,10 @@
 #include "analysis/tma.h"
 #include "analysis/tma_explain.h"
 
+/* Where the value came from and why it may be wrong or absent: "from
+ * perf", "mismeasured reason", "not computable: needs EVENT" ("" if none). */
+void tma_node_note(char *out, size_t cap, const struct tma_node *n);
+
 /* How the model's cycle-domain nodes relate to the slot tree. */
 const char *tma_cycles_note(const struct tma_tree *t);
 

@@ -122,6 +122,8 @@ static int node_row(void *ctx, int n, const char *const *cols, const size_t *len
 	for (int i = 0; i < c->model->ndefs && !def; i++)
 		if (!strcmp(c->model->defs[i].name, cols[2]))
 			def = &c->model->defs[i];
+	if (!def)                  /* a deeper node perf printed */
+		def = tma_deeper_def(cols[2]);
 	if (!def || c->tree.n == TMA_MAX_NODES)
 		return 0;
 	struct tma_node *node = &c->tree.node[c->tree.n++];
@@ -131,7 +133,7 @@ static int node_row(void *ctx, int n, const char *const *cols, const size_t *len
 	node->value = cell_number(cols[3]) / 100;
 	node->high = cols[5] && !strcmp(cols[5], "high");
 	node->on_path = cols[6] && atoi(cols[6]);
-	node->from_perf = cols[7] && !strcmp(cols[7], "perf");
+	node->source = !cols[7] || !strcmp(cols[7], "tdkit") ? NULL : !strcmp(cols[7], "toplev") ? "toplev" : "perf";
 	node->mismeasured = cols[5] && !strcmp(cols[5], "mismeasured") ? "when it was stored" : NULL;
 	c->tree.model = c->model;
 	c->tree.width = c->model->width;
