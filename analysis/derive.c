@@ -58,15 +58,6 @@ static int printed_for(const struct stat_model *m, const struct counter_set *s, 
 	return n;
 }
 
-static double lowest_enabled(const struct counter_set *s)
-{
-	double c = 100;
-	for (int i = 0; i < s->n; i++)
-		if (!isnan(s->c[i].value) && s->c[i].enabled_pct < c)
-			c = s->c[i].enabled_pct;
-	return c;
-}
-
 static int by_name(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
 
 /* The counters' names, sorted, without repeats, comma-separated. */
@@ -119,7 +110,7 @@ static void add_set(struct run_rows *r, const struct stat_model *m, const struct
 	static struct tma_tree tree;     /* large: not on the stack */
 	if (!tma_build(s, printed, np, &to, &tree))
 		return;
-	double conf = lowest_enabled(s);
+	double conf = counter_set_lowest_enabled(s);
 	if (!r->model[0])
 		snprintf(r->model, sizeof r->model, "%s", tree.model->id);
 	char level1[256] = "";

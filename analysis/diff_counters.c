@@ -132,10 +132,7 @@ static void add_tree(struct diff_counters *d, int side, const struct stat_model 
 	struct tma_tree t;
 	if (!tma_build(s, NULL, 0, NULL, &t))
 		return;
-	double enabled = 100;
-	for (int i = 0; i < s->n; i++)
-		if (!isnan(s->c[i].value) && s->c[i].enabled_pct < enabled)
-			enabled = s->c[i].enabled_pct;
+	double enabled = counter_set_lowest_enabled(s);
 	char name[256];
 	for (int i = 0; i < t.n; i++) {
 		const struct tma_node *nd = &t.node[i];

@@ -164,6 +164,15 @@ void counter_set_free(struct counter_set *s)
 	s->topdown_events = false;
 }
 
+double counter_set_lowest_enabled(const struct counter_set *s)
+{
+	double lowest = 100;
+	for (int i = 0; i < s->n; i++)
+		if (!isnan(s->c[i].value) && s->c[i].enabled_pct < lowest)
+			lowest = s->c[i].enabled_pct;
+	return lowest;
+}
+
 const struct counter *counter_set_get(const struct counter_set *s, const char *name)
 {
 	for (int i = 0; i < s->n; i++)

@@ -47,6 +47,9 @@ void counter_set_merge(struct counter_set *into, const struct counter_set *from)
 /* Adds (sums) a counter; a missing value makes the sum missing. */
 void counter_set_add(struct counter_set *s, const char *name, double value, double enabled_pct, double variance_pct);
 const struct counter *counter_set_get(const struct counter_set *s, const char *name);
+/* The lowest enabled % of the counters that have a value: what anything
+ * computed from the whole set can claim as its confidence (100: exact). */
+double counter_set_lowest_enabled(const struct counter_set *s);
 /* The same event printed again in one set (each metric group gets its own
  * multiplexed copy): the copies are averaged. Returns the copies so far. */
 int counter_set_add_copy(struct counter_set *s, const char *name, double value, double enabled_pct, double variance_pct,

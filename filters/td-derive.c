@@ -169,15 +169,6 @@ static int merge_by_pmu(const struct counter_set *sets, int n, struct counter_se
 	return k;
 }
 
-static double lowest_enabled(const struct counter_set *s)
-{
-	double c = 100;
-	for (int i = 0; i < s->n; i++)
-		if (!isnan(s->c[i].value) && s->c[i].enabled_pct < c)
-			c = s->c[i].enabled_pct;
-	return c;
-}
-
 /* The Top-down trees of the capture's whole-run sets: found once the
  * input is read, before the whole-run rows (interval rows ask their own
  * set). A next step never asks for what one of them holds. */
@@ -216,7 +207,7 @@ static void add_tree_rows(struct td_table *t, const struct counter_set *s, const
 		td_table_str(t, C_UNIT, "%");
 		td_table_str(t, C_VERDICT, tma_assessment(n));
 		td_table_str(t, C_BAND, n->on_path ? "bottleneck" : "");
-		double conf = n->source || isnan(n->value) ? NAN : lowest_enabled(s);
+		double conf = n->source || isnan(n->value) ? NAN : counter_set_lowest_enabled(s);
 		td_table_num(t, C_CONF, conf);
 		td_table_str(t, C_LOWCONF, conf < 50 ? "yes" : "no");
 		char next[400] = "";

@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include "reports/table.h"
 #include "reports/trend_svg.h"
 
 #define W 960
@@ -24,23 +25,6 @@ static double sx(const struct scale *s, size_t i)
 static double sy(const struct scale *s, double v)
 {
 	return TOP + (s->hi - v) / (s->hi - s->lo) * (H - TOP - BOTTOM);
-}
-
-/* Text escaped for XML. */
-static void text(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '<')
-			fputs("&lt;", f);
-		else if (*s == '>')
-			fputs("&gt;", f);
-		else if (*s == '&')
-			fputs("&amp;", f);
-		else if (*s == '"')
-			fputs("&quot;", f);
-		else
-			fputc(*s, f);
-	}
 }
 
 static void bounds(const struct trend_chart *c, struct scale *s)
@@ -79,14 +63,14 @@ static void axes(FILE *f, const struct trend_chart *c, const struct scale *s)
 		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" font-size=\"12\">%.4g</text>\n", LEFT - 6, y + 4, v);
 	}
 	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"12\">", LEFT, H - BOTTOM + 18);
-	text(f, c->first_time ? c->first_time : "");
+	td_xml_text(f, c->first_time ? c->first_time : "");
 	fprintf(f, "</text>\n<text x=\"%d\" y=\"%d\" text-anchor=\"end\" font-size=\"12\">", W - RIGHT, H - BOTTOM + 18);
-	text(f, c->last_time ? c->last_time : "");
+	td_xml_text(f, c->last_time ? c->last_time : "");
 	fprintf(f, "</text>\n<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"13\">run, oldest to newest (%zu runs)</text>\n",
 		(LEFT + W - RIGHT) / 2, H - 18, c->npoints);
 	fprintf(f, "<text x=\"18\" y=\"%d\" text-anchor=\"middle\" font-size=\"13\" transform=\"rotate(-90 18 %d)\">",
 		(TOP + H - BOTTOM) / 2, (TOP + H - BOTTOM) / 2);
-	text(f, c->unit && *c->unit ? c->unit : "value");
+	td_xml_text(f, c->unit && *c->unit ? c->unit : "value");
 	fputs("</text>\n", f);
 }
 
@@ -118,7 +102,7 @@ void trend_svg_write(FILE *f, const struct trend_chart *c)
 		   "font-family=\"Verdana, sans-serif\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n",
 		W, H, W, H);
 	fprintf(f, "<text x=\"%d\" y=\"28\" text-anchor=\"middle\" font-size=\"16\">", W / 2);
-	text(f, c->title);
+	td_xml_text(f, c->title);
 	fputs("</text>\n", f);
 	axes(f, c, &s);
 	band(f, c, &s);
