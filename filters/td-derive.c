@@ -774,9 +774,9 @@ int main(int argc, char **argv)
 		td_warn(NULL, 0, "%lu events printed more than once in one interval and scope (e.g. %s: one copy per "
 			"metric group, or one per PMU with the same name); their copies were averaged",
 			m.repeated_events, m.repeated_example);
-	if (m.records == 0)
+	if (m.records == 0 && !td_bad_input_count())   /* a file without any was named already */
 		td_bad_input(NULL, 0, "no perf stat output found in the input");
-	else if (m.counters == 0 && m.nperf == 0)
+	else if (m.counters == 0 && m.nperf == 0 && !td_bad_input_count())
 		td_warn(NULL, 0, "the perf stat output holds no counter values");
 	td_table_free(t);
 	stat_model_free(&m);
