@@ -4,6 +4,7 @@
 
 static bool blank(char c) { return c == ' ' || c == '\t'; }
 static bool digit(char c) { return c >= '0' && c <= '9'; }
+static bool is_letter(char c) { return (c | 0x20) >= 'a' && (c | 0x20) <= 'z'; }
 
 /* "a;b;c 123": no leading blank, frames joined by ';', one blank, a count. */
 static bool is_folded(const char *s, size_t n)
@@ -44,7 +45,7 @@ static bool starts(const char *s, size_t n, const char *w)
 static size_t count_len(const char *s, size_t n)
 {
 	size_t i = 0;
-	while (i < n && (digit(s[i]) || ((s[i] == ',' || s[i] == '.') && i > 0)))
+	while (i < n && (digit(s[i]) || ((s[i] == ',' || s[i] == '.') && i > 0 && i + 1 < n && digit(s[i + 1]))))
 		i++;
 	return i;
 }
@@ -54,6 +55,8 @@ static size_t count_len(const char *s, size_t n)
 static bool is_stat(const char *s, size_t n)
 {
 	if (memmem(s, n, "Performance counter stats for", 29) || memmem(s, n, " seconds time elapsed", 21))
+		return true;
+	if (s[0] == '{' && (memmem(s, n, "\"counter-value\"", 15) || memmem(s, n, "\"metric-value\"", 14)))
 		return true;
 	size_t i = 0;
 	while (i < n && blank(s[i]))
@@ -71,19 +74,17 @@ static bool is_stat(const char *s, size_t n)
 		int fields = 1;
 		for (size_t k = i; k < n; k++)
 			fields += s[k] == sep;
-		size_t e = i + 1;
-		while (e < n && s[e] != sep)
-			e++;
-		return fields >= 5 && e + 1 < n && ((s[e + 1] | 0x20) >= 'a' && (s[e + 1] | 0x20) <= 'z');
+		const char *unit_end = memchr(s + i + 1, sep, n - i - 1);
+		return fields >= 5 && unit_end && unit_end + 1 < s + n && is_letter(unit_end[1]);
 	}
 	if (i >= n || !blank(s[i]))
 		return false;
 	while (i < n && blank(s[i]))
 		i++;
 	if (starts(s + i, n - i, "msec ") || starts(s + i, n - i, "ns "))
-		for (i += 3; i < n && blank(s[i]); i++)
+		for (i += s[i] == 'm' ? 4 : 2; i < n && blank(s[i]); i++)
 			;
-	if (i >= n || !((s[i] | 0x20) >= 'a' && (s[i] | 0x20) <= 'z'))
+	if (i >= n || !is_letter(s[i]))
 		return false;
 	while (i < n && !blank(s[i]))
 		i++;
