@@ -760,7 +760,8 @@ int main(int argc, char **argv)
 					    : stat_read(files[i], fmt, stat_model_add, &m);
 		size_t used = strlen(inputs);
 		snprintf(inputs + used, sizeof inputs - used, "%s%s (%s)", i ? ", " : "",
-			 strcmp(files[i], "-") ? files[i] : "<stdin>", stat_format_name(got));
+			 strcmp(files[i], "-") ? files[i] : "<stdin>",
+			 got == STAT_AUTO ? "no perf stat output" : stat_format_name(got));
 	}
 	if (pipe)
 		stat_pipe_finish(pipe);

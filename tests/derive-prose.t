@@ -27,6 +27,7 @@ ok $(( ! $? )) "another program's JSON object gives no metric"
 run_tool "$T_TMP/out" "$T_TMP/err" "$DERIVE" "$TD_ROOT/testdata/diff/local-kvm_gzip-1_cpu-clock-g.folded"
 [ "$RC" = 2 ] && [ "$(cat "$T_TMP/err")" = "td-derive: $TD_ROOT/testdata/diff/local-kvm_gzip-1_cpu-clock-g.folded: this is folded stacks; use td-diff (two of them) or flamegraph.pl" ]
 ok $? "folded stacks given to td-derive: one line naming them, exit 2"
+grep -q '^input: .*folded (no perf stat output)$' "$T_TMP/out"; ok $? "folded stacks: labelled 'no perf stat output', not a layout"
 zcat "$TD_ROOT/testdata/fold/local-kvm_cpu-clock-g_gzip-perl_perf6.1.script.txt.gz" >"$T_TMP/script.txt"
 run_tool "$T_TMP/out" "$T_TMP/err" "$DERIVE" "$T_TMP/script.txt"
 [ "$RC" = 2 ] && [ "$(wc -l <"$T_TMP/err")" = 1 ] && grep -q "script.txt: this is perf script output; use td-fold" "$T_TMP/err"
