@@ -118,6 +118,15 @@ static bool is_note(const char *s, size_t n)
 	return i == n || s[i] == '#' || (n - i >= 2 && s[i] == '$' && s[i + 1] == ' ');
 }
 
+/* A JSON object starts on this line. */
+static bool starts_object(const char *s, size_t n)
+{
+	size_t i = 0;
+	while (i < n && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	return i < n && s[i] == '{';
+}
+
 /* Where stat_read says that its input paused. */
 struct pause_to {
 	stat_emit_fn emit;
@@ -238,6 +247,10 @@ enum stat_format stat_read(const char *path, enum stat_format fmt, stat_emit_fn 
 		bool perf = true;
 		switch (lf) {
 		case STAT_JSON:
+			if (!starts_object(line, len)) {
+				perf = false;           /* "..." eliding lines of a JSON capture */
+				break;
+			}
 			if (!memchr(line, '}', len)) {
 				pending = td_strndup(line, len);
 				pending_len = len;

@@ -86,6 +86,11 @@ if have_shared; then
 	F=$S/stat_csv/local-kvm-amd-epyc-genoa_perf6.1_swevents/text_interval_A.txt
 	"$DERIVE" -q --counters --csv "$F" >"$T_TMP/out"
 	grep -q '^0.295387544,CPU0,,task-clock,296.450000,100.00,$' "$T_TMP/out"; ok $? "-I -A text: 0.295387544 CPU0 task-clock 296.45"
+	# "..." eliding lines of a -j capture is not an unclosed JSON object
+	F=$S/stat/intel-x86-16cpu_perf-stat-a-j-I1000_metric-threshold_lkml-2024-irogers.snippet.jsonl
+	run_tool "$T_TMP/out" "$T_TMP/err" "$DERIVE" "$F"
+	[ "$RC" = 0 ] && [ "$(cat "$T_TMP/err")" = "td-derive: $F: 1 line of non-perf text skipped (the first at line 14)" ]
+	ok $? "-j excerpt ending in '...': one note, exit 0 (was 'JSON object not closed', exit 2)"
 	# the layout label of text captures with an early prose line holding a comma
 	n=0
 	for F in "$S/stat/intel-spr_default-a-sleep1_TopdownL1-L2-metricgroup_std_lkml-2023-kanliang.snippet.txt" \
@@ -121,6 +126,6 @@ if have_shared; then
 		python3 -c 'import json,sys; d=json.load(sys.stdin); assert isinstance(d, list) and len(d) == 2'
 	ok $? "td-info --json a b: one JSON array of two"
 else
-	for i in $(seq 14); do skip "../shared absent"; done
+	for i in $(seq 15); do skip "../shared absent"; done
 fi
 done_testing
