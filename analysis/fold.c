@@ -440,6 +440,13 @@ static void frame_line(struct fold *f, const struct script_frame *fr)
 	push_frame_names(f, frame_names(f, fr, f->java));
 }
 
+static bool parse_header(const struct fold *f, const char *line, size_t len, struct script_header *h)
+{
+	if (f->opt.exact_comm)
+		return script_parse_header_exact(line, len, h);
+	return f->opt.perl_compat ? script_parse_header_perl(line, len, h) : script_parse_header(line, len, h);
+}
+
 /* A sample recorded without -g is one line; stackcollapse-perf.pl loses
  * these (inferno keeps them as "comm;sym"), td-fold keeps them. Only lines
  * that cannot start a callchain sample are tried: a header ending in its
@@ -450,12 +457,8 @@ static bool one_line_sample(struct fold *f, const char *line, size_t len)
 	struct script_frame fr;
 	if (len < 8 || line[len - 1] != ')')
 		return false;
-	if (line[0] != ' ' && line[0] != '\t') {
-		bool is_header = f->opt.exact_comm ? script_parse_header_exact(line, len, &h)
-						   : script_parse_header(line, len, &h);
-		if (is_header && h.event.n)
-			return false;
-	}
+	if (line[0] != ' ' && line[0] != '\t' && parse_header(f, line, len, &h) && h.event.n)
+		return false;
 	if (!script_parse_one_line(line, len, f->opt.exact_comm, &h, &fr))
 		return false;
 	end_sample(f);
@@ -488,11 +491,12 @@ void fold_line(struct fold *f, const char *line, size_t len, const char *file, u
 		return;
 	struct script_header h;
 	struct script_frame fr;
-	if ((!f->in_sample || (line[0] != ' ' && line[0] != '\t')) && one_line_sample(f, line, len))
+	bool compat = f->opt.perl_compat;
+	if (!compat && script_is_record(line, len))
 		return;
-	bool is_header = f->opt.exact_comm ? script_parse_header_exact(line, len, &h)
-					   : script_parse_header(line, len, &h);
-	if (is_header) {
+	if (!compat && (!f->in_sample || (line[0] != ' ' && line[0] != '\t')) && one_line_sample(f, line, len))
+		return;
+	if (parse_header(f, line, len, &h)) {
 		header_line(f, &h);
 		return;
 	}
@@ -694,7 +698,7 @@ void fold_cache_header(struct fold *f, const char *comm, int32_t tid, const char
 	struct script_header h;
 	char digits[16];
 	int nd = snprintf(digits, sizeof digits, "%d", (int)tid);
-	bool parsed = f->opt.exact_comm ? script_parse_header_exact(line, len, &h) : script_parse_header(line, len, &h);
+	bool parsed = parse_header(f, line, len, &h);
 	/* only when the line's parse depends on comm, tid and event alone */
 	if (len == 0 || line[0] == '#' || !parsed || !span_is(h.comm, comm) || h.pid.n != 0 ||
 	    h.tid.n != (size_t)nd || memcmp(h.tid.p, digits, (size_t)nd) != 0 || !span_is(h.event, event))
@@ -713,8 +717,14 @@ void fold_cache_header(struct fold *f, const char *comm, int32_t tid, const char
 
 void fold_end_input(struct fold *f, const char *file, unsigned long lineno)
 {
-	if (f->in_sample) {
-		td_bad_input(file, lineno, "input ends inside a sample; kept");
+	if (f->in_sample && f->opt.perl_compat) {
+		td_warn(file, lineno, "input ends without the blank line after its last sample; "
+			"dropped, as stackcollapse-perf.pl drops it");
+		f->in_sample = false;
+		f->frames.n = 0;
+	} else if (f->in_sample) {
+		td_warn(file, lineno, "input ends without the blank line after its last sample; "
+			"kept (stackcollapse-perf.pl drops it)");
 		end_sample(f);
 	}
 	settle(f);

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "analysis/counter_groups.h"
 #include "tma.h"
 
 static const struct tma_model *const models[] = {
@@ -291,6 +292,34 @@ static bool has_topdown_events(const struct counter_set *s)
 	return s->topdown_events;
 }
 
+/* A node perf printed is computed from the copies of its own group, as
+ * perf computed it, where the set holds several copies of an event; the
+ * other nodes keep the copies' mean. */
+static void own_groups(const struct tma_ctx *c, const struct tma_model *m, const struct tma_printed *p, int np,
+		       double *v)
+{
+	if (np == 0 || !counter_set_has_copies(c->set))
+		return;
+	for (int i = 0; i < np; i++) {
+		bool uncorrected;
+		const char *node = p[i].group ? tma_node_for_perf_unit(p[i].unit, &uncorrected) : NULL;
+		int k = 0;
+		while (node && k < m->ndefs && strcmp(m->defs[k].name, node))
+			k++;
+		if (!node || k == m->ndefs)
+			continue;
+		struct counter_set view;
+		counter_set_group_view(c->set, p[i].group, &view);
+		struct tma_ctx vc = { &view, c->width };
+		double w[TMA_MAX_NODES];
+		for (int j = 0; j < TMA_MAX_NODES; j++)
+			w[j] = NAN;
+		m->compute(&vc, w);
+		v[k] = w[k];
+		counter_set_free(&view);
+	}
+}
+
 bool tma_build(const struct counter_set *s, const struct tma_printed *printed, int nprinted,
 	       const struct tma_options *o, struct tma_tree *t)
 {
@@ -316,6 +345,7 @@ bool tma_build(const struct counter_set *s, const struct tma_printed *printed, i
 		for (int i = 0; i < TMA_MAX_NODES; i++)
 			v[i] = NAN;
 		m->compute(&c, v);
+		own_groups(&c, m, printed, nprinted, v);
 		for (int i = 0; i < m->ndefs; i++)
 			if (isinf(v[i]))
 				v[i] = NAN;

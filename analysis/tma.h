@@ -65,6 +65,7 @@ struct tma_tree {
 struct tma_printed {
 	const char *unit;
 	double value;
+	unsigned group;            /* the printed group it came with (stat_model.h); 0: not known */
 };
 
 struct tma_options {

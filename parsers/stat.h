@@ -16,7 +16,10 @@ enum stat_kind {
 	STAT_COUNTER,      /* value of event */
 	STAT_METRIC,       /* a metric perf printed: metric_value metric_unit */
 	STAT_ELAPSED,      /* "seconds time elapsed" (value in s) */
-	STAT_COMMAND,      /* the perf command line, when the file records it (event) */
+	STAT_COMMAND,      /* a perf stat run starts here (text banner, "# started on", a shell
+			      prompt running perf stat, a repeated --metric-only header): event
+			      is its command line when the file records it, else "". Every
+			      reader marks runs so; the model splits on it (stat_model.h) */
 	STAT_RUNS,         /* "(N runs)": value = N */
 	STAT_PAUSE         /* no line is ready yet (a live pipe): what came before may be shown now */
 };
@@ -65,6 +68,11 @@ bool stat_parse_number(const char *s, size_t n, double *out);
  * (for layouts where the comma cannot be a separator). */
 bool stat_parse_number_comma(const char *s, size_t n, double *out);
 void stat_record_init(struct stat_record *r, const char *file, unsigned long line);
+
+/* The event a metric-group header's metrics are filed under, into out:
+ * "TopdownL1 (cpu_core)" -> "cpu_core/TopdownL1/" (its PMU's set, never
+ * the set of the counter printed above it), "TopdownL1" -> "TopdownL1". */
+void stat_group_event(const char *s, size_t n, char *out, size_t cap);
 
 /* The counter a continuation metric line belongs to (CSV and text). */
 struct stat_last {

@@ -1,4 +1,5 @@
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "common/diag.h"
@@ -225,12 +226,15 @@ enum stat_format stat_read(const char *path, enum stat_format fmt, stat_emit_fn 
 			size_t i = 0;
 			while (i < len && line[i] != '$' && line[i] != '#')
 				i++;
-			if (i + 12 < len && memmem(line + i, len - i, "perf stat", 9)) {
+			/* a run starts: a prompt running perf stat (its command line), or
+			 * the "# started on" line perf -o writes before each run */
+			bool prompt = i + 12 < len && memmem(line + i, len - i, "perf stat", 9);
+			if (prompt || (len - i >= 12 && memcmp(line + i, "# started on", 12) == 0)) {
 				struct stat_record r;
 				stat_record_init(&r, name, no);
 				r.kind = STAT_COMMAND;
-				char *cmdline = td_strndup(line + i, len - i);
-				r.event = cmdline;
+				char *cmdline = prompt ? td_strndup(line + i, len - i) : NULL;
+				r.event = prompt ? cmdline : "";
 				emit(ctx, &r);
 				free(cmdline);
 			}
@@ -304,6 +308,23 @@ enum stat_format stat_read(const char *path, enum stat_format fmt, stat_emit_fn 
 	stat_text_free(text);
 	td_input_close(in);
 	return fmt;
+}
+
+void stat_group_event(const char *s, size_t n, char *out, size_t cap)
+{
+	while (n && (*s == ' ' || *s == '\t'))
+		s++, n--;
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	const char *open = n > 2 && s[n - 1] == ')' ? memrchr(s, '(', n) : NULL;
+	if (open && open > s) {
+		size_t name = (size_t)(open - s);
+		while (name && s[name - 1] == ' ')
+			name--;
+		snprintf(out, cap, "%.*s/%.*s/", (int)(s + n - 1 - open - 1), open + 1, (int)name, s);
+	} else {
+		snprintf(out, cap, "%.*s", (int)n, s);
+	}
 }
 
 /* len: strlen(s) if known, else -1 */

@@ -32,6 +32,7 @@ struct stat_csv {
 	/* --metric-only: the header's column names */
 	char **columns;
 	int ncolumns, prefix_columns;
+	bool column_values;             /* a row of values came after the header */
 	struct stat_last last;          /* continuation metric rows belong to it */
 	bool header_used;               /* a row of the --metric-only header came */
 	unsigned long header_line;      /* the header's line */
@@ -393,6 +394,7 @@ static bool metric_header(struct stat_csv *c, struct field *f, int nf, unsigned 
 	if (named < 2)
 		return false;
 	free_columns(c);
+	c->column_values = false;
 	c->columns = td_calloc((size_t)nf, sizeof(char *));
 	c->ncolumns = nf;
 	c->prefix_columns = 0;
@@ -403,6 +405,19 @@ static bool metric_header(struct stat_csv *c, struct field *f, int nf, unsigned 
 		c->columns[i] = td_strndup(t.p, t.n);
 		if (i == c->prefix_columns && is_aggr_header(f[i]))
 			c->prefix_columns++;
+	}
+	return true;
+}
+
+/* The row repeats the --metric-only header's names. */
+static bool same_header(const struct stat_csv *c, const struct field *f, int nf)
+{
+	if (nf != c->ncolumns)
+		return false;
+	for (int i = 0; i < nf; i++) {
+		struct field t = f[i];
+		if (t.n != strlen(c->columns[i]) || memcmp(t.p, c->columns[i], t.n))
+			return false;
 	}
 	return true;
 }
@@ -428,11 +443,24 @@ static bool metric_only_shape(const struct stat_csv *c, const struct field *f, i
 static bool metric_only_row(struct stat_csv *c, struct field *f, int nf, const char *file,
 			    unsigned long lineno, stat_emit_fn emit, void *ctx)
 {
-	if (!c->columns || !metric_only_shape(c, f, nf))
+	if (!c->columns)
 		return false;
-	c->header_used = true;
 	struct stat_record r;
 	stat_record_init(&r, file, lineno);
+	if (same_header(c, f, nf)) {
+		/* perf prints the header once per run, and every 25 intervals of -I:
+		 * after values and without a time column, a new run starts */
+		if (c->column_values && strcmp(c->columns[0], "time")) {
+			r.kind = STAT_COMMAND;
+			emit(ctx, &r);
+		}
+		c->column_values = false;
+		return true;
+	}
+	if (!metric_only_shape(c, f, nf))
+		return false;
+	c->header_used = true;
+	c->column_values = true;
 	r.kind = STAT_METRIC;
 	int col = 0;
 	char scope[256] = "";
@@ -619,11 +647,21 @@ static bool csv_line(struct stat_csv *c, const char *line, size_t len, const cha
 	int last = nf - 1;
 	while (last > 0 && f[last].n == 0)
 		last--;
-	if (nf >= 3 && (nonempty == 1 || f[0].n == 0) && !is_num(f[last], NULL) && !is_threshold(f[last]))
-		return true;                  /* metric-group header: "TopdownL1 (cpu_core)" */
+	if (nf >= 3 && (nonempty == 1 || f[0].n == 0) && !is_num(f[last], NULL) && !is_threshold(f[last])) {
+		/* metric-group header: ",RUNTIME,PCT,,,,TopdownL1 (cpu_core)"; the rows below
+		 * are its group's (",,,,,,%  tma_retiring" is a metric perf could not compute) */
+		if (f[1].n == 0)
+			return true;
+		char group[256];
+		stat_group_event(f[last].p, f[last].n, group, sizeof group);
+		stat_last_apply(&c->last, &r);
+		r.event = group;
+		r.len[1] = -1;
+		stat_last_remember(&c->last, &r);
+		return true;
+	}
 	return metric_only_row(c, f, nf, file, lineno, emit, ctx) || metric_header(c, f, nf, lineno);
 }
-
 
 /* The separator is the one of the first row read as perf's: a line of
  * other text before it ("2024-11-24T17:56:24-08:00") does not choose it. */

@@ -18,6 +18,7 @@ struct stat_json {
 	char *buf;
 	size_t cap;
 	bool decimal_comma, warned;     /* perf ran under a comma locale */
+	char group[256];                /* the event of the metric group being printed, or "" */
 };
 
 struct stat_json *stat_json_new(void) { return td_calloc(1, sizeof(struct stat_json)); }
@@ -155,6 +156,7 @@ bool stat_json_line(struct stat_json *j, const char *line, size_t len, const cha
 	}
 	struct stat_record r;
 	stat_record_init(&r, file, lineno);
+	r.event = j->group;             /* a metric printed without its event is its group's */
 	bool has_counter = false, has_metric_key = false;
 	for (int i = 0; i < n; i++) {
 		const char *k = kv[i].key, *v = kv[i].val;
@@ -184,7 +186,10 @@ bool stat_json_line(struct stat_json *j, const char *line, size_t len, const cha
 			r.metric_unit = v;
 		} else if (strcmp(k, "metric-threshold") == 0) {
 			r.threshold = v;
-		} else if (strcmp(k, "metricgroup") == 0 || strcmp(k, "aggregate-number") == 0 ||
+		} else if (strcmp(k, "metricgroup") == 0) {
+			/* its metrics follow, without an event: they are the group's */
+			stat_group_event(v, strlen(v), j->group, sizeof j->group);
+		} else if (strcmp(k, "aggregate-number") == 0 ||
 			   strcmp(k, "counters") == 0 || strcmp(k, "cgroup") == 0) {
 			continue;
 		} else {
@@ -207,6 +212,7 @@ bool stat_json_line(struct stat_json *j, const char *line, size_t len, const cha
 	if (has_counter) {
 		r.kind = STAT_COUNTER;
 		emit(ctx, &r);
+		j->group[0] = '\0';
 	}
 	if (has_metric_key && r.metric_unit[0] && !isnan(r.metric_value)) {
 		r.kind = STAT_METRIC;

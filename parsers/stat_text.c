@@ -302,7 +302,7 @@ bool stat_text_line(struct stat_text *t, const char *line, size_t len, const cha
 	 * at most a timestamp, a scope and its CPU count */
 	int v = -1, scope = -1;
 	double ts = -1;
-	for (int i = 0; i < k && i < 4 && v < 0; i++) {
+	for (int i = 0; i < k && i < 5 && v < 0; i++) {
 		double x;
 		bool notc = tok_is(tk[i], "<not") && i + 1 < k;
 		if ((notc || local_number(t, tk[i].p, tk[i].n, &x)) && i + 1 < k) {
@@ -319,6 +319,13 @@ bool stat_text_line(struct stat_text *t, const char *line, size_t len, const cha
 			stat_last_apply(&t->last, &r);
 			if (!metric_part(t, hash + 1, n - left - 1, &at, &r))
 				return not_perf(t, &saved);
+			if (k > 0) {               /* "TopdownL1 (cpu_core)": its rows are its group's */
+				char group[256];
+				stat_group_event(tk[0].p, (size_t)(tk[k - 1].p + tk[k - 1].n - tk[0].p), group, sizeof group);
+				r.event = save(t, &at, group, strlen(group));
+				stat_last_remember(&t->last, &r);
+				stat_last_apply(&t->last, &r);
+			}
 			emit(ctx, &r);
 			return true;
 		}

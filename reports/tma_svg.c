@@ -14,7 +14,7 @@
 #define BOTTOM 40
 
 struct series {
-	char pmu[64];
+	char pmu[320];             /* the series: [run or FILE] PMU */
 	const char *layer[MAX_LAYERS];   /* node names, from the first tree */
 	int nlayers;
 	double *time, *value;            /* value[point * MAX_LAYERS + layer], fractions */
