@@ -8,6 +8,7 @@
 #include "common/input.h"
 #include "common/stats.h"
 #include "diff_counters.h"
+#include "next_step.h"
 
 #define MAX_THRESHOLDS 64
 
@@ -123,6 +124,8 @@ static void add_tree(struct diff_counters *d, int side, const struct stat_model 
 	char name[256];
 	for (int i = 0; i < t.n; i++) {
 		const struct tma_node *nd = &t.node[i];
+		if (isnan(nd->value))
+			continue;              /* not computable: nothing to compare */
 		quantity_name(name, sizeof name, s, d->per_scope, nd->def->name);
 		struct dc_quantity *q = quantity(d, name, true);
 		q->unit = "%";
@@ -503,8 +506,24 @@ void diff_counters_explain(const struct diff_counters *d, const struct dc_result
 			SAY(" Top-down: %s grew most (%.1f%% -> %.1f%% of slots, %+.1f points).", grew->q->name, grew->base,
 			    grew->cand, grew->delta);
 	}
-	if (moved(time) && time->rel_pct > 0)
-		SAY(" Next: perf stat -M TopdownL1 (or -M PipelineL1 on AMD, TopDownL1 on ARM) on both builds and td-diff the "
-		    "outputs to see which top-down node grew; perf record -g both and td-diff --folded --top 20.");
+	if (moved(time) && time->rel_pct > 0) {
+		/* the vendor the events name; Top-down asked for only when absent */
+		int votes[TMA_NVENDORS + 1] = { 0 };
+		bool tree = false;
+		for (int i = 0; i < n; i++) {
+			votes[next_step_vendor_of_event(r[i].q->name)]++;
+			tree |= r[i].q->tma_level > 0;
+		}
+		struct machine mach = { TMA_NVENDORS, NULL };
+		for (int v = 0; v < TMA_NVENDORS; v++)
+			if (votes[v] && (mach.vendor == TMA_NVENDORS || votes[v] > votes[mach.vendor]))
+				mach.vendor = (enum tma_vendor)v;
+		if (tree)
+			SAY(" Next: the Top-down rows above show which node grew; perf record -g both and td-diff "
+			    "--folded --top 20.");
+		else
+			SAY(" Next, on both builds: %s; td-diff the two perf stat outputs to see which top-down node grew; "
+			    "perf record -g both and td-diff --folded --top 20.", next_step_topdown(&mach));
+	}
 #undef SAY
 }

@@ -26,8 +26,10 @@ struct ratio_def {
 	bool num_max;
 };
 
-#define NEXT_TOPDOWN "perf stat -M TopdownL1 (Intel) / -M PipelineL1 (AMD) / -M TopDownL1 (ARM) -- CMD | td-derive"
-#define NEXT_BRANCHES "perf record -b -e cycles -- CMD; perf script -F comm,pid,tid,ip,sym,brstack | td-branches"
+const char metrics_next_topdown[] = "perf stat -M TopdownL1 (Intel) / -M PipelineL1 (AMD) / -M TopDownL1 (ARM) -- CMD | td-derive";
+const char metrics_next_branches[] = "perf record -b -e cycles -- CMD; perf script -F comm,pid,tid,ip,sym,brstack | td-branches";
+#define NEXT_TOPDOWN metrics_next_topdown
+#define NEXT_BRANCHES metrics_next_branches
 #define NEXT_MEMORY "perf mem record -- CMD; perf mem report  (or: perf record -e cache-misses -g -- CMD; perf script | td-fold)"
 #define NEXT_TLB "perf record -e dTLB-load-misses -g -- CMD; perf script | td-fold  (try huge pages)"
 #define NEXT_FRONTEND "perf record -g -- CMD; perf script | td-fold | flamegraph.pl  (code layout: PGO, BOLT, -falign-functions)"

@@ -84,6 +84,9 @@ struct metric_value {
 };
 
 #define METRICS_MAX 64           /* metrics one set can have */
+/* The next steps that depend on the machine (next_step.h gives each
+ * vendor's form): a metric_value's next_step is one of these pointers. */
+extern const char metrics_next_topdown[], metrics_next_branches[];
 
 /* elapsed_s: wall time of the set (NaN when unknown). Returns the count. */
 int metrics_compute(const struct counter_set *s, double elapsed_s, struct metric_value *out, int max);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analysis/metrics.h"
+#include "analysis/next_step.h"
 #include "analysis/stat_model.h"
 #include "analysis/tma.h"
 #include "analysis/tma_explain.h"
@@ -178,9 +179,30 @@ static double lowest_enabled(const struct counter_set *s)
 	return c;
 }
 
+/* The Top-down trees of the capture's whole-run sets: found once the
+ * input is read, before the whole-run rows (interval rows ask their own
+ * set). A next step never asks for what one of them holds. */
+#define MAX_CAPTURE_TREES 16
+static struct tma_tree capture_tree[MAX_CAPTURE_TREES];
+static const struct tma_tree *capture_trees[MAX_CAPTURE_TREES];
+static const char *capture_tree_pmu[MAX_CAPTURE_TREES];
+static int ncapture_trees;
+
+/* The capture's trees of one PMU (a hybrid's cpu_atom tree says nothing
+ * of its cpu_core). */
+static int trees_of_pmu(const char *pmu, const struct tma_tree **out)
+{
+	int n = 0;
+	for (int i = 0; i < ncapture_trees; i++)
+		if (!strcmp(capture_tree_pmu[i], pmu))
+			out[n++] = capture_trees[i];
+	return n;
+}
+
 static void add_tree_rows(struct td_table *t, const struct counter_set *s, const struct tma_tree *tree, const char *scope)
 {
-	enum tma_vendor vendor = tma_vendor_of(tree->model->id);
+	struct machine mach;
+	machine_of(s, tree, &mach);
 	for (int i = 0; i < tree->n; i++) {
 		const struct tma_node *n = &tree->node[i];
 		if (opt_level && n->level > opt_level)
@@ -195,16 +217,22 @@ static void add_tree_rows(struct td_table *t, const struct counter_set *s, const
 		td_table_str(t, C_UNIT, "%");
 		td_table_str(t, C_VERDICT, tma_assessment(n));
 		td_table_str(t, C_BAND, n->on_path ? "bottleneck" : "");
-		double conf = n->from_perf ? NAN : lowest_enabled(s);
+		double conf = n->source || isnan(n->value) ? NAN : lowest_enabled(s);
 		td_table_num(t, C_CONF, conf);
 		td_table_str(t, C_LOWCONF, conf < 50 ? "yes" : "no");
-		const struct tma_explanation *e = tma_explain(n->def->name);
-		td_table_str(t, C_NEXT, n->on_path && e ? e->next[vendor] : "");
+		char next[400] = "";
+		if (n->on_path)
+		{
+			const struct tma_tree *others[MAX_CAPTURE_TREES];
+			int nothers = trees_of_pmu(s->pmu, others);
+			next_step_node(tree, others, nothers, n->def->name, &mach, next, sizeof next);
+		}
+		td_table_str(t, C_NEXT, next);
 		td_table_int(t, C_LEVEL, n->level);
-		char note[160];
-		snprintf(note, sizeof note, "%s%s%s%s", n->from_perf ? "from perf" : tree->model->id,
-			 n->mismeasured ? "; mismeasured: " : "", n->mismeasured ? n->mismeasured : "",
-			 strcmp(n->def->domain, "cycles") ? "" : strncmp(tree->model->id, "arm", 3) ? "; share of cycles"
+		char note[360], why[300];
+		tma_node_note(why, sizeof why, n);
+		snprintf(note, sizeof note, "%s%s%s%s", n->source ? "" : tree->model->id, n->source || !why[0] ? "" : "; ", why,
+			 strcmp(n->def->domain, "cycles") || n->source ? "" : strncmp(tree->model->id, "arm", 3) ? "; share of cycles"
 								  : "; scaled from stall cycles");
 		td_table_str(t, C_NOTE, note);
 	}
@@ -306,7 +334,7 @@ static void add_perf_wall_share(struct td_table *t, const struct stat_model *m, 
 		if (isnan(p->value) || !unit_info(p->unit)->wall_share || p->session != s->session || p->interval >= 0 ||
 		    strcmp(p->scope, s->scope) || strcmp(p->pmu, s->pmu))
 			continue;
-		char scope[96];
+		char scope[320];
 		td_table_row(t);
 		td_table_str(t, C_SCOPE, scope_name(m, s, scope, sizeof scope));
 		td_table_str(t, C_PMU, s->pmu);
@@ -330,6 +358,12 @@ static void add_rows(struct td_table *t, const struct stat_model *m, const struc
 	int n = metrics_of(m, s, own, &mv);
 	char scope[320];
 	const char *sc = n ? scope_name(m, s, scope, sizeof scope) : NULL;
+	struct tma_tree tree;
+	bool has_tree = build_tree(m, s, opt_cpu, &tree);
+	struct machine mach;
+	machine_of(s, has_tree ? &tree : NULL, &mach);
+	const struct tma_tree *held[MAX_CAPTURE_TREES];
+	bool topdown_held = has_tree || (s->interval < 0 && trees_of_pmu(s->pmu, held) > 0);
 	struct td_cell rows[METRICS_MAX][NCOLS];
 	for (int i = 0; i < n; i++) {
 		struct td_cell *row = rows[i];
@@ -345,14 +379,13 @@ static void add_rows(struct td_table *t, const struct stat_model *m, const struc
 		row[C_CONF] = TD_CELL_NUM(mv[i].confidence);
 		row[C_LOWCONF] = TD_CELL_LIT(mv[i].confidence < 50 ? "yes" : "no");
 		row[C_VAR] = TD_CELL_NUM(mv[i].variance_pct);
-		row[C_NEXT] = TD_CELL_LIT(mv[i].next_step);
+		row[C_NEXT] = TD_CELL_LIT(next_step_metric(&mv[i], &mach, topdown_held));
 		row[C_LEVEL] = row[C_NOTE] = TD_CELL_NONE;
 	}
 	td_table_put_rows(t, rows[0], n, C_UNIT);     /* one set's rows; a metric's unit ... next step repeat */
 	if (s->interval < 0)
 		add_perf_wall_share(t, m, s, mv, n);
-	struct tma_tree tree;
-	if (build_tree(m, s, opt_cpu, &tree))
+	if (has_tree)
 		add_tree_rows(t, s, &tree, scope_name(m, s, scope, sizeof scope));
 }
 
@@ -459,7 +492,7 @@ static void check_tma_node(const struct stat_model *m, const struct counter_set 
 		not_recomputable(p, "no Top-down model fits the events of its set");
 		return;
 	}
-	if (tree.node[0].from_perf) {
+	if (tree.node[0].source) {
 		not_recomputable(p, "the raw Top-down events are not in the input (the tree is perf's own values)");
 		return;
 	}
@@ -467,7 +500,12 @@ static void check_tma_node(const struct stat_model *m, const struct counter_set 
 		not_recomputable(p, "perf's uncorrected Top-down form needs the raw slots and topdown-* events");
 		return;
 	}
-	double v = tma_value(&tree, node);
+	const struct tma_node *n = tma_find(&tree, node);
+	if (n && n->source) {
+		not_recomputable(p, "the node is perf's own value: its raw events are not in the input");
+		return;
+	}
+	double v = n ? n->value : NAN;
 	char why[256];
 	if (isnan(v)) {
 		snprintf(why, sizeof why, "the %s tree from these events has no %s", tree.model->id, node);
@@ -540,17 +578,6 @@ static void check_perf(const struct stat_model *m, const struct perf_metric *pm,
 		compare_with_perf(p, name, mv[j].value * factor, (u->wall_share ? 5e-4 : 1e-9) + mv[j].rounding,
 				  !u->wall_share && repeated_run(m, s));
 	}
-}
-
-/* The same next step for the same metric was printed for an earlier row. */
-static bool already_said(const struct td_table *t, int row)
-{
-	for (int r = 0; r < row; r++)
-		if (td_table_cell(t, r, C_NEXT) && !td_table_cell(t, r, C_INTERVAL) &&
-		    !strcmp(td_table_cell(t, r, C_NEXT), td_table_cell(t, row, C_NEXT)) &&
-		    !strcmp(td_table_cell(t, r, C_METRIC), td_table_cell(t, row, C_METRIC)))
-			return true;
-	return false;
 }
 
 struct scope_row {
@@ -654,6 +681,106 @@ static void write_trees(const struct stat_model *m, FILE *f, bool markdown)
 		counter_set_free(&merged[i]);
 }
 
+/* One diagnosis per run (each whole-run set; sets summed per PMU when
+ * there are many scopes, as the trees are), labelled with its run. */
+struct run_diagnosis {
+	char label[200];
+	struct diagnosis d;
+};
+
+static int diagnoses(const struct stat_model *m, struct run_diagnosis **out)
+{
+	int nsum;
+	const struct counter_set *sum = stat_model_summary(m, &nsum);
+	struct counter_set merged[MAX_PMUS];
+	int with_scope = 0;
+	for (int i = 0; i < nsum; i++)
+		with_scope += sum[i].scope[0] != '\0';
+	bool merge = with_scope > 4;
+	if (merge) {
+		nsum = merge_by_pmu(sum, nsum, merged);
+		sum = merged;
+	}
+	struct run_diagnosis *r = td_calloc((size_t)nsum + 1, sizeof(*r));
+	for (int i = 0; i < nsum; i++) {
+		struct metric_value mv[METRICS_MAX];
+		int n = stat_model_metrics(m, &sum[i], mv, METRICS_MAX);
+		struct tma_tree tree;
+		bool has_tree = build_tree(m, &sum[i], opt_cpu, &tree);
+		struct machine mach;
+		machine_of(&sum[i], has_tree ? &tree : NULL, &mach);
+		char scope[320];
+		snprintf(r[i].label, sizeof r[i].label, "%s%s%s", scope_name(m, &sum[i], scope, sizeof scope),
+			 sum[i].pmu[0] ? " " : "", sum[i].pmu);
+		const struct tma_tree *others[MAX_CAPTURE_TREES];
+		int nothers = trees_of_pmu(sum[i].pmu, others);
+		diagnose(&sum[i], mv, n, has_tree ? &tree : NULL, others, nothers, &mach, &r[i].d);
+	}
+	for (int i = 0; merge && i < nsum; i++)
+		counter_set_free(&merged[i]);
+	*out = r;
+	return nsum;
+}
+
+static void write_diagnoses_text(const struct stat_model *m)
+{
+	struct run_diagnosis *r;
+	int n = diagnoses(m, &r);
+	if (n)
+		printf("\ndiagnosis (one per run):\n");
+	for (int i = 0; i < n; i++) {
+		printf("  %s: %s\n", r[i].label, r[i].d.finding);
+		if (r[i].d.next[0])
+			printf("    next: %s\n", r[i].d.next);
+		if (r[i].d.complete[0])
+			printf("    to complete: %s\n", r[i].d.complete);
+	}
+	free(r);
+}
+
+static void write_diagnoses_markdown(const struct stat_model *m)
+{
+	struct run_diagnosis *r;
+	int n = diagnoses(m, &r);
+	printf("\n## Diagnosis\n\n");
+	for (int i = 0; i < n; i++)
+		printf("- **%s**: %s%s%s%s%s%s%s%s\n", r[i].label, r[i].d.finding, r[i].d.causes ? " Typical causes: " : "",
+		       r[i].d.causes ? r[i].d.causes : "", r[i].d.change ? " Remediation: " : "", r[i].d.change ? r[i].d.change : "",
+		       r[i].d.next[0] ? " Next: `" : "", r[i].d.next, r[i].d.next[0] ? "`" : "");
+	for (int i = 0; i < n; i++)
+		if (r[i].d.complete[0])
+			printf("- %s, to complete: %s\n", r[i].label, r[i].d.complete);
+	printf("\n## Validation plan\n\n");
+	for (int i = 0; i < n; i++) {
+		bool said = false;
+		for (int k = 0; k < i && !said; k++)
+			said = !strcmp(r[k].d.next, r[i].d.next);
+		if (r[i].d.next[0] && !said)
+			printf("- %s: `%s`\n", r[i].label, r[i].d.next);
+	}
+	free(r);
+}
+
+static void write_diagnoses_json(const struct stat_model *m)
+{
+	struct run_diagnosis *r;
+	int n = diagnoses(m, &r);
+	printf(", \"diagnosis\": [");
+	for (int i = 0; i < n; i++) {
+		printf("%s{\"run\": ", i ? ", " : "");
+		td_json_string(stdout, r[i].label);
+		printf(", \"finding\": ");
+		td_json_string(stdout, r[i].d.finding);
+		printf(", \"next\": ");
+		td_json_string(stdout, r[i].d.next);
+		printf(", \"to_complete\": ");
+		td_json_string(stdout, r[i].d.complete);
+		printf("}");
+	}
+	printf("]");
+	free(r);
+}
+
 static void write_text(const struct stat_model *m, struct td_table *t, const char *inputs)
 {
 	int nsum;
@@ -704,44 +831,7 @@ static void write_text(const struct stat_model *m, struct td_table *t, const cha
 		printf("\n(whole-run sums shown; per-interval rows with --intervals, --csv or --json)\n");
 	td_table_free(v);
 	write_trees(m, stdout, false);
-	bool header = false;
-	for (int r = 0; r < td_table_rows(t); r++) {
-		const char *next = td_table_cell(t, r, C_NEXT);
-		if (!next || td_table_cell(t, r, C_INTERVAL) || already_said(t, r))
-			continue;
-		if (!header)
-			printf("\nnext steps:\n");
-		header = true;
-		printf("  %s: %s\n", td_table_cell(t, r, C_METRIC), next);
-	}
-}
-
-/* Markdown: the bottleneck path of each whole-run tree, in words. */
-static void write_tree_diagnosis(const struct stat_model *m)
-{
-	int nsum;
-	const struct counter_set *sum = stat_model_summary(m, &nsum);
-	for (int i = 0; i < nsum; i++) {
-		struct tma_tree tree;
-		if (!build_tree(m, &sum[i], opt_cpu, &tree))
-			continue;
-		char scope[320];
-		printf("- Top-down %s%s%s: bottleneck path", scope_name(m, &sum[i], scope, sizeof scope),
-		       sum[i].pmu[0] ? " " : "", sum[i].pmu);
-		const struct tma_node *leaf = NULL;
-		for (int k = 0; k < tree.n; k++)
-			if (tree.node[k].on_path) {
-				printf("%s`%s` %.1f%%", leaf ? " -> " : " ", tree.node[k].def->name, 100 * tree.node[k].value);
-				leaf = &tree.node[k];
-			}
-		const struct tma_explanation *e = leaf ? tma_explain(leaf->def->name) : NULL;
-		if (e)
-			printf(". %s Typical causes: %s Remediation: %s Next: `%s`", e->measures, e->causes, e->change,
-			       e->next[tma_vendor_of(tree.model->id)]);
-		printf("%s\n", tree.warning[0] ? " **Mismeasured:** " : "");
-		if (tree.warning[0])
-			printf("  %s\n", tree.warning);
-	}
+	write_diagnoses_text(m);
 }
 
 static void write_markdown(const struct stat_model *m, struct td_table *t, const char *inputs)
@@ -766,22 +856,7 @@ static void write_markdown(const struct stat_model *m, struct td_table *t, const
 		       vd ? vd : "-", band ? " (" : "", band ? band : "", band ? ")" : "");
 	}
 	write_trees(m, stdout, true);
-	printf("\n## Diagnosis\n\n");
-	int issues = 0;
-	for (int r = 0; r < td_table_rows(t); r++)
-		if (!td_table_cell(t, r, C_INTERVAL) && td_table_cell(t, r, C_VERDICT) &&
-		    strcmp(td_table_cell(t, r, C_VERDICT), "investigate") == 0) {
-			printf("- `%s` = %s%s needs investigation.\n", td_table_cell(t, r, C_METRIC),
-			       td_table_cell(t, r, C_VALUE), td_table_cell(t, r, C_UNIT) ? td_table_cell(t, r, C_UNIT) : "");
-			issues++;
-		}
-	if (!issues)
-		printf("- No metric crosses its investigate threshold.\n");
-	write_tree_diagnosis(m);
-	printf("\n## Validation plan\n\n");
-	for (int r = 0; r < td_table_rows(t); r++)
-		if (!td_table_cell(t, r, C_INTERVAL) && td_table_cell(t, r, C_NEXT) && !already_said(t, r))
-			printf("- %s: `%s`\n", td_table_cell(t, r, C_METRIC), td_table_cell(t, r, C_NEXT));
+	write_diagnoses_markdown(m);
 	printf("- Re-run with repeats to judge noise: `perf stat -r 5 -x, ... | td-derive`\n");
 }
 
@@ -860,7 +935,9 @@ static void write_json_head(const struct stat_model *m, const char *inputs)
 		td_json_string(stdout, perf_account.not[i].why);
 		printf("}");
 	}
-	printf("]}}\n");
+	printf("]}");
+	write_diagnoses_json(m);
+	printf("}\n");
 }
 
 static void write_perf_account(void)
@@ -939,6 +1016,11 @@ int main(int argc, char **argv)
 	const struct counter_set *sum = stat_model_summary(&m, &nsum);
 	if (opt_cpu)
 		check_cpu_fits(sum, nsum);
+	for (int i = 0; i < nsum && ncapture_trees < MAX_CAPTURE_TREES && !opt_counters; i++)
+		if (build_tree(&m, &sum[i], opt_cpu, &capture_tree[ncapture_trees])) {
+			capture_trees[ncapture_trees] = &capture_tree[ncapture_trees];
+			capture_tree_pmu[ncapture_trees++] = sum[i].pmu;
+		}
 	for (int i = 0; i < nsum; i++)
 		add_rows(t, &m, &sum[i]);
 	check_perf(&m, m.perf, m.nperf);

@@ -10,6 +10,10 @@
 /* "good", "high", "mismeasured" or "" for a node. */
 const char *tma_assessment(const struct tma_node *n);
 
+/* Where the value came from and why it may be wrong or absent: "from
+ * perf", "mismeasured reason", "not computable: needs EVENT" ("" if none). */
+void tma_node_note(char *out, size_t cap, const struct tma_node *n);
+
 /* How the model's cycle-domain nodes relate to the slot tree. */
 const char *tma_cycles_note(const struct tma_tree *t);
 
