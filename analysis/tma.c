@@ -753,7 +753,7 @@ bool tma_cpu_misfit(const char *cpu, const struct counter_set *s, const struct t
 {
 	int width;
 	const struct tma_model *m = model_by_name(cpu, &width);
-	struct tma_ctx c = { s, 0 };
+	struct tma_ctx c = { .set = s };
 	*detected = NULL;
 	if (!m || model_applies(m, &c) || !has_topdown_events(s))
 		return false;
