@@ -5,6 +5,7 @@
 #include "common/diag.h"
 #include "common/intern.h"
 #include "fold.h"
+#include "parsers/sniff.h"
 
 #define MAX_WARNINGS 10          /* malformed lines reported one by one */
 #define RECENT_HEADERS 64
@@ -65,6 +66,7 @@ struct fold {
 	/* what the end-of-run notes say */
 	uint64_t frames_total, frames_unknown;
 	uint64_t malformed;
+	struct sniff_votes votes;        /* what unrecognized lines before any stack look like */
 	uint32_t *plain[2];              /* fold_resolved_frame: [java][sym_id] -> cache index + 1,
 					    or ONE_NAME | the frame's one name */
 	size_t plain_cap[2];
@@ -468,8 +470,13 @@ static bool one_line_sample(struct fold *f, const char *line, size_t len)
 	return true;
 }
 
-static void malformed(struct fold *f, const char *file, unsigned long lineno, const char *what)
+/* What unrecognized lines look like is asked while no stack was found:
+ * when none comes, fold_report names the tool whose output it was. */
+static void malformed(struct fold *f, const char *file, unsigned long lineno, const char *what,
+		      const char *line, size_t len)
 {
+	if (td_intern_count(f->stacks) == 0)
+		sniff_vote(&f->votes, line, len);
 	if (f->malformed++ < MAX_WARNINGS)
 		td_warn(file, lineno, "%s; ignored", what);
 }
@@ -497,7 +504,7 @@ void fold_line(struct fold *f, const char *line, size_t len, const char *file, u
 		bool blank = true;
 		for (size_t i = 0; i < len && blank; i++)
 			blank = line[i] == ' ' || line[i] == '\t';
-		malformed(f, file, lineno, blank ? "blank-looking line with spaces" : "unrecognized line");
+		malformed(f, file, lineno, blank ? "blank-looking line with spaces" : "unrecognized line", line, len);
 		return;
 	}
 	if (!f->in_sample)
@@ -806,6 +813,8 @@ void fold_merge(struct fold *into, struct fold *from)
 	into->frames_total += from->frames_total;
 	into->frames_unknown += from->frames_unknown;
 	into->malformed += from->malformed;
+	for (int k = 0; k < SNIFF_KINDS; k++)
+		into->votes.n[k] += from->votes.n[k];
 	for (uint32_t e = 0; e < td_intern_count(from->skipped); e++) {
 		size_t n;
 		const char *name = td_intern_str(from->skipped, e, &n);
@@ -815,7 +824,10 @@ void fold_merge(struct fold *into, struct fold *from)
 
 void fold_report(const struct fold *f)
 {
-	if (td_intern_count(f->stacks) == 0 && f->malformed)
+	enum sniff_kind other = sniff_verdict(&f->votes);
+	if (td_intern_count(f->stacks) == 0 && f->malformed && other != SNIFF_NONE && other != SNIFF_PERF_SCRIPT)
+		td_bad_input(NULL, 0, "this is %s, not perf script output; use %s", sniff_name(other), sniff_reader(other));
+	else if (td_intern_count(f->stacks) == 0 && f->malformed)
 		td_bad_input(NULL, 0, "no perf script samples found in %llu lines: is this the output of 'perf script'?",
 			     (unsigned long long)f->malformed);
 	for (uint32_t e = 0; e < td_intern_count(f->skipped); e++)

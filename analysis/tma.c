@@ -736,3 +736,51 @@ const char *tma_assessment(const struct tma_node *n)
 		return n->value > 0.8 ? "good" : "";
 	return n->high ? "high" : "";
 }
+
+/* ---- the --cpu option ---------------------------------------------------- */
+
+const char *tma_cpu_option_error(const char *cpu)
+{
+	static char why[512];
+	int width;
+	const struct tma_model *m = model_by_name(cpu, &width);
+	size_t n = strcspn(cpu, ":");
+	if (!m) {
+		int w = snprintf(why, sizeof why, "--cpu: no model '%.*s'; the models are", (int)n, cpu);
+		for (const struct tma_model *const *k = models; *k && w > 0 && (size_t)w < sizeof why; k++)
+			w += snprintf(why + w, sizeof why - (size_t)w, "%s %s", k == models ? "" : ",", (*k)->id);
+		return why;
+	}
+	if (cpu[n] == ':') {
+		char *end;
+		long v = strtol(cpu + n + 1, &end, 10);
+		if (end == cpu + n + 1 || *end || v < 1 || v > 16) {
+			snprintf(why, sizeof why, "--cpu %s: the width after ':' is slots per cycle, 1 to 16", cpu);
+			return why;
+		}
+	}
+	return NULL;
+}
+
+bool tma_cpu_misfit(const char *cpu, const struct counter_set *s, const struct tma_model **detected)
+{
+	int width;
+	const struct tma_model *m = model_by_name(cpu, &width);
+	struct tma_ctx c = { .set = s };
+	*detected = NULL;
+	if (!m || model_applies(m, &c) || !has_topdown_events(s))
+		return false;
+	for (const struct tma_model *const *k = models; *k && !*detected; k++)
+		if (model_applies(*k, &c))
+			*detected = *k;
+	return true;
+}
+
+const char *tma_model_vendor(const struct tma_model *m)
+{
+	if (strncmp(m->id, "intel", 5) == 0)
+		return "Intel";
+	if (strncmp(m->id, "amd", 3) == 0)
+		return "AMD";
+	return "Arm";
+}

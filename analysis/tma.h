@@ -136,6 +136,19 @@ int tma_vocabulary_rank(const struct tma_def *d);
 /* The models, for --cpu and the man page. */
 const struct tma_model *const *tma_models(void);
 
+/* The deepest Top-down level a tree holds (TMA defines six). */
+#define TMA_DEEPEST_LEVEL 6
+
+/* --cpu MODEL[:WIDTH] checked before any input is read: NULL when it names
+ * a model (and a width of 1 to 16 slots), else what is wrong with it. */
+const char *tma_cpu_option_error(const char *cpu);
+/* When the --cpu model cannot be computed from s (its selecting events are
+ * not there): the model detection would pick instead (NULL: none) and true;
+ * false when it fits or s has no Top-down event. */
+bool tma_cpu_misfit(const char *cpu, const struct counter_set *s, const struct tma_model **detected);
+/* "Intel", "AMD", "Arm" from a model's id. */
+const char *tma_model_vendor(const struct tma_model *m);
+
 /* Per vendor (tma_intel.c, tma_amd.c, tma_arm.c). */
 extern const struct tma_model tma_intel_perf_metrics, tma_intel_perf_metrics_raw, tma_intel_pre_icl,
 	tma_intel_old_topdown, tma_intel_atom, tma_intel_atom_p, tma_amd_zen4, tma_amd_zen5, tma_arm_n2, tma_arm_v2,

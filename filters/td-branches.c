@@ -43,6 +43,7 @@ static const struct td_cmd cmd = {
 	"td-branches", "[options] [FILE...]",
 	"Rank branch misprediction sites from perf script -F ...,brstack output (LBR, BRBE, SPE).",
 	options,
+	NULL,
 };
 
 enum { B_RANK, B_FROM, B_TO, B_COUNT, B_MISP, B_RATE, B_NOINFO, B_TYPE, B_CMEAN, B_CMED, B_CAUSE, NBCOLS };

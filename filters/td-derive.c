@@ -21,7 +21,7 @@
 static bool opt_csv, opt_json, opt_markdown, opt_intervals, opt_counters, opt_explain;
 static const char *opt_format, *opt_cpu, *opt_svg;
 static struct tma_chart *chart;
-static long opt_level;
+static long opt_level = -1;        /* -1: not given */
 
 static const struct td_option options[] = {
 	{ 0, "csv", TD_OPT_FLAG, &opt_csv, NULL, "CSV with a header row", NULL },
@@ -41,6 +41,7 @@ static const struct td_cmd cmd = {
 	"td-derive", "[options] [FILE...]",
 	"Derived metrics from perf stat output (CSV -x, JSON -j or text): IPC, cache, TLB and branch rates, verdicts, next steps.",
 	options,
+	NULL,
 };
 
 enum col { C_INTERVAL, C_SCOPE, C_PMU, C_METRIC, C_VALUE, C_UNIT, C_VERDICT, C_BAND, C_CONF, C_LOWCONF, C_VAR, C_NEXT,
@@ -888,6 +889,21 @@ static void show_streamed_rows(void *table)
 	td_table_flush(table);
 }
 
+/* --cpu names a model whose events the capture does not have while another
+ * model's are there (an AMD model for an Intel capture): said once, exit 2;
+ * the tree is the one perf printed, if any. */
+static void check_cpu_fits(const struct counter_set *sum, int nsum)
+{
+	for (int i = 0; i < nsum; i++) {
+		const struct tma_model *found;
+		if (!tma_cpu_misfit(opt_cpu, &sum[i], &found) || !found)
+			continue;
+		td_error("--cpu %s does not fit this capture: its Top-down events are %s's (model %s); drop --cpu "
+			 "or name a model of that vendor", opt_cpu, tma_model_vendor(found), found->id);
+		return;
+	}
+}
+
 static void write_json_head(const struct stat_model *m, const char *inputs)
 {
 	printf(",\n\"input\": ");
@@ -943,6 +959,13 @@ int main(int argc, char **argv)
 		else
 			td_usage_error(&cmd, "--format must be csv, json or text, not '%s'", opt_format);
 	}
+	if (opt_level != -1 && (opt_level < 1 || opt_level > TMA_DEEPEST_LEVEL))
+		td_usage_error(&cmd, "--level is a Top-down level, 1 to %d, not %ld", TMA_DEEPEST_LEVEL, opt_level);
+	if (opt_level == -1)
+		opt_level = 0;
+	const char *cpu_error = opt_cpu ? tma_cpu_option_error(opt_cpu) : NULL;
+	if (cpu_error)
+		td_usage_error(&cmd, "%s", cpu_error);
 	enum td_format out = td_pick_format(opt_csv, opt_json, opt_markdown);
 	if (opt_counters && out == TD_FMT_MARKDOWN)
 		td_usage_error(&cmd, "--counters writes text, CSV or JSON");
@@ -974,13 +997,16 @@ int main(int argc, char **argv)
 					    : stat_read(files[i], fmt, stat_model_add, &m);
 		size_t used = strlen(inputs);
 		snprintf(inputs + used, sizeof inputs - used, "%s%s (%s)", i ? ", " : "",
-			 strcmp(files[i], "-") ? files[i] : "<stdin>", stat_format_name(got));
+			 strcmp(files[i], "-") ? files[i] : "<stdin>",
+			 got == STAT_AUTO ? "no perf stat output" : stat_format_name(got));
 	}
 	if (pipe)
 		stat_pipe_finish(pipe);
 	stat_model_finish(&m);
 	int nsum;
 	const struct counter_set *sum = stat_model_summary(&m, &nsum);
+	if (opt_cpu)
+		check_cpu_fits(sum, nsum);
 	for (int i = 0; i < nsum && ncapture_trees < MAX_CAPTURE_TREES && !opt_counters; i++)
 		if (build_tree(&m, &sum[i], opt_cpu, &capture_tree[ncapture_trees])) {
 			capture_trees[ncapture_trees] = &capture_tree[ncapture_trees];
@@ -1023,9 +1049,9 @@ int main(int argc, char **argv)
 			"metric group, or one per PMU with the same name): a Top-down node perf printed is computed "
 			"from its own group's copies, other metrics from the copies' mean",
 			m.repeated_events, m.repeated_example);
-	if (m.records == 0)
+	if (m.records == 0 && !td_bad_input_count())   /* a file without any was named already */
 		td_bad_input(NULL, 0, "no perf stat output found in the input");
-	else if (m.counters == 0 && m.nperf == 0)
+	else if (m.counters == 0 && m.nperf == 0 && !td_bad_input_count())
 		td_warn(NULL, 0, "the perf stat output holds no counter values");
 	td_table_free(t);
 	stat_model_free(&m);

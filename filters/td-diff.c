@@ -50,6 +50,7 @@ static const struct td_cmd cmd = {
 	"td-diff", "[options] BASE CAND | BASE... -- CAND...",
 	"Compare perf stat counter files (exit 1 on a regression) or folded stacks (--folded).",
 	options,
+	NULL,
 };
 
 enum input_kind { INPUT_EMPTY, INPUT_FOLDED, INPUT_OTHER };

@@ -20,6 +20,8 @@ static const struct td_cmd cmd = {
 	"td-explain", "[--vendor intel|amd|arm] NODE... | --list",
 	"Explain Top-down nodes (retiring, memory_bound, tma_fetch_latency, backend_bound_cpu ...).",
 	options,
+	"Reads no file: each NODE is a Top-down node name in any vendor's spelling (td-derive's, perf's tma_*,\n"
+	"AMD's backend_bound_cpu ...); --list shows them all.",
 };
 
 int main(int argc, char **argv)

@@ -48,6 +48,7 @@ static const struct td_cmd cmd = {
 	"td-fold", "[options] [FILE...]",
 	"Fold perf script callchains into stacks for flamegraph.pl, byte-identical to stackcollapse-perf.pl.",
 	options,
+	NULL,
 };
 
 static void fold_script_line(void *ctx, const char *line, size_t len)

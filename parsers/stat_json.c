@@ -117,15 +117,38 @@ static bool num(const char *s, double *out)
 
 static const char *const scope_keys[] = { "cpu", "core", "die", "socket", "node", "thread", "cache", "cluster", NULL };
 
-void stat_json_line(struct stat_json *j, const char *line, size_t len, const char *file,
+/* An object perf printed: one of its keys, or only --metric-only keys
+ * whose values are numbers, "none" or "" ({"CPUs  CPUs_utilized" : "none"});
+ * another program's JSON ({"name": "BM_copy", "iterations": 1000}) is not. */
+static bool is_perf_object(const struct kv *kv, int n)
+{
+	static const char *const perf_keys[] = { "interval", "counter-value", "unit", "event", "variance",
+						  "event-runtime", "pcnt-running", "metric-value", "metric-unit",
+						  "metric-threshold", "metricgroup", "aggregate-number", "counters",
+						  "cgroup", NULL };
+	for (int i = 0; i < n; i++) {
+		for (const char *const *k = perf_keys; *k; k++)
+			if (strcmp(kv[i].key, *k) == 0)
+				return true;
+		for (const char *const *k = scope_keys; *k; k++)
+			if (strcmp(kv[i].key, *k) == 0)
+				return true;
+	}
+	for (int i = 0; i < n; i++) {
+		double v;
+		if (kv[i].val[0] && strcmp(kv[i].val, "none") != 0 && !num(kv[i].val, &v))
+			return false;
+	}
+	return true;
+}
+
+bool stat_json_line(struct stat_json *j, const char *line, size_t len, const char *file,
 		    unsigned long lineno, stat_emit_fn emit, void *ctx)
 {
 	struct kv kv[MAX_KEYS];
 	int n = parse_object(j, line, len, kv);
-	if (n < 0) {
-		td_bad_input(file, lineno, "not a perf stat -j object; skipped");
-		return;
-	}
+	if (n < 0 || !is_perf_object(kv, n))
+		return false;
 	if (j->decimal_comma && !j->warned) {
 		td_warn(file, lineno, "decimal commas: perf ran under a comma locale and printed invalid JSON; "
 			"read as decimals (run perf with LC_ALL=C to avoid this)");
@@ -195,4 +218,5 @@ void stat_json_line(struct stat_json *j, const char *line, size_t len, const cha
 		r.kind = STAT_METRIC;
 		emit(ctx, &r);
 	}
+	return true;
 }

@@ -70,7 +70,7 @@ ok $(( RC != 0 || $(wc -c <"$T_TMP/out") < 20000000 )) "20 MB line folded"
 printf '1234,,cycles,100.00,,\n5678,,instructions,100.00,0.5,insn per cycle\n' >"$T_TMP/stat.csv"
 run_tool "$T_TMP/out" "$T_TMP/err" "$FOLD" "$T_TMP/stat.csv"
 ok $(( RC != 2 )) "perf stat CSV: exit 2"
-grep -q "no perf script samples found" "$T_TMP/err"; ok $? "perf stat CSV: says what is wrong"
+grep -q "^td-fold: this is perf stat output, not perf script output; use td-derive" "$T_TMP/err"; ok $? "perf stat CSV: says what it is and which tool reads it"
 grep -q "^td-fold: $T_TMP/stat.csv:1: unrecognized line" "$T_TMP/err"; ok $? "perf stat CSV: names file and line"
 
 # options perl has but td-fold cannot honour without the recording host

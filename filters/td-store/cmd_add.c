@@ -58,6 +58,7 @@ static const struct td_cmd cmd = {
 	"td-store add", "[options] FILE...",
 	"Keep perf stat captures (any layout td-derive reads) as runs; prints each run's id.",
 	options,
+	"Reads perf stat output in any layout td-derive reads: FILEs, - for stdin, .gz/.zst by content.",
 };
 
 struct capture_file {

@@ -60,6 +60,7 @@ static const struct td_cmd cmd = {
 	"td-store compare", "--a FILTER --b FILTER [options] | RUN_A RUN_B",
 	"A/B over stored runs with td-diff's statistics and verdicts; exit 1 on a significant regression.",
 	options,
+	"Reads no file: the runs come from the store --db names (default: $TD_DB, else ~/.local/share/tdkit/runs.db).",
 };
 
 struct side_runs {

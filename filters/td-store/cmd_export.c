@@ -25,6 +25,7 @@ static const struct td_cmd cmd = {
 	"td-store export", "[--csv|--jsonl] [filters]",
 	"One row per run and metric (and Top-down node), with the run's time and labels.",
 	options,
+	"Reads no file: the runs come from the store --db names (default: $TD_DB, else ~/.local/share/tdkit/runs.db).",
 };
 
 static const char *const columns[] = { "id", "time", "labels", "scope", "pmu", "name", "value", "unit",

@@ -21,6 +21,7 @@ static const struct td_cmd cmd = {
 	"td-store import", "[--db URL] FILE...",
 	"Read td-store export output (CSV or JSON lines) back into the store.",
 	options,
+	"Reads td-store export output, CSV or JSON lines (detected): FILEs, - for stdin.",
 };
 
 #define NFIELDS 15

@@ -23,6 +23,7 @@ static const struct td_cmd cmd = {
 	"td-store list", "[options]",
 	"The stored runs, newest first, with their labels and a summary (Level 1, IPC or CPUs utilized).",
 	options,
+	"Reads no file: the runs come from the store --db names (default: $TD_DB, else ~/.local/share/tdkit/runs.db).",
 };
 
 struct listed {

@@ -13,6 +13,7 @@ static const struct td_cmd cmd = {
 	"td-store migrate", "[--db URL]",
 	"Create the schema, or upgrade it to this version (never drops data); says which versions.",
 	options,
+	"Reads no file: the runs come from the store --db names (default: $TD_DB, else ~/.local/share/tdkit/runs.db).",
 };
 
 int cmd_migrate(int argc, char **argv)

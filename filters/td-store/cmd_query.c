@@ -36,6 +36,7 @@ static const struct td_cmd cmd = {
 	"td-store query", "(--bottlenecks | --node NAME --min PCT | --metric NAME [--min X] [--max Y] | --funnel) [filters]",
 	"Questions over the stored runs a label filter selects.",
 	options,
+	"Reads no file: the runs come from the store --db names (default: $TD_DB, else ~/.local/share/tdkit/runs.db).",
 };
 
 /* One node's values over the runs. */

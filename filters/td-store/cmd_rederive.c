@@ -23,6 +23,7 @@ static const struct td_cmd cmd = {
 	"td-store rederive", "[filters]",
 	"Derive the selected runs again from their kept captures; report what changed.",
 	options,
+	"Reads no file: the runs come from the store --db names (default: $TD_DB, else ~/.local/share/tdkit/runs.db).",
 };
 
 struct target {

@@ -20,6 +20,7 @@ static const struct td_cmd cmd = {
 	"td-store rm", "[options] RUN... | --label K=V ...",
 	"Remove runs by id, or the runs a label filter selects; more than one needs --yes.",
 	options,
+	"Reads no file: the runs come from the store --db names (default: $TD_DB, else ~/.local/share/tdkit/runs.db).",
 };
 
 struct ids {

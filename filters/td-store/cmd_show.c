@@ -26,6 +26,7 @@ static const struct td_cmd cmd = {
 	"td-store show", "[options] RUN",
 	"One stored run: its metrics and Top-down tree (or --counters), from the stored rows.",
 	options,
+	"Reads no file: the runs come from the store --db names (default: $TD_DB, else ~/.local/share/tdkit/runs.db).",
 };
 
 struct run_info {

@@ -39,6 +39,7 @@ static const struct td_cmd cmd = {
 	"td-store trend", "--metric NAME [filters] [--window N] [--z Z] [--svg FILE] [--csv|--json]",
 	"A metric's history over the selected runs: rolling mean, anomalies, change points; exit 1 on a new one.",
 	options,
+	"Reads no file: the runs come from the store --db names (default: $TD_DB, else ~/.local/share/tdkit/runs.db).",
 };
 
 struct series {
