@@ -27,7 +27,7 @@ if [ "$(ls "$caps" 2>/dev/null | wc -l)" -lt 1000 ]; then
 fi
 
 t() { /usr/bin/time -f "%e %M" -o "$T_TMP/time" "$@" >/dev/null 2>"$T_TMP/err"; read -r s k <"$T_TMP/time"; }
-rate() { awk -v n="$1" -v s="$2" 'BEGIN { printf "%.0f", s > 0 ? n / s : 0 }'; }
+rate() { awk -v n="$1" -v s="$2" 'BEGIN { printf "%.0f", (s > 0 ? n / s : 0) }'; }
 
 sqlite_db=$T_TMP/add.db
 t "$BIN/td-store" add --db "$sqlite_db" "$caps"/*.csv
