@@ -15,6 +15,10 @@
  *              confidence, variance_pct, on_path, source)   level 0: not a Top-down node
  *             ord: the row's place in its run, as the engine gave it (SQL keeps no order)
  *
+ * Rows of a run are stored together (SQLite: WITHOUT ROWID tables keyed
+ * by (run_id, ord)): adding a run touches few pages, and a run's rows are
+ * read in one range.
+ *
  * Labels are a table rather than a JSON column: the same index serves
  * `key = ? AND value = ?` on SQLite, PostgreSQL and a column store alike,
  * and a label filter is an EXISTS over it. */
@@ -34,24 +38,22 @@ static const struct migration migrations[] = {
 	/* 1: the first schema */
 	{
 		"CREATE TABLE captures (hash TEXT PRIMARY KEY, layout TEXT NOT NULL, size INTEGER NOT NULL,"
-		" raw BLOB NOT NULL);\n"
-		"CREATE TABLE runs (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, time TEXT NOT NULL,"
+		" raw BLOB NOT NULL) WITHOUT ROWID;\n"
+		"CREATE TABLE runs (seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, time TEXT NOT NULL,"
 		" capture TEXT REFERENCES captures(hash), run_index INTEGER, source TEXT,"
 		" duration_s REAL, command TEXT, host TEXT, cpu TEXT, perf_version TEXT, tdkit_version TEXT NOT NULL,"
 		" summary TEXT, UNIQUE (capture, run_index));\n"
 		"CREATE INDEX runs_time ON runs (time, seq);\n"
 		"CREATE TABLE labels (run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE, key TEXT NOT NULL,"
-		" value TEXT NOT NULL, PRIMARY KEY (run_id, key));\n"
+		" value TEXT NOT NULL, PRIMARY KEY (run_id, key)) WITHOUT ROWID;\n"
 		"CREATE INDEX labels_key_value ON labels (key, value);\n"
 		"CREATE TABLE counters (run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE, ord INTEGER NOT NULL,"
 		" interval_s REAL, scope TEXT NOT NULL, pmu TEXT NOT NULL, name TEXT NOT NULL, value REAL, enabled_pct REAL,"
-		" variance_pct REAL);\n"
-		"CREATE INDEX counters_run ON counters (run_id);\n"
+		" variance_pct REAL, PRIMARY KEY (run_id, ord)) WITHOUT ROWID;\n"
 		"CREATE TABLE metrics (run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE, ord INTEGER NOT NULL,"
 		" interval_s REAL, scope TEXT NOT NULL, pmu TEXT NOT NULL, name TEXT NOT NULL, value REAL, unit TEXT NOT NULL,"
 		" better TEXT NOT NULL, level INTEGER NOT NULL, verdict TEXT NOT NULL, confidence REAL, variance_pct REAL,"
-		" on_path INTEGER NOT NULL, source TEXT NOT NULL);\n"
-		"CREATE INDEX metrics_run ON metrics (run_id);\n"
+		" on_path INTEGER NOT NULL, source TEXT NOT NULL, PRIMARY KEY (run_id, ord)) WITHOUT ROWID;\n"
 		"CREATE INDEX metrics_name_value ON metrics (name, value)",
 
 		"CREATE TABLE captures (hash TEXT PRIMARY KEY, layout TEXT NOT NULL, size BIGINT NOT NULL,"
@@ -66,14 +68,13 @@ static const struct migration migrations[] = {
 		"CREATE INDEX labels_key_value ON labels (key, value);\n"
 		"CREATE TABLE counters (run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
 		" ord INTEGER NOT NULL, interval_s DOUBLE PRECISION, scope TEXT NOT NULL, pmu TEXT NOT NULL, name TEXT NOT NULL,"
-		" value DOUBLE PRECISION, enabled_pct DOUBLE PRECISION, variance_pct DOUBLE PRECISION);\n"
-		"CREATE INDEX counters_run ON counters (run_id);\n"
+		" value DOUBLE PRECISION, enabled_pct DOUBLE PRECISION, variance_pct DOUBLE PRECISION,"
+		" PRIMARY KEY (run_id, ord));\n"
 		"CREATE TABLE metrics (run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
 		" ord INTEGER NOT NULL, interval_s DOUBLE PRECISION, scope TEXT NOT NULL, pmu TEXT NOT NULL, name TEXT NOT NULL,"
 		" value DOUBLE PRECISION, unit TEXT NOT NULL, better TEXT NOT NULL, level INTEGER NOT NULL, verdict TEXT NOT NULL,"
 		" confidence DOUBLE PRECISION, variance_pct DOUBLE PRECISION, on_path INTEGER NOT NULL,"
-		" source TEXT NOT NULL);\n"
-		"CREATE INDEX metrics_run ON metrics (run_id);\n"
+		" source TEXT NOT NULL, PRIMARY KEY (run_id, ord));\n"
 		"CREATE INDEX metrics_name_value ON metrics (name, value)",
 	},
 };

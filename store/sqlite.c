@@ -216,6 +216,10 @@ struct store_backend *store_sqlite_open(const char *path, char *err, size_t errl
 		return NULL;
 	}
 	if (!b->base.read_only) {
+		/* a new file: small pages, since a run writes a few rows to each of
+		 * several tables and indexes, and each commit writes every page it
+		 * touched to the WAL (no effect on an existing database) */
+		run_plain(b, "PRAGMA page_size = 1024");
 		/* journal_mode needs a moment of exclusive access: a concurrent
 		 * opener may hold it briefly */
 		for (int tries = 0; tries < 200; tries++) {
