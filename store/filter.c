@@ -169,32 +169,33 @@ static void append(char *sql, size_t cap, const char *s)
 	snprintf(sql + used, cap - used, "%s", s);
 }
 
+/* The first term that needs a label drives the query: the runs that have
+ * it come from the (key, value) index; every other term is then a lookup
+ * of one run's label by the primary key (run_id, key). */
 void store_filter_sql(const struct store_filter *f, enum store_dialect d, char *sql, size_t cap,
 		      struct store_value *params, int *np, int max)
 {
+	bool driven = false;
 	for (int i = 0; i < f->n && *np + 2 <= max; i++) {
 		const struct filter_term *t = &f->terms[i];
+		bool drive = !driven && t->op != FILTER_NE;
+		driven |= drive;
+		append(sql, cap, t->op == FILTER_NE ? " AND NOT EXISTS (SELECT 1 FROM labels l WHERE l.run_id = r.id AND"
+			       : drive ? " AND r.id IN (SELECT l.run_id FROM labels l WHERE"
+			       : " AND EXISTS (SELECT 1 FROM labels l WHERE l.run_id = r.id AND");
 		params[(*np)++] = SV_STR(t->key);
 		switch (t->op) {
 		case FILTER_HAS:
-			append(sql, cap, " AND EXISTS (SELECT 1 FROM labels l WHERE l.run_id = r.id AND l.key = ?)");
+			append(sql, cap, " l.key = ?)");
 			break;
 		case FILTER_EQ:
-			append(sql, cap, " AND EXISTS (SELECT 1 FROM labels l WHERE l.run_id = r.id AND l.key = ? AND l.value = ?)");
-			params[(*np)++] = SV_STR(t->value);
-			break;
 		case FILTER_NE:
-			append(sql, cap, " AND NOT EXISTS (SELECT 1 FROM labels l WHERE l.run_id = r.id AND l.key = ? AND l.value = ?)");
+			append(sql, cap, " l.key = ? AND l.value = ?)");
 			params[(*np)++] = SV_STR(t->value);
 			break;
 		case FILTER_GLOB:
-			if (d == STORE_SQLITE) {
-				append(sql, cap, " AND EXISTS (SELECT 1 FROM labels l WHERE l.run_id = r.id AND l.key = ? AND l.value GLOB ?)");
-				params[(*np)++] = SV_STR(t->value);
-			} else {
-				append(sql, cap, " AND EXISTS (SELECT 1 FROM labels l WHERE l.run_id = r.id AND l.key = ? AND l.value ~ ?)");
-				params[(*np)++] = SV_STR(t->regex);
-			}
+			append(sql, cap, d == STORE_SQLITE ? " l.key = ? AND l.value GLOB ?)" : " l.key = ? AND l.value ~ ?)");
+			params[(*np)++] = SV_STR(d == STORE_SQLITE ? t->value : t->regex);
 			break;
 		}
 	}

@@ -1,7 +1,8 @@
 /* Which runs a command means: label terms, a time window and a limit, as
  * the user writes them (`--label branch=main,build!=debug --since 7d`)
- * and as SQL over the runs table (labels through EXISTS on the indexed
- * labels table; every value a bound parameter).
+ * and as SQL over the runs table (labels through IN over the indexed
+ * labels table, so a filter starts from the runs that have the label;
+ * every value a bound parameter).
  *
  * Terms: `k=v` (has label k with value v), `k!=v` (has no label k with
  * value v: a run without k matches), `k~GLOB` (value matches the shell

@@ -137,17 +137,35 @@ static int metric_row(void *ctx, int n, const char *const *cols, const size_t *l
 	return 0;
 }
 
-/* Every run of a side into d: the whole machine's rows ("all") of each. */
-static void feed_side(struct td_store *s, struct diff_counters *d, int side, const struct side_runs *r)
+/* Every run of a side into d, in two queries (counters, then metrics and
+ * nodes): the whole machine's rows ("all") of the runs the side's filter
+ * (or its one run id) selects, the newest --latest of them. */
+static void feed_side(struct td_store *s, struct diff_counters *d, int side, const struct side_runs *r, bool by_filter)
 {
-	struct feed f = { d, side };
-	for (size_t i = 0; i < r->n; i++) {
-		struct store_value id = SV_STR(r->id[i]);
+	for (size_t i = 0; i < r->n; i++)
 		diff_counters_next_run(d, side);
-		if (s->b->ops->exec(s->b, "SELECT pmu, name, value, enabled_pct, variance_pct FROM counters"
-					  " WHERE run_id = ? AND scope = 'all' ORDER BY ord", &id, 1, counter_row, &f) < 0 ||
-		    s->b->ops->exec(s->b, "SELECT pmu, name, value, unit, better, level, verdict, confidence, variance_pct"
-					  " FROM metrics WHERE run_id = ? AND scope = 'all' ORDER BY ord", &id, 1, metric_row, &f) < 0)
+	static const char *const what[2] = {
+		"SELECT x.pmu, x.name, x.value, x.enabled_pct, x.variance_pct FROM counters x",
+		"SELECT x.pmu, x.name, x.value, x.unit, x.better, x.level, x.verdict, x.confidence, x.variance_pct FROM metrics x",
+	};
+	for (int k = 0; k < 2; k++) {
+		char sql[8192];
+		struct store_value params[64];
+		int np = 0;
+		snprintf(sql, sizeof sql, "%s WHERE x.scope = 'all' AND x.run_id IN (SELECT r.id FROM runs r WHERE 1 = 1", what[k]);
+		if (by_filter) {
+			store_filter_sql(&side_filter[side], s->b->dialect, sql, sizeof sql - 128, params, &np, 62);
+		} else {
+			strcat(sql, " AND r.id = ?");
+			params[np++] = SV_STR(r->id[0]);
+		}
+		if (opt_latest > 0) {
+			strcat(sql, " ORDER BY r.time DESC, r.seq DESC LIMIT ?");
+			params[np++] = SV_I(opt_latest);
+		}
+		strcat(sql, ") ORDER BY x.run_id, x.ord");
+		struct feed f = { d, side };
+		if (s->b->ops->exec(s->b, sql, params, np, k ? metric_row : counter_row, &f) < 0)
 			verb_store_failed(s);
 	}
 }
@@ -208,7 +226,7 @@ int cmd_compare(int argc, char **argv)
 			store_close(s);
 			return TD_EXIT_BAD;
 		}
-		feed_side(s, d, side, &runs[side]);
+		feed_side(s, d, side, &runs[side], by_filter);
 	}
 	const struct dc_result *res;
 	int nres = diff_counters_compare(d, alpha, &res);

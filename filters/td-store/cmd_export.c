@@ -87,6 +87,8 @@ static struct run_labels *run_of(struct export_ctx *x, const char *id)
 {
 	if (x->at < x->n && !strcmp(x->runs[x->at].id, id))
 		return &x->runs[x->at];
+	if (x->at + 1 < x->n && !strcmp(x->runs[x->at + 1].id, id))   /* rows come run after run */
+		return &x->runs[++x->at];
 	for (x->at = 0; x->at < x->n; x->at++)
 		if (!strcmp(x->runs[x->at].id, id))
 			return &x->runs[x->at];

@@ -81,7 +81,9 @@ static int label_row(void *ctx, int n, const char *const *cols, const size_t *le
 		return 0;
 	/* rows come in the runs' order: find the run by id from where the last one was */
 	static size_t at;
-	if (at >= c->n || strcmp(c->runs[at].id, cols[0]))
+	if (at + 1 < c->n && strcmp(c->runs[at].id, cols[0]) && !strcmp(c->runs[at + 1].id, cols[0]))
+		at++;
+	else if (at >= c->n || strcmp(c->runs[at].id, cols[0]))
 		for (at = 0; at < c->n && strcmp(c->runs[at].id, cols[0]); at++)
 			;
 	if (at == c->n)
