@@ -93,7 +93,7 @@ echo "import, SQLite:   100000 runs ($big_rows rows) in ${s} s"
 size=$(stat -c %s "$T_TMP/big.db")
 echo "SQLite size:      $(awk -v b="$size" 'BEGIN { printf "%.2f", b / 100000 / 1000 }') KB per run at 100,000 runs"
 query_times "$T_TMP/big.db" "SQLite" 50
-for q in "compare --a bench=b1 --b bench=b2" "trend --metric cpus_utilized --label bench~b1*"; do
+for q in "compare --a bench=b1 --b bench=b2" "trend --metric page_faults_per_s --label bench~b1*"; do
 	t "$BIN/td-store" $q --db "$T_TMP/big.db"
 	echo "SQLite: td-store $q: $(awk -v s="$s" 'BEGIN { printf "%.0f", s * 1000 }') ms (2 x 1,000 runs; trend: 11,000 runs; target 200 ms)"
 done
