@@ -11,10 +11,10 @@ VERSION  := 0.1.0
 CC       ?= cc
 CFLAGS   ?= -O2 -g -flto=auto
 WARN     := -Wall -Wextra
-CPPFLAGS += -D_GNU_SOURCE -DTD_VERSION='"$(VERSION)"' -I.
+CPPFLAGS += -D_GNU_SOURCE -DTD_VERSION='"$(VERSION)"' -I. -I/usr/include/postgresql
 LDLIBS   := -lzstd -lz -lxxhash -lelf -ldw -liberty -lpthread -lm
 
-LIB_SRC  := $(sort $(wildcard common/*.c parsers/*.c analysis/*.c reports/*.c))
+LIB_SRC  := $(sort $(wildcard common/*.c parsers/*.c analysis/*.c reports/*.c store/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TOOLS    := $(patsubst filters/%.c,$(BIN)/%,$(sort $(wildcard filters/td-*.c)))
 UNITS    := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(sort $(wildcard tests/unit/*.c)))
@@ -32,6 +32,12 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) -std=c11 $(CPPFLAGS) $(CFLAGS) $(WARN) -MMD -MP -c $< -o $@
 
+# td-store: its verbs (filters/td-store/cmd_*.c) and the database clients
+STORE_VERBS := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard filters/td-store/*.c)))
+$(BIN)/td-store: $(BUILD)/filters/td-store.o $(STORE_VERBS) $(BUILD)/libtd.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lsqlite3 -lpq -ljansson
+
 $(BIN)/%: $(BUILD)/filters/%.o $(BUILD)/libtd.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -40,7 +46,7 @@ $(BUILD)/unit/%: $(BUILD)/tests/unit/%.o $(BUILD)/libtd.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
--include $(LIB_OBJ:.o=.d) $(TOOLS:$(BIN)/%=$(BUILD)/filters/%.d)
+-include $(LIB_OBJ:.o=.d) $(TOOLS:$(BIN)/%=$(BUILD)/filters/%.d) $(STORE_VERBS:.o=.d)
 
 # Tests: TAP through prove. Shell tests find the tools through TD_BIN and the
 # shared captures through TD_SHARED (skipped, with a reason, when absent).

@@ -396,14 +396,31 @@ static bool spe_packet(struct branches *b, const char *line, size_t len)
 
 /* ---- perf script lines -------------------------------------------------- */
 
+/* The sample's ip as perf prints it ("%16lx": hex, no 0x, right-aligned in
+ * 16 columns, so with gap blanks before it): a number too long, too
+ * lettered or too padded to be a pid or tid. */
+static bool is_sample_ip(const char *p, size_t n, size_t gap)
+{
+	bool letter = false;
+	for (size_t i = 0; i < n; i++) {
+		bool digit = p[i] >= '0' && p[i] <= '9', hex = p[i] >= 'a' && p[i] <= 'f';
+		if (!digit && !hex)
+			return false;
+		letter |= hex;
+	}
+	return n > 0 && (n >= 8 || letter || gap + n >= 16);
+}
+
 /* Entries on a line, counted; malformed ones reported and skipped. Returns
  * how many tokens were entries (good or bad). */
 static int line_entries(struct branches *b, const char *line, size_t len, const char *file, unsigned long lineno,
 			bool *first_is_entry)
 {
 	int found = 0, token = 0;
+	bool after_ip = false;
 	*first_is_entry = false;
 	for (size_t i = 0; i < len; token++) {
+		size_t gap_start = i;
 		while (i < len && (line[i] == ' ' || line[i] == '\t'))
 			i++;
 		size_t start = i;
@@ -413,9 +430,18 @@ static int line_entries(struct branches *b, const char *line, size_t len, const 
 			break;
 		const char *tok = line + start;
 		size_t n = i - start;
-		/* an entry starts "0x"; only a glued "ip[sym]/..." token needs a look */
-		size_t glued = tok[0] == '0' && n > 1 && tok[1] == 'x' ? 0 : brstack_glued_ip(tok, n);
-		if (glued && memchr(tok, '/', n))
+		/* an entry starts "0x"; only a token with the field before it
+		 * glued on (brstack.h) needs a look */
+		size_t glued = 0;
+		if (!(tok[0] == '0' && n > 1 && tok[1] == 'x') && memchr(tok, '/', n)) {
+			glued = brstack_glued_ip(tok, n);
+			if (!glued)
+				glued = brstack_glued_dso(tok, n);
+			if (!glued && after_ip && found == 0)
+				glued = brstack_glued_sym(tok, n);
+		}
+		after_ip = is_sample_ip(tok, n, start - gap_start);
+		if (glued)
 			tok += glued, n -= glued;
 		struct br_entry e;
 		const char *why = NULL;
@@ -546,9 +572,12 @@ void branches_line(struct branches *b, const char *line, size_t len, const char 
 		return;                        /* other records; perf report -D record headers */
 	struct script_header h;
 	struct script_frame f;
-	if (script_parse_header(line, len, &h) || script_parse_one_line(line, len, false, &h, &f) ||
-	    memmem(line, len, ": ", 2) || brstack_glued_ip(line + lead, len - lead) ||
-	    count_in(line + lead, len - lead, "0123456789abcdef") == len - lead) {
+	/* the sample's ip alone, or first and padded to perf's 16 columns with
+	 * more fields after it: "     7f06d6a21e00 [unknown] (/usr/lib/ld.so)" */
+	size_t ip = count_in(line + lead, len - lead, "0123456789abcdef");
+	bool ip_first = ip > 0 && (lead + ip == len || (line[lead + ip] == ' ' && lead + ip >= 16));
+	if (script_parse_header(line + lead, len - lead, &h) || script_parse_one_line(line, len, false, &h, &f) ||
+	    memmem(line, len, ": ", 2) || brstack_glued_ip(line + lead, len - lead) || ip_first) {
 		b->totals.samples++;            /* a sample whose branch stack is empty (or follows) */
 		b->header_open = true;
 		return;
@@ -712,12 +741,14 @@ static bool type_is(const char *type, const char *a, const char *b) { return !st
 
 /* A heuristic from the branch type and the rate, in the order a reader
  * would check them. */
-static const char *likely_cause(const char *type, double rate, const struct pair_stat *a)
+static const char *likely_cause(const char *type, double rate, unsigned long judged, const struct pair_stat *a)
 {
 	if (a->spe_miss == a->count)
 		return "SPE branch-miss samples: a hot misprediction site (no rate without the hits)";
 	if (a->no_info == a->count)
 		return "no prediction information (trace-based stack)";
+	if (judged < BR_CAUSE_MIN_JUDGED)
+		return BR_CAUSE_TOO_FEW;
 	if (isnan(rate) || rate < 0.01)
 		return "well predicted";
 	if (!strncmp(type, "IND", 3))
@@ -883,7 +914,7 @@ int branches_rank(struct branches *b, enum br_group group, enum br_sort sort, un
 		r->type = str(b, a->type);
 		r->cycles_mean = a->cycles_n ? a->cycles_sum / (double)a->cycles_n : NAN;
 		r->cycles_median = med[i];
-		r->cause = likely_cause(r->type, r->rate, a);
+		r->cause = likely_cause(r->type, r->rate, judged, a);
 	}
 	qsort_r(b->rows, (size_t)n, sizeof(*b->rows), cmp_rows, &sort);
 	free(med);

@@ -10,6 +10,12 @@
 #include "parsers/brstack.h"
 
 enum br_group { BR_BY_PAIR, BR_BY_SITE, BR_BY_FUNC };
+
+/* A likely cause is named only for a row of this many branches with a P or
+ * M flag or more: below it the rate's 95% interval spans several causes
+ * (3 of 10 is anywhere from 7% to 65%). */
+#define BR_CAUSE_MIN_JUDGED 30
+#define BR_CAUSE_TOO_FEW "too few branches to judge"
 enum br_sort { BR_SORT_MISPREDICTED, BR_SORT_RATE, BR_SORT_COUNT };
 
 struct br_totals {

@@ -8,15 +8,18 @@
 #include "common/input.h"
 #include "common/stats.h"
 #include "diff_counters.h"
+#include "next_step.h"
 
 #define MAX_THRESHOLDS 64
-#define MAX_METRICS 32
 
 struct diff_counters {
 	bool per_scope;
 	struct dc_quantity *q;
 	int nq, cap;
 	int runs[2];
+	int repeated[2];          /* runs that are perf -r means */
+	int repeats[2];           /* the perf -r runs behind them, where the file says how many */
+	bool repeats_unknown[2];  /* a perf -r mean without its count (CSV, JSON) */
 	char command[2][512];
 	struct dc_threshold thresholds[MAX_THRESHOLDS];
 	int nthresholds;
@@ -41,6 +44,21 @@ void diff_counters_free(struct diff_counters *d)
 
 int diff_counters_runs(const struct diff_counters *d, int side) { return d->runs[side]; }
 const char *diff_counters_command(const struct diff_counters *d, int side) { return d->command[side]; }
+
+const char *diff_counters_runs_text(const struct diff_counters *d, int side, char *buf, size_t cap)
+{
+	int runs = d->runs[side], plain = runs - d->repeated[side];
+	if (!d->repeated[side])
+		snprintf(buf, cap, "%d run%s", runs, runs == 1 ? "" : "s");
+	else if (!d->repeats_unknown[side])
+		snprintf(buf, cap, "%d runs, perf -r", d->repeats[side] + plain);
+	else if (runs == 1)
+		snprintf(buf, cap, "perf -r runs: the file does not say how many");
+	else
+		snprintf(buf, cap, "%d runs, %d of them perf -r means of runs the file does not count", runs,
+			 d->repeated[side]);
+	return buf;
+}
 
 /* Raw counters where more is worse for the same workload. */
 static bool counter_higher_is_worse(const char *name)
@@ -86,6 +104,21 @@ static void add_value(struct dc_quantity *q, int side, double v, double var_pct,
 		q->enabled[side] = enabled;
 }
 
+void diff_counters_next_run(struct diff_counters *d, int side) { d->runs[side]++; }
+
+void diff_counters_add_value(struct diff_counters *d, int side, const char *name, bool is_metric, int tma_level,
+			     const char *unit, int better, double value, double variance_pct, double enabled_pct,
+			     bool not_meaningful)
+{
+	struct dc_quantity *q = quantity(d, name, is_metric);
+	q->unit = unit ? unit : "";
+	q->tma_level = tma_level;
+	q->has_direction = better != 0 || (!is_metric && counter_higher_is_worse(name));
+	q->higher_is_better = better > 0;
+	add_value(q, side, value, variance_pct, 0, isnan(enabled_pct) ? 100 : enabled_pct);
+	q->not_meaningful[side] |= not_meaningful;
+}
+
 static void quantity_name(char *buf, size_t cap, const struct counter_set *s, bool per_scope, const char *name)
 {
 	snprintf(buf, cap, "%s%s%s%s%s", per_scope && s->scope[0] ? s->scope : "", per_scope && s->scope[0] ? " " : "",
@@ -106,25 +139,24 @@ static void add_tree(struct diff_counters *d, int side, const struct stat_model 
 		const struct perf_metric *p = &m->perf[i];
 		if (p->source == STAT_FROM_TOPLEV && p->session == s->session && !strcmp(p->scope, s->scope) &&
 		    !strcmp(p->pmu, s->pmu))
-			printed[np++] = (struct tma_printed){ p->unit, p->value, true };
+			printed[np++] = (struct tma_printed){ .unit = p->unit, .value = p->value, .toplev = true };
 	}
 	struct tma_tree t;
 	if (!tma_build(s, printed, np, NULL, &t))
 		return;
-	double enabled = 100;
-	for (int i = 0; i < s->n; i++)
-		if (!isnan(s->c[i].value) && s->c[i].enabled_pct < enabled)
-			enabled = s->c[i].enabled_pct;
+	double enabled = counter_set_lowest_enabled(s);
 	char name[256];
 	for (int i = 0; i < t.n; i++) {
 		const struct tma_node *nd = &t.node[i];
+		if (isnan(nd->value))
+			continue;              /* not computable: nothing to compare */
 		quantity_name(name, sizeof name, s, d->per_scope || s->n == 0, nd->def->name);
 		struct dc_quantity *q = quantity(d, name, true);
 		q->unit = "%";
 		q->tma_level = nd->level;
 		q->has_direction = true;
 		q->higher_is_better = !strcmp(nd->def->name, "retiring") || !strcmp(nd->def->name, "light_operations");
-		add_value(q, side, 100 * nd->value, NAN, m->runs, enabled);
+		add_value(q, side, 100 * nd->value, NAN, m->session_repeats[s->session], enabled);
 	}
 }
 
@@ -135,17 +167,18 @@ static void add_set(struct diff_counters *d, int side, const struct stat_model *
 		quantity_name(name, sizeof name, s, d->per_scope, s->c[i].name);
 		struct dc_quantity *q = quantity(d, name, false);
 		q->has_direction = counter_higher_is_worse(s->c[i].name);
-		add_value(q, side, s->c[i].value, s->c[i].variance_pct, m->runs, s->c[i].enabled_pct);
+		add_value(q, side, s->c[i].value, s->c[i].variance_pct, m->session_repeats[s->session], s->c[i].enabled_pct);
 	}
-	struct metric_value mv[MAX_METRICS];
-	int n = stat_model_metrics(m, s, mv, MAX_METRICS);
+	struct metric_value mv[METRICS_MAX];
+	int n = stat_model_metrics(m, s, mv, METRICS_MAX);
 	for (int i = 0; i < n; i++) {
 		quantity_name(name, sizeof name, s, d->per_scope, mv[i].name);
 		struct dc_quantity *q = quantity(d, name, true);
 		q->unit = mv[i].unit;
 		q->has_direction = mv[i].has_direction || strcmp(mv[i].name, "elapsed_s") == 0;
 		q->higher_is_better = mv[i].higher_is_better;
-		add_value(q, side, mv[i].value, mv[i].variance_pct, m->runs, mv[i].confidence);
+		add_value(q, side, mv[i].value, mv[i].variance_pct, m->session_repeats[s->session], mv[i].confidence);
+		q->not_meaningful[side] |= mv[i].not_meaningful;
 	}
 	add_tree(d, side, m, s);
 }
@@ -190,8 +223,18 @@ bool diff_counters_read(struct diff_counters *d, int side, const char *path, enu
 	stat_model_finish(&m);
 	bool any = m.counters > 0 || m.toplev_metrics > 0;
 	for (int s = 0; any && s <= m.session; s++) {
+		if (d->runs[side] == DC_MAX_RUNS) {
+			td_bad_input(td_input_display_name(path), 0, "more than %d runs on one side: the later ones "
+				     "are not compared", DC_MAX_RUNS);
+			break;
+		}
 		add_session(d, side, &m, s);
 		d->runs[side]++;
+		if (m.session_repeats[s] > 1 || m.session_variance[s]) {
+			d->repeated[side]++;
+			d->repeats[side] += m.session_repeats[s];
+			d->repeats_unknown[side] |= m.session_repeats[s] <= 1;
+		}
 	}
 	if (m.command[0] && !d->command[side][0])
 		snprintf(d->command[side], sizeof d->command[side], "%s", m.command);
@@ -211,13 +254,18 @@ int diff_counters_check(const struct diff_counters *d, const char *base_name, co
 			continue;
 		for (int s = 0; s < 2; s++) {
 			bool here = q->n[s] + q->not_counted[s] > 0, there = q->n[!s] + q->not_counted[!s] > 0;
-			if (here && !there) {
-				td_bad_input(names[!s], 0, "has no %s, which %s counted: the inputs measured different events",
-					     q->name, names[s]);
+			if (here && !there && q->n[s] > 0) {
+				td_bad_input(names[!s], 0, "has no %s, which %s counted: %s not compared (the inputs measured "
+					     "different events)", q->name, names[s], q->name);
+				problems++;
+			} else if (here && !there) {
+				td_bad_input(names[!s], 0, "has no %s, which %s asked for but did not count (<not counted> or "
+					     "<not supported> there): %s not compared (the inputs measured different events)",
+					     q->name, names[s], q->name);
 				problems++;
 			} else if (q->n[s] > 0 && q->not_counted[!s] > 0 && q->n[!s] == 0) {
 				td_bad_input(names[!s], 0, "%s is <not counted> or <not supported> here but counted in %s: "
-					     "no comparison possible", q->name, names[s]);
+					     "%s not compared", q->name, names[s], q->name);
 				problems++;
 			}
 		}
@@ -311,15 +359,27 @@ static void side_stats(const struct dc_quantity *q, int s, double *mean, double 
 	}
 }
 
+/* A counter of events, not of time or energy (task-clock is in ms,
+ * power/energy-pkg/ in Joules: small numbers there are no handful). */
+static bool counts_events(const char *name)
+{
+	const char *base = strrchr(name, '/');
+	base = base ? base + 1 : name;
+	size_t n = strlen(base);
+	return !(n >= 6 && strcmp(base + n - 6, "-clock") == 0) && !strstr(base, "_time") && strncmp(base, "energy-", 7);
+}
+
 static const char *verdict(const struct dc_quantity *q, const struct dc_result *r)
 {
 	bool worse = q->has_direction && (q->higher_is_better ? r->delta < 0 : r->delta > 0);
 	bool known = !isnan(r->p);
 	if (r->delta == 0)
 		return "unchanged";
-	/* a handful of events, or counts scaled from a sliver of the run, cannot
-	 * carry a verdict without variance (0 -> 7 misses is not +inf%) */
-	if (!known && ((!q->is_metric && fmax(fabs(r->base), fabs(r->cand)) < 100) || r->confidence < 10))
+	/* a handful of events (0 -> 1 is not +inf%, even with -r's variance),
+	 * a ratio over a handful, or counts scaled from a sliver of the run
+	 * without variance cannot carry a verdict */
+	if ((!q->is_metric && counts_events(q->name) && fmax(fabs(r->base), fabs(r->cand)) < 100) || q->not_meaningful[0] ||
+	    q->not_meaningful[1] || (!known && r->confidence < 10))
 		return "uncertain";
 	if (!isnan(r->threshold_pct) && (known ? r->significant : true)) {
 		/* from 0 to anything is an infinite relative change */
@@ -470,8 +530,24 @@ void diff_counters_explain(const struct diff_counters *d, const struct dc_result
 			SAY(" Top-down: %s grew most (%.1f%% -> %.1f%% of slots, %+.1f points).", grew->q->name, grew->base,
 			    grew->cand, grew->delta);
 	}
-	if (moved(time) && time->rel_pct > 0)
-		SAY(" Next: perf stat -M TopdownL1 (or -M PipelineL1 on AMD, TopDownL1 on ARM) on both builds and td-diff the "
-		    "outputs to see which top-down node grew; perf record -g both and td-diff --folded --top 20.");
+	if (moved(time) && time->rel_pct > 0) {
+		/* the vendor the events name; Top-down asked for only when absent */
+		int votes[TMA_NVENDORS + 1] = { 0 };
+		bool tree = false;
+		for (int i = 0; i < n; i++) {
+			votes[next_step_vendor_of_event(r[i].q->name)]++;
+			tree |= r[i].q->tma_level > 0;
+		}
+		struct machine mach = { TMA_NVENDORS, NULL };
+		for (int v = 0; v < TMA_NVENDORS; v++)
+			if (votes[v] && (mach.vendor == TMA_NVENDORS || votes[v] > votes[mach.vendor]))
+				mach.vendor = (enum tma_vendor)v;
+		if (tree)
+			SAY(" Next: the Top-down rows above show which node grew; perf record -g both and td-diff "
+			    "--folded --top 20.");
+		else
+			SAY(" Next, on both builds: %s; td-diff the two perf stat outputs to see which top-down node grew; "
+			    "perf record -g both and td-diff --folded --top 20.", next_step_topdown(&mach));
+	}
 #undef SAY
 }

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include "parsers/stat.h"
 
-#define DC_MAX_RUNS 64
+#define DC_MAX_RUNS 200           /* a side's runs (stat_model keeps as many apart) */
 
 /* One counter or metric, values per side and run. */
 struct dc_quantity {
@@ -22,6 +22,7 @@ struct dc_quantity {
 	int repeats[2];           /* perf -r N */
 	double enabled[2];        /* lowest enabled % */
 	int not_counted[2];       /* runs where it was <not counted>/<not supported> */
+	bool not_meaningful[2];   /* a metric over a handful of events in some run (metrics.h) */
 };
 
 struct dc_threshold {
@@ -47,9 +48,24 @@ void diff_counters_free(struct diff_counters *d);
 bool diff_counters_read(struct diff_counters *d, int side, const char *path, enum stat_format fmt);
 int diff_counters_runs(const struct diff_counters *d, int side);
 const char *diff_counters_command(const struct diff_counters *d, int side);
+/* The side's runs in words: "3 runs", "5 runs, perf -r" (perf -r N counts
+ * its N runs; a file that does not say N says so), into buf. */
+const char *diff_counters_runs_text(const struct diff_counters *d, int side, char *buf, size_t cap);
 
-/* Inputs that cannot be compared (events on one side only, counted on
- * one side only): reported as bad input; returns how many problems. */
+/* A side's runs from rows kept elsewhere (the run store) rather than from
+ * a file: diff_counters_next_run starts a run; each value then names its
+ * quantity ("cpu_core/ipc"), whether it is a metric (or a Top-down node:
+ * tma_level > 0), its unit (a string that outlives d), which way is
+ * better (+1 higher, -1 lower, 0 none: a counter then gets the rule
+ * diff_counters_read applies) and perf's -r variance and enabled %. */
+void diff_counters_next_run(struct diff_counters *d, int side);
+void diff_counters_add_value(struct diff_counters *d, int side, const char *name, bool is_metric, int tma_level,
+			     const char *unit, int better, double value, double variance_pct, double enabled_pct,
+			     bool not_meaningful);
+
+/* Events that cannot be compared (on one side only, counted on one side
+ * only): each reported as bad input, naming it; returns how many. What both
+ * sides counted is compared all the same (diff_counters_compare). */
 int diff_counters_check(const struct diff_counters *d, const char *base_name, const char *cand_name);
 
 /* Thresholds: defaults, then overrides "name=+5%" (false if malformed). */

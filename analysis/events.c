@@ -40,6 +40,7 @@ static const struct {
 	{ "l2_rqsts.references", "l2d_cache" },
 	{ "topdown.slots", "slots" },
 	{ "cpu-clock", "cpu-clock" },
+	{ "task-clock-msecs", "task-clock" },              /* perf before 2.6.35, also in msec */
 };
 
 static void lower_copy(char *dst, size_t cap, const char *s, size_t n)
@@ -109,5 +110,18 @@ bool event_has_topdown_mark(const char *name)
 		case 'c': if (STARTS(p, "cycle_activity")) return true; break;
 		}
 	}
+	return false;
+}
+
+bool event_is_software(const char *name)
+{
+	static const char *const software[] = {
+		"task-clock", "cpu-clock", "context-switches", "cs", "cpu-migrations", "migrations", "page-faults",
+		"faults", "minor-faults", "major-faults", "alignment-faults", "emulation-faults", "duration_time",
+		"user_time", "system_time", "dummy", "bpf-output", "cgroup-switches",
+	};
+	for (size_t i = 0; i < sizeof software / sizeof *software; i++)
+		if (strcmp(name, software[i]) == 0)
+			return true;
 	return false;
 }

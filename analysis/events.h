@@ -22,4 +22,8 @@ void event_normalize(const char *raw, struct event_name *out);
  * uops_*, de_no_dispatch*, cycle_activity*, anywhere in the name). */
 bool event_has_topdown_mark(const char *name);
 
+/* A software event the kernel counts without a PMU (task-clock,
+ * context-switches, page-faults ...): what a VM or container still has. */
+bool event_is_software(const char *name);
+
 #endif

@@ -5,6 +5,7 @@
 #include "common/diag.h"
 #include "common/intern.h"
 #include "fold.h"
+#include "parsers/sniff.h"
 
 #define MAX_WARNINGS 10          /* malformed lines reported one by one */
 #define RECENT_HEADERS 64
@@ -65,6 +66,7 @@ struct fold {
 	/* what the end-of-run notes say */
 	uint64_t frames_total, frames_unknown;
 	uint64_t malformed;
+	struct sniff_votes votes;        /* what unrecognized lines before any stack look like */
 	uint32_t *plain[2];              /* fold_resolved_frame: [java][sym_id] -> cache index + 1,
 					    or ONE_NAME | the frame's one name */
 	size_t plain_cap[2];
@@ -438,6 +440,13 @@ static void frame_line(struct fold *f, const struct script_frame *fr)
 	push_frame_names(f, frame_names(f, fr, f->java));
 }
 
+static bool parse_header(const struct fold *f, const char *line, size_t len, struct script_header *h)
+{
+	if (f->opt.exact_comm)
+		return script_parse_header_exact(line, len, h);
+	return f->opt.perl_compat ? script_parse_header_perl(line, len, h) : script_parse_header(line, len, h);
+}
+
 /* A sample recorded without -g is one line; stackcollapse-perf.pl loses
  * these (inferno keeps them as "comm;sym"), td-fold keeps them. Only lines
  * that cannot start a callchain sample are tried: a header ending in its
@@ -448,12 +457,8 @@ static bool one_line_sample(struct fold *f, const char *line, size_t len)
 	struct script_frame fr;
 	if (len < 8 || line[len - 1] != ')')
 		return false;
-	if (line[0] != ' ' && line[0] != '\t') {
-		bool is_header = f->opt.exact_comm ? script_parse_header_exact(line, len, &h)
-						   : script_parse_header(line, len, &h);
-		if (is_header && h.event.n)
-			return false;
-	}
+	if (line[0] != ' ' && line[0] != '\t' && parse_header(f, line, len, &h) && h.event.n)
+		return false;
 	if (!script_parse_one_line(line, len, f->opt.exact_comm, &h, &fr))
 		return false;
 	end_sample(f);
@@ -465,8 +470,13 @@ static bool one_line_sample(struct fold *f, const char *line, size_t len)
 	return true;
 }
 
-static void malformed(struct fold *f, const char *file, unsigned long lineno, const char *what)
+/* What unrecognized lines look like is asked while no stack was found:
+ * when none comes, fold_report names the tool whose output it was. */
+static void malformed(struct fold *f, const char *file, unsigned long lineno, const char *what,
+		      const char *line, size_t len)
 {
+	if (td_intern_count(f->stacks) == 0)
+		sniff_vote(&f->votes, line, len);
 	if (f->malformed++ < MAX_WARNINGS)
 		td_warn(file, lineno, "%s; ignored", what);
 }
@@ -481,11 +491,12 @@ void fold_line(struct fold *f, const char *line, size_t len, const char *file, u
 		return;
 	struct script_header h;
 	struct script_frame fr;
-	if ((!f->in_sample || (line[0] != ' ' && line[0] != '\t')) && one_line_sample(f, line, len))
+	bool compat = f->opt.perl_compat;
+	if (!compat && script_is_record(line, len))
 		return;
-	bool is_header = f->opt.exact_comm ? script_parse_header_exact(line, len, &h)
-					   : script_parse_header(line, len, &h);
-	if (is_header) {
+	if (!compat && (!f->in_sample || (line[0] != ' ' && line[0] != '\t')) && one_line_sample(f, line, len))
+		return;
+	if (parse_header(f, line, len, &h)) {
 		header_line(f, &h);
 		return;
 	}
@@ -493,7 +504,7 @@ void fold_line(struct fold *f, const char *line, size_t len, const char *file, u
 		bool blank = true;
 		for (size_t i = 0; i < len && blank; i++)
 			blank = line[i] == ' ' || line[i] == '\t';
-		malformed(f, file, lineno, blank ? "blank-looking line with spaces" : "unrecognized line");
+		malformed(f, file, lineno, blank ? "blank-looking line with spaces" : "unrecognized line", line, len);
 		return;
 	}
 	if (!f->in_sample)
@@ -687,7 +698,7 @@ void fold_cache_header(struct fold *f, const char *comm, int32_t tid, const char
 	struct script_header h;
 	char digits[16];
 	int nd = snprintf(digits, sizeof digits, "%d", (int)tid);
-	bool parsed = f->opt.exact_comm ? script_parse_header_exact(line, len, &h) : script_parse_header(line, len, &h);
+	bool parsed = parse_header(f, line, len, &h);
 	/* only when the line's parse depends on comm, tid and event alone */
 	if (len == 0 || line[0] == '#' || !parsed || !span_is(h.comm, comm) || h.pid.n != 0 ||
 	    h.tid.n != (size_t)nd || memcmp(h.tid.p, digits, (size_t)nd) != 0 || !span_is(h.event, event))
@@ -706,8 +717,14 @@ void fold_cache_header(struct fold *f, const char *comm, int32_t tid, const char
 
 void fold_end_input(struct fold *f, const char *file, unsigned long lineno)
 {
-	if (f->in_sample) {
-		td_bad_input(file, lineno, "input ends inside a sample; kept");
+	if (f->in_sample && f->opt.perl_compat) {
+		td_warn(file, lineno, "input ends without the blank line after its last sample; "
+			"dropped, as stackcollapse-perf.pl drops it");
+		f->in_sample = false;
+		f->frames.n = 0;
+	} else if (f->in_sample) {
+		td_warn(file, lineno, "input ends without the blank line after its last sample; "
+			"kept (stackcollapse-perf.pl drops it)");
 		end_sample(f);
 	}
 	settle(f);
@@ -796,6 +813,8 @@ void fold_merge(struct fold *into, struct fold *from)
 	into->frames_total += from->frames_total;
 	into->frames_unknown += from->frames_unknown;
 	into->malformed += from->malformed;
+	for (int k = 0; k < SNIFF_KINDS; k++)
+		into->votes.n[k] += from->votes.n[k];
 	for (uint32_t e = 0; e < td_intern_count(from->skipped); e++) {
 		size_t n;
 		const char *name = td_intern_str(from->skipped, e, &n);
@@ -805,7 +824,10 @@ void fold_merge(struct fold *into, struct fold *from)
 
 void fold_report(const struct fold *f)
 {
-	if (td_intern_count(f->stacks) == 0 && f->malformed)
+	enum sniff_kind other = sniff_verdict(&f->votes);
+	if (td_intern_count(f->stacks) == 0 && f->malformed && other != SNIFF_NONE && other != SNIFF_PERF_SCRIPT)
+		td_bad_input(NULL, 0, "this is %s, not perf script output; use %s", sniff_name(other), sniff_reader(other));
+	else if (td_intern_count(f->stacks) == 0 && f->malformed)
 		td_bad_input(NULL, 0, "no perf script samples found in %llu lines: is this the output of 'perf script'?",
 			     (unsigned long long)f->malformed);
 	for (uint32_t e = 0; e < td_intern_count(f->skipped); e++)

@@ -16,6 +16,8 @@
 struct fold_options {
 	bool pid, tid, kernel, jit, addrs;
 	bool exact_comm;             /* read the comm from the right */
+	bool perl_compat;            /* stackcollapse-perf.pl's bytes: its comm rule, no one-line
+					samples, record lines and an unterminated last sample as it reads them */
 	const char *event_filter;    /* NULL: the first event seen */
 	const char **skip_after;     /* cut the stack above these functions */
 	int nskip_after;
@@ -42,8 +44,9 @@ void fold_resolved_frame(struct fold *f, const char *sym, uint64_t sym_off, cons
  * keeps the result when the line's parse depends on those parts alone). */
 bool fold_cached_header(struct fold *f, const char *comm, int32_t tid, const char *event, uint64_t period);
 void fold_cache_header(struct fold *f, const char *comm, int32_t tid, const char *event, const char *line, size_t len);
-/* End of one input file: a sample still open is kept, with a warning, and
- * every stack is counted. */
+/* End of one input file: every stack is counted. A sample still open (the
+ * input lacks the blank line after it) is kept, with a note; with
+ * perl_compat it is dropped, as stackcollapse-perf.pl drops it. */
 void fold_end_input(struct fold *f, const char *file, unsigned long lineno);
 
 /* Sorted folded output. */

@@ -1,8 +1,10 @@
 /* Derived metrics over one set of counters (one interval, scope and PMU):
- * IPC, CPI, branch, cache and TLB rates, ARM stall shares, GHz and CPU
- * utilisation, each with the seed thresholds' verdict, a multiplexing
- * confidence and the next command to run. Formulas live in one table
- * (metrics.c), one row per metric with its alternatives per vendor. */
+ * IPC, CPI, branch, cache and TLB rates, misses per 1,000 instructions,
+ * ARM stall shares, GHz, CPU utilisation, events per second, RAPL power,
+ * each with the seed thresholds' verdict, a multiplexing confidence and
+ * the next command to run. Formulas live in tables (metrics.c), one row per
+ * metric with its alternatives per vendor; every shadow metric perf 6.1
+ * prints has a row with perf's definition, so perf's value can be checked. */
 #ifndef TD_METRICS_H
 #define TD_METRICS_H
 
@@ -45,6 +47,9 @@ void counter_set_merge(struct counter_set *into, const struct counter_set *from)
 /* Adds (sums) a counter; a missing value makes the sum missing. */
 void counter_set_add(struct counter_set *s, const char *name, double value, double enabled_pct, double variance_pct);
 const struct counter *counter_set_get(const struct counter_set *s, const char *name);
+/* The lowest enabled % of the counters that have a value: what anything
+ * computed from the whole set can claim as its confidence (100: exact). */
+double counter_set_lowest_enabled(const struct counter_set *s);
 /* The same event printed again in one set (each metric group gets its own
  * multiplexed copy): the copies are averaged. Returns the copies so far. */
 int counter_set_add_copy(struct counter_set *s, const char *name, double value, double enabled_pct, double variance_pct,
@@ -67,14 +72,24 @@ struct metric_value {
 	const char *name;        /* "ipc", "branch_miss_rate", ... */
 	double value;
 	const char *unit;        /* "", "%", "GHz", "CPUs", "s" */
-	const char *verdict;     /* "healthy", "ok", "investigate", or "" */
+	const char *verdict;     /* "healthy", "ok", "investigate", "not meaningful", or "" */
 	const char *band;        /* IPC band: excellent ... critical, else "" */
 	double confidence;       /* lowest enabled % of the inputs (100 = exact) */
 	double variance_pct;     /* propagated relative error, NaN if none */
 	const char *next_step;   /* a command, or "" */
 	bool higher_is_better;
 	bool has_direction;
+	bool not_meaningful;     /* a ratio over fewer than 100 events: shown, not judged */
+	double rounding;         /* relative error the inputs' printed digits allow (counts to
+				    the unit, clocks to 10 us), for comparing with perf */
+	const char *input[2];    /* the counters' names it was computed from, NULL where none;
+				    valid while the counter set is */
 };
+
+#define METRICS_MAX 64           /* metrics one set can have */
+/* The next steps that depend on the machine (next_step.h gives each
+ * vendor's form): a metric_value's next_step is one of these pointers. */
+extern const char metrics_next_topdown[], metrics_next_branches[];
 
 /* elapsed_s: wall time of the set (NaN when unknown). Returns the count. */
 int metrics_compute(const struct counter_set *s, double elapsed_s, struct metric_value *out, int max);
@@ -92,8 +107,19 @@ int metrics_compute_planned(const struct metrics_plan *p, const struct counter_s
 			    struct metric_value *out, int max);
 
 /* The metric a perf-printed unit corresponds to ("insn per cycle" -> "ipc"),
- * and the factor from tdkit's value to perf's (e.g. 1 for %). NULL if none. */
+ * and the factor from tdkit's value to perf's (e.g. 1 for %). NULL if none.
+ * METRICS_EVENT_RATE: perf's "/sec" column, the rate of the event the
+ * metric was printed with (metrics_event_rate). */
 const char *metrics_for_perf_unit(const char *unit, double *factor);
+#define METRICS_EVENT_RATE "event_per_s"
+
+/* event per second of clock (task-clock or cpu-clock, in ms), as perf's
+ * "/sec": false when either is missing or the clock is 0. */
+bool metrics_event_rate(const struct counter *event, const struct counter *clock, struct metric_value *out);
+
+/* Why metric name cannot be computed from s, in words: "l1-icache-loads",
+ * "cycles (not counted) and task-clock"; "" when nothing is missing. */
+const char *metrics_missing(const struct counter_set *s, const char *name, char *buf, size_t cap);
 
 /* Metric names, for the man page and tests. */
 const char *const *metrics_names(void);

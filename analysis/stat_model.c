@@ -68,6 +68,7 @@ void stat_model_init(struct stat_model *m)
 		m->last_interval[i] = NAN;
 	}
 	m->min_enabled_pct = 100;
+	m->block_set = -1;
 	m->lookup = td_calloc(1, sizeof(*m->lookup));
 	m->lookup->strings = td_intern_new();
 	m->lookup->events = td_intern_new();
@@ -146,6 +147,13 @@ static const char *intern_str_recent(struct stat_model *m, struct recent *r, con
 	return td_intern_str(m->lookup->strings, intern_recent(m->lookup->strings, r, s, n), NULL);
 }
 
+/* The run is its file's only one. */
+static bool session_alone(const struct stat_model *m, int session)
+{
+	return m->session_run[session] == 1 &&
+	       (session == m->session || m->session_run[session + 1] == 1);
+}
+
 /* The file name of a record: the reader hands out the same pointer for
  * every line of a file, so the interned copy is kept while it does. */
 static const char *intern_file(struct stat_model *m, const char *file)
@@ -200,7 +208,8 @@ static uint32_t set_key(struct stat_model *m, int session, const char *scope, co
 	struct stat_lookup *l = m->lookup;
 	char buf[256];
 	size_t n = 0;
-	buf[n++] = (char)('0' + session);     /* sessions < 64 */
+	_Static_assert('0' + STAT_MAX_SESSIONS <= 255, "a session is one byte of the key");
+	buf[n++] = (char)('0' + session);
 	for (size_t i = 0; i < 120 && scope[i]; i++)   /* short: no strnlen and memcpy calls */
 		buf[n++] = scope[i];
 	size_t scope_len = n - 1;
@@ -329,6 +338,7 @@ static int cmp_sets(const void *a, const void *b)
 
 static double nominal_interval(const struct stat_model *m, int session);
 static void add_to_totals(struct stat_model *m);
+static void repeat_starts_group(struct stat_model *m, struct counter *c, int copies);
 
 /* cmp_sets for two sets of the open interval: they differ only in scope
  * and PMU, which an exact key fixes, so the order of two exact keys found
@@ -390,6 +400,7 @@ static void close_interval(struct stat_model *m)
 	m->ncur = 0;
 	m->nperf_cur = 0;
 	m->last_set = NULL;
+	m->block_set = -1;
 	m->lookup->gen++;
 	m->cur_interval = -1;
 }
@@ -444,6 +455,7 @@ static void add_perf_metric(struct stat_model *m, const struct stat_record *r)
 	p->line = r->line;
 	p->source = r->source;
 	m->toplev_metrics += r->source == STAT_FROM_TOPLEV;
+	p->group = m->metric_group;
 	/* --metric-only output has no counters: its metrics still need a set */
 	if (in_interval)
 		interval_set(m, p->key = ids ? ids->key : set_key(m, m->session, r->scope, en->pmu), r->scope, en->pmu);
@@ -459,6 +471,8 @@ static void add_counter(struct stat_model *m, const struct stat_record *r)
 	double v = (r->not_counted || r->not_supported) ? NAN : r->value;
 	m->counters++;
 	m->session_has_counters = true;
+	if (!isnan(r->variance_pct))
+		m->session_variance[m->session] = true;
 	m->not_counted += r->not_counted;
 	m->not_supported += r->not_supported;
 	if (!r->not_supported && r->enabled_pct < m->min_enabled_pct)
@@ -480,10 +494,65 @@ static void add_counter(struct stat_model *m, const struct stat_record *r)
 		if (!m->repeated_example[0])
 			snprintf(m->repeated_example, sizeof m->repeated_example, "%s", en->name);
 	}
+	if (copies >= 2)
+		repeat_starts_group(m, &s->c[at], copies);
+	m->metric_group = m->group;
+	m->block_interval = r->interval >= 0;
+	m->block_set = (int)(s - (m->block_interval ? m->cur : m->sets));
+	m->block_counter = at;
+	m->block_event = id;
+	m->block_line = r->line;
 	m->last_set = s;
 	m->last_index = at;
 	m->last_copy = copies - 1;
 	m->last_line = r->line;
+}
+
+/* A "#" row right below a counter's (text): perf prints the counter's
+ * variance and enabled % at the end of its last metric row, so what such a
+ * row carries belongs to the counter when its own row had none. */
+static void continue_block(struct stat_model *m, const struct stat_record *r)
+{
+	if (m->block_set < 0 || r->line == m->block_line)
+		return;
+	if (r->line != m->block_line + 1 || event_id(m, r->event, r->len[1]) != m->block_event) {
+		m->block_set = -1;          /* a metric group's header is not the counter's */
+		return;
+	}
+	m->block_line = r->line;
+	if (r->enabled_pct >= 100 && isnan(r->variance_pct))
+		return;
+	struct counter_set *s = m->block_interval ? (m->block_set < m->ncur ? &m->cur[m->block_set] : NULL)
+						  : (m->block_set < m->nsets ? &m->sets[m->block_set] : NULL);
+	if (!s || m->block_counter >= s->n)
+		return;
+	struct counter *c = &s->c[m->block_counter];
+	if (r->enabled_pct < 100 && c->enabled_pct >= 100 && !isnan(c->value)) {   /* its row had none */
+		if (r->enabled_pct < c->enabled_pct)
+			c->enabled_pct = r->enabled_pct;
+		if (r->enabled_pct < m->min_enabled_pct)
+			m->min_enabled_pct = r->enabled_pct;
+	}
+	if (!isnan(r->variance_pct) && c->copies == 1 && isnan(c->variance_pct)) {
+		c->variance_pct = r->variance_pct;
+		m->session_variance[m->session] = true;
+	}
+}
+
+/* perf prints a group's events together, each once: an event printed
+ * again within the open group is the first of the next group (perf's old
+ * layout prints a group's metric on any of its rows, or below them). */
+static void repeat_starts_group(struct stat_model *m, struct counter *c, int copies)
+{
+	int last = copies - 1, kept = last < 4 ? last : 4;
+	bool in_group = false;
+	for (int i = 0; i < kept; i++)
+		in_group |= c->copy_group[i] == m->group;
+	if (!in_group)
+		return;
+	m->group++;
+	if (last < 4)
+		c->copy_group[last] = m->group;
 }
 
 /* A metric on the counter's own row: perf prints it on a group's first
@@ -498,6 +567,7 @@ static void start_group(struct stat_model *m, const struct stat_record *r)
 		c->copy_group[m->last_copy] = m->group;
 	if (m->last_copy == 0)
 		c->group = m->group;
+	m->metric_group = m->group;
 	m->last_set = NULL;
 }
 
@@ -510,27 +580,59 @@ static void add_to_totals(struct stat_model *m)
 	}
 }
 
+/* A new run begins, if the open one has data (a run marker right after
+ * another, as "# started on" before text's banner, starts one run). */
+static void start_session(struct stat_model *m)
+{
+	if (!m->session_has_counters)
+		return;
+	if (m->session + 1 == STAT_MAX_SESSIONS) {
+		if (!m->sessions_full)
+			td_warn(m->session_file[m->session], 0, "more than %d perf stat runs: the later ones are "
+				"merged into run %d", STAT_MAX_SESSIONS, STAT_MAX_SESSIONS);
+		m->sessions_full = true;
+		return;
+	}
+	close_interval(m);
+	m->session++;
+	m->session_has_counters = false;
+	m->session_repeats[m->session] = 0;
+	m->session_variance[m->session] = false;
+	m->session_file[m->session] = m->session_file[m->session - 1];
+	m->session_run[m->session] = m->session_run[m->session - 1] + 1;
+}
+
+/* Each input is its own run (or runs): a record of another file starts one. */
+static void note_file(struct stat_model *m, const struct stat_record *r)
+{
+	if (r->file == m->file_raw && m->files)
+		return;
+	m->file_raw = r->file;
+	m->files++;
+	start_session(m);
+	m->session_file[m->session] = intern_file(m, r->file);
+	m->session_run[m->session] = 1;
+}
+
 void stat_model_add(void *model, const struct stat_record *r)
 {
 	struct stat_model *m = model;
 	m->records++;
+	if (r->file != m->file_raw || !m->files)
+		note_file(m, r);
 	switch (r->kind) {
 	case STAT_ELAPSED:
 		m->elapsed_s = isnan(m->elapsed_s) ? r->value : m->elapsed_s + r->value;
 		m->elapsed[m->session] = r->value;
 		return;
 	case STAT_COMMAND:
-		/* a second perf stat output in the same file starts a new run */
-		if (m->session_has_counters && m->session + 1 < STAT_MAX_SESSIONS) {
-			close_interval(m);
-			m->session++;
-			m->session_has_counters = false;
-		}
+		start_session(m);
 		if (!m->command[0])
 			snprintf(m->command, sizeof m->command, "%s", r->event);
 		return;
 	case STAT_RUNS:
 		m->runs = (int)r->value;
+		m->session_repeats[m->session] = m->runs;
 		return;
 	case STAT_PAUSE:
 		if (m->on_pause)
@@ -539,9 +641,10 @@ void stat_model_add(void *model, const struct stat_record *r)
 	case STAT_METRIC:
 		if (r->interval >= 0)
 			open_interval(m, r->interval);
-		m->session_has_counters = true;     /* a run of metrics only (toplev) is a run too */
+		continue_block(m, r);
 		start_group(m, r);
 		add_perf_metric(m, r);
+		m->session_has_counters = true;
 		return;
 	case STAT_COUNTER:
 		if (r->interval >= 0)
@@ -564,6 +667,20 @@ void stat_model_finish(struct stat_model *m)
 	/* the key indexes no longer match the sorted totals */
 	if (m->lookup->cap_keys)
 		memset(m->lookup->total_of_key, 0, m->lookup->cap_keys * sizeof(int));
+}
+
+const char *stat_model_run_label(const struct stat_model *m, int session, char *buf, size_t cap)
+{
+	bool runs = m->session > 0 && !(m->files > 1 && session_alone(m, session));
+	if (m->files > 1 && runs)
+		snprintf(buf, cap, "%s run%d", m->session_file[session], m->session_run[session]);
+	else if (m->files > 1)
+		snprintf(buf, cap, "%s", m->session_file[session]);
+	else if (runs)
+		snprintf(buf, cap, "run%d", session + 1);
+	else
+		buf[0] = '\0';
+	return buf;
 }
 
 const struct counter_set *stat_model_find(const struct stat_model *m, bool totals, int session,
@@ -634,24 +751,40 @@ static bool is_open_interval_set(const struct stat_model *m, const struct counte
 	return m->ncur > 0 && p >= first && p < first + (size_t)m->ncur * sizeof(*m->cur);
 }
 
+/* s with the unqualified counters of its interval and scope it lacks
+ * (task-clock for a cpu_core set) in *merged; s itself when unqualified. */
+static const struct counter_set *with_borrowed(const struct stat_model *m, const struct counter_set *s,
+					       struct counter_set *merged)
+{
+	if (!s->pmu[0])
+		return s;
+	counter_set_init(merged, s->interval, s->scope, s->pmu);
+	for (int k = 0; k < s->n; k++)
+		counter_set_add(merged, s->c[k].name, s->c[k].value, s->c[k].enabled_pct, s->c[k].variance_pct);
+	const struct counter_set *o = stat_model_find(m, s->interval < 0 && m->has_intervals, s->session, s->interval,
+						      s->scope, "");
+	if (o) {
+		for (int k = 0; k < o->n; k++)
+			if (!counter_set_get(merged, o->c[k].name))
+				counter_set_add(merged, o->c[k].name, o->c[k].value, o->c[k].enabled_pct, o->c[k].variance_pct);
+	}
+	return merged;
+}
+
+/* One of the metric's inputs is a counter of s itself. */
+static bool uses_own_counter(const struct counter_set *s, const struct metric_value *mv)
+{
+	for (int i = 0; i < 2; i++)
+		if (mv->input[i] && counter_set_get(s, mv->input[i]))
+			return true;
+	return false;
+}
+
 int stat_model_metrics(const struct stat_model *m, const struct counter_set *s,
 		       struct metric_value *out, int max)
 {
 	struct counter_set merged;
-	const struct counter_set *use = s;
-	if (s->pmu[0]) {
-		counter_set_init(&merged, s->interval, s->scope, s->pmu);
-		for (int k = 0; k < s->n; k++)
-			counter_set_add(&merged, s->c[k].name, s->c[k].value, s->c[k].enabled_pct, s->c[k].variance_pct);
-		const struct counter_set *o = stat_model_find(m, s->interval < 0 && m->has_intervals,
-							      s->session, s->interval, s->scope, "");
-		if (o) {
-			for (int k = 0; k < o->n; k++)
-				if (!counter_set_get(&merged, o->c[k].name))
-					counter_set_add(&merged, o->c[k].name, o->c[k].value, o->c[k].enabled_pct, o->c[k].variance_pct);
-		}
-		use = &merged;
-	}
+	const struct counter_set *use = with_borrowed(m, s, &merged);
 	double elapsed = NAN;
 	if (s->interval >= 0)
 		elapsed = m->period[s->session];
@@ -670,14 +803,61 @@ int stat_model_metrics(const struct stat_model *m, const struct counter_set *s,
 	} else {
 		k = metrics_compute(use, elapsed, out, max);
 	}
-	if (use == &merged)
-		counter_set_free(&merged);
-	if (borrowed) {        /* wall-clock metrics belong to the unqualified set */
+	if (borrowed) {        /* metrics of the borrowed counters alone belong to the unqualified set */
 		int w = 0;
 		for (int i = 0; i < k; i++)
-			if (strcmp(out[i].name, "cpus_utilized") && strcmp(out[i].name, "elapsed_s"))
+			if (uses_own_counter(s, &out[i]))
 				out[w++] = out[i];
 		k = w;
 	}
+	for (int i = 0; use == &merged && i < k; i++)
+		out[i].input[0] = out[i].input[1] = NULL;     /* they pointed into merged */
+	if (use == &merged)
+		counter_set_free(&merged);
 	return k;
+}
+
+bool stat_model_event_rate(const struct stat_model *m, const struct counter_set *s, const char *event,
+			   struct metric_value *out)
+{
+	struct counter_set merged;
+	const struct counter_set *use = with_borrowed(m, s, &merged);
+	const struct counter *clk = counter_set_get(use, "task-clock");
+	if (!clk || isnan(clk->value))
+		clk = counter_set_get(use, "cpu-clock");
+	bool ok = metrics_event_rate(counter_set_get(use, event), clk, out);
+	out->input[0] = out->input[1] = NULL;
+	if (use == &merged)
+		counter_set_free(&merged);
+	return ok;
+}
+
+const char *stat_model_missing(const struct stat_model *m, const struct counter_set *s, const char *metric,
+			       char *buf, size_t cap)
+{
+	struct counter_set merged;
+	const struct counter_set *use = with_borrowed(m, s, &merged);
+	metrics_missing(use, metric, buf, cap);
+	if (use == &merged)
+		counter_set_free(&merged);
+	return buf;
+}
+
+bool stat_model_software_only(const struct stat_model *m)
+{
+	if (!m->not_supported)
+		return false;
+	int n;
+	const struct counter_set *sets = stat_model_summary(m, &n);
+	bool counted = false;
+	for (int i = 0; i < n; i++)
+		for (int k = 0; k < sets[i].n; k++) {
+			const struct counter *c = &sets[i].c[k];
+			if (isnan(c->value))
+				continue;
+			if (!event_is_software(c->name))
+				return false;
+			counted = true;
+		}
+	return counted;
 }

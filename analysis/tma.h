@@ -34,14 +34,32 @@ struct tma_model {
 	tma_compute_fn compute;    /* values in defs order, fractions; NaN: n/a */
 };
 
+/* Which absent events a formula asked for, and which absent events to
+ * pretend were counted: the engine runs a model's formulas again with
+ * events pretended present to learn which ones a node needs. */
+#define TMA_MAX_PROBED 24
+struct tma_probe {
+	const char *absent[TMA_MAX_PROBED];   /* asked for and absent (literals of the models) */
+	int nabsent;
+	const char *const *pretend;           /* absent events read as counted (value 1) */
+	int npretend;
+	const struct counter *hide;           /* a counted event read as absent, or NULL */
+};
+
 /* What a formula reads. */
 struct tma_ctx {
 	const struct counter_set *set;
 	int width;
+	struct tma_probe *probe;   /* NULL: plain evaluation */
 };
-double tma_ev(const struct tma_ctx *c, const char *event);            /* NaN if absent */
+/* NaN if absent. A "cpu/EV,terms/" name also matches "EV,terms" and
+ * "PMU/EV,terms/" as perf prints them on other cores and versions. */
+double tma_ev(const struct tma_ctx *c, const char *event);
 double tma_ev_near(const struct tma_ctx *c, const char *event, const char *near);
 bool tma_has(const struct tma_ctx *c, const char *event);
+/* Counted in the set, whatever the probe pretends: for telling a CPU
+ * generation's formulas apart, never for a value. */
+bool tma_counted(const struct tma_ctx *c, const char *event);
 
 struct tma_node {
 	const struct tma_def *def;
@@ -49,9 +67,10 @@ struct tma_node {
 	double value;              /* fraction; NaN: not available */
 	bool high;                 /* over its threshold, and its parent too */
 	bool on_path;              /* the bottleneck path: the largest child at each level */
-	bool from_perf;            /* a tool printed it (printed_by); the raw events were missing */
-	const char *printed_by;    /* from_perf: "perf" or "toplev" */
+	const char *source;        /* NULL: computed here from the counts; "perf" (or "toplev"):
+				      the value that tool printed, not recomputed */
 	const char *mismeasured;   /* why the value cannot be right, or NULL */
+	char needs[256];            /* value NaN: the events the formula lacks ("arith.div_active") */
 };
 
 struct tma_tree {
@@ -66,6 +85,7 @@ struct tma_tree {
 struct tma_printed {
 	const char *unit;
 	double value;
+	unsigned group;            /* the printed group it came with (stat_model.h); 0: not known */
 	bool toplev;               /* toplev printed it: unit is "% Slots Backend_Bound.Memory_Bound" */
 };
 
@@ -74,13 +94,19 @@ struct tma_options {
 };
 
 /* Builds the tree of one set: from raw events when a model's events are
- * present, else from the TMA metrics perf printed. False when neither. */
+ * present, else from the TMA metrics perf printed. False when neither.
+ * Nodes perf printed that the formulas do not give (Level 3 and deeper,
+ * E-core nodes ...) are added with source "perf" under their parent.
+ * A node of the model whose inputs are partly missing is kept with value
+ * NaN and needs set, when its parent has a value and a node as deep was
+ * computed: never a smaller number from the terms that were there. */
 bool tma_build(const struct counter_set *s, const struct tma_printed *printed, int nprinted,
 	       const struct tma_options *o, struct tma_tree *t);
 
 /* The node perf's metric unit names ("%  tma_backend_bound", "Backend
- * Bound", "backend_bound_memory"), or NULL. *uncorrected is set for the
- * perf 5.9-6.2 shadow names, computed without the JSON corrections. */
+ * Bound", "backend_bound_memory", "%  tma_ports_utilized_0"), or NULL
+ * (tma_info_* are not nodes). *uncorrected is set for the perf 5.9-6.2
+ * shadow names, computed without the JSON corrections. */
 const char *tma_node_for_perf_unit(const char *unit, bool *uncorrected);
 
 /* Checks a tree whose nodes are filled (values, levels) and marks its
@@ -94,14 +120,46 @@ bool tma_toplev_build(const struct tma_printed *p, int n, struct tma_tree *t);
  * "DRAM_Bound" -> "dram_bound") in buf; NULL when it names no node. */
 const char *tma_toplev_node(const char *name, char *buf, size_t cap);
 
+/* The definition of a node by tdkit name: the model's, else the common
+ * vocabulary's (Intel's deeper nodes, E-core nodes), else one made for a
+ * tma_* name perf printed (no parent known). Never NULL for a name
+ * tma_node_for_perf_unit returned. */
+const struct tma_def *tma_def_of(const struct tma_model *m, const char *name);
+
 /* The nearest ancestor present in the tree (a parent may be n/a). */
 const char *tma_shown_parent(const struct tma_tree *t, const struct tma_node *n);
+
+/* A node by tdkit name, NULL if absent. */
+const struct tma_node *tma_find(const struct tma_tree *t, const char *name);
 
 /* Value of a node by tdkit name, NaN if absent. */
 double tma_value(const struct tma_tree *t, const char *name);
 
+/* The seeds' word for a node: "good", "high", "mismeasured", "n/a" or "". */
+const char *tma_assessment(const struct tma_node *n);
+/* The vocabulary (tma_vocabulary.c): the model of trees built from the
+ * values perf printed; the definition of a deeper node perf printed by
+ * tdkit name, made for an unknown name (kept for the life of the
+ * program, NULL once 64 are made); where a node comes among its siblings. */
+extern const struct tma_model tma_perf_printed;
+const struct tma_def *tma_deeper_def(const char *name);
+int tma_vocabulary_rank(const struct tma_def *d);
+
 /* The models, for --cpu and the man page. */
 const struct tma_model *const *tma_models(void);
+
+/* The deepest Top-down level a tree holds (TMA defines six). */
+#define TMA_DEEPEST_LEVEL 6
+
+/* --cpu MODEL[:WIDTH] checked before any input is read: NULL when it names
+ * a model (and a width of 1 to 16 slots), else what is wrong with it. */
+const char *tma_cpu_option_error(const char *cpu);
+/* When the --cpu model cannot be computed from s (its selecting events are
+ * not there): the model detection would pick instead (NULL: none) and true;
+ * false when it fits or s has no Top-down event. */
+bool tma_cpu_misfit(const char *cpu, const struct counter_set *s, const struct tma_model **detected);
+/* "Intel", "AMD", "Arm" from a model's id. */
+const char *tma_model_vendor(const struct tma_model *m);
 
 /* Per vendor (tma_intel.c, tma_amd.c, tma_arm.c). */
 extern const struct tma_model tma_intel_perf_metrics, tma_intel_perf_metrics_raw, tma_intel_pre_icl,

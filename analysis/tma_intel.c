@@ -38,12 +38,16 @@ static const struct tma_def perf_metrics_defs[PM_N] = {
 };
 
 /* Level 3 (cycles domain: fractions of CLKS, not of slots). Ice Lake and
- * Skylake count memory stalls with CYCLE_ACTIVITY, Sapphire Rapids with
- * MEMORY_ACTIVITY and EXE_ACTIVITY.BOUND_ON_LOADS. */
+ * Skylake count memory stalls with CYCLE_ACTIVITY, Sapphire Rapids and
+ * the Golden Cove P-cores with MEMORY_ACTIVITY and
+ * EXE_ACTIVITY.BOUND_ON_LOADS; those cores are also the ones with the
+ * Level 2 bytes of PERF_METRICS (topdown-mem-bound ...), which tells them
+ * apart when the memory events were not collected. */
 static void level3(const struct tma_ctx *c, double *v)
 {
 	double clks = EV("cycles");
-	bool spr = HAS("memory_activity.stalls_l1d_miss");
+	bool spr = tma_counted(c, "memory_activity.stalls_l1d_miss") || tma_counted(c, "topdown-mem-bound") ||
+		   tma_counted(c, "topdown-heavy-ops");
 	double mem_any = spr ? EV("exe_activity.bound_on_loads") : EV("cycle_activity.stalls_mem_any");
 	double l1d_miss = spr ? EV("memory_activity.stalls_l1d_miss") : EV("cycle_activity.stalls_l1d_miss");
 	double l2_miss = spr ? EV("memory_activity.stalls_l2_miss") : EV("cycle_activity.stalls_l2_miss");
@@ -63,12 +67,22 @@ static void level3(const struct tma_ctx *c, double *v)
 	v[PM_STORE] = EV("exe_activity.bound_on_stores") / clks;
 	double divider = HAS("arith.div_active") ? EV("arith.div_active") : EV("arith.divider_active");
 	v[PM_DIV] = divider / clks;
-	/* Ports_Utilization; the serializing term only where its event was counted */
-	double few_ports = EV("exe_activity.1_ports_util") + v[PM_RET] * EV("exe_activity.2_ports_util");
-	double core_stalls = EV("cycle_activity.stalls_total") - mem_any;
-	if (divider < core_stalls) {
-		double zero = HAS("cpu/exe_activity.3_ports_util,umask=0x80/") ? EV("cpu/exe_activity.3_ports_util,umask=0x80/")
-										: EV("cpu/exe_activity.2_ports_util,umask=0xc/");
+	/* Ports_Utilization. Golden Cove counts two-port cycles as
+	 * EXE_ACTIVITY.2_PORTS_UTIL,umask=0xc and the non-memory stalls with
+	 * BOUND_ON_LOADS; the serializing term only where its event was
+	 * counted (perf 6.1's Tiger Lake group has none). Without the divider
+	 * count the branch cannot be chosen: not computable, never the
+	 * smaller branch. */
+	double two_ports = HAS("exe_activity.2_ports_util") ? EV("exe_activity.2_ports_util")
+							   : EV("cpu/exe_activity.2_ports_util,umask=0xc/");
+	double few_ports = EV("exe_activity.1_ports_util") + v[PM_RET] * two_ports;
+	bool on_loads = spr || (!HAS("cycle_activity.stalls_mem_any") && HAS("exe_activity.bound_on_loads"));
+	double core_stalls = EV("cycle_activity.stalls_total") -
+			     (on_loads ? EV("exe_activity.bound_on_loads") : EV("cycle_activity.stalls_mem_any"));
+	if (isnan(divider) || isnan(core_stalls)) {
+		v[PM_PORTS] = NAN;
+	} else if (divider < core_stalls) {
+		double zero = EV("cpu/exe_activity.3_ports_util,umask=0x80/");
 		double serializing = HAS("resource_stalls.scoreboard") ? EV("resource_stalls.scoreboard") / clks * core_stalls : 0;
 		v[PM_PORTS] = (zero + serializing + few_ports) / clks;
 	} else {
@@ -104,7 +118,7 @@ static void perf_metrics(const struct tma_ctx *c, double *v, bool with_correctio
 	v[PM_FE] = EV("topdown-fe-bound") / S - dropped;
 	v[PM_BE] = EV("topdown-be-bound") / S + clears_term;
 	v[PM_BAD] = with_corrections ? max0(1 - (v[PM_FE] + v[PM_BE] + v[PM_RET])) : EV("topdown-bad-spec") / S;
-	if (HAS("topdown-heavy-ops")) {
+	if (tma_counted(c, "topdown-heavy-ops")) {    /* PERF_METRICS with Level 2 bytes (SPR, ADL and later) */
 		v[PM_HEAVY] = EV("topdown-heavy-ops") / S;
 	} else if (with_corrections && HAS("idq.ms_uops") && HAS("idq.mite_uops")) {
 		double ms = v[PM_RET] * slots / EV("uops_issued.any") * EV("idq.ms_uops") / slots;
@@ -116,7 +130,7 @@ static void perf_metrics(const struct tma_ctx *c, double *v, bool with_correctio
 	v[PM_MC] = max0(v[PM_BAD] - v[PM_BR]);
 	v[PM_LAT] = EV("topdown-fetch-lat") / S - dropped;
 	v[PM_BW] = max0(v[PM_FE] - v[PM_LAT]);
-	v[PM_MEM] = HAS("topdown-mem-bound") ? EV("topdown-mem-bound") / S
+	v[PM_MEM] = tma_counted(c, "topdown-mem-bound") ? EV("topdown-mem-bound") / S
 					     : memory_bound_from_stalls(c, v[PM_RET], v[PM_BE]);
 	v[PM_CORE] = max0(v[PM_BE] - v[PM_MEM]);
 	level3(c, v);

@@ -175,8 +175,7 @@ bool tma_toplev_build(const struct tma_printed *p, int n, struct tma_tree *t)
 		nd->def = d;
 		nd->level = depth(name);
 		nd->value = p[i].value / 100;
-		nd->from_perf = true;
-		nd->printed_by = "toplev";
+		nd->source = "toplev";
 	}
 	dropped += drop_loops(t);
 	tma_tree_finish(t);

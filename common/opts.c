@@ -40,7 +40,8 @@ static void print_option(FILE *f, const struct td_option *o)
 static void print_help(const struct td_cmd *cmd)
 {
 	printf("usage: %s %s\n%s\n\n", cmd->name, cmd->usage, cmd->summary);
-	printf("Reads FILEs in order (stdin when none or '-'); .gz and .zst are detected by content.\n\noptions:\n");
+	printf("%s\n\noptions:\n", cmd->input ? cmd->input
+					      : "Reads FILEs in order (stdin when none or '-'); .gz and .zst are detected by content.");
 	for (const struct td_option *o = cmd->options; o && o->type != TD_OPT_END; o++)
 		print_option(stdout, o);
 	for (const struct td_option *o = common_options; o->type != TD_OPT_END; o++)

@@ -30,6 +30,7 @@ struct td_cmd {
 	const char *usage;        /* "[options] [FILE...]" */
 	const char *summary;      /* one line */
 	const struct td_option *options;
+	const char *input;        /* what it reads, for --help; NULL: FILEs, stdin, .gz/.zst */
 };
 
 /* Parses argv in place; returns the number of operands left in argv[0..n).

@@ -43,6 +43,7 @@ static const struct td_cmd cmd = {
 	"td-branches", "[options] [FILE...]",
 	"Rank branch misprediction sites from perf script -F ...,brstack output (LBR, BRBE, SPE).",
 	options,
+	NULL,
 };
 
 enum { B_RANK, B_FROM, B_TO, B_COUNT, B_MISP, B_RATE, B_NOINFO, B_TYPE, B_CMEAN, B_CMED, B_CAUSE, NBCOLS };
@@ -74,6 +75,16 @@ static struct td_table *ranking_table(const struct br_row *rows, int n)
 	return t;
 }
 
+static void write_cause_note(const struct br_row *rows, int n, const char *prefix)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(rows[i].cause, BR_CAUSE_TOO_FEW)) {
+			printf("%slikely cause: named for rows of %d or more branches with a P or M flag; "
+			       "fewer are too few to judge\n", prefix, BR_CAUSE_MIN_JUDGED);
+			return;
+		}
+}
+
 static void write_markdown(const struct br_totals *tot, const struct br_row *rows, int n)
 {
 	printf("## Branch Trace Hotspots\n\n%lu samples, %lu branch entries, %lu mispredicted (%.2f%%)\n\n", tot->samples,
@@ -93,6 +104,7 @@ static void write_markdown(const struct br_totals *tot, const struct br_row *row
 		else
 			printf("%.1f |\n", r->cycles_mean);
 	}
+	write_cause_note(rows, n, "\n");
 }
 
 static void write_totals_note(const struct br_totals *t)
@@ -155,7 +167,13 @@ int main(int argc, char **argv)
 		td_input_close(in);
 	}
 	const struct br_row *rows;
+	/* every row first, to tell "no branches" from "none left by --min-count" */
+	int unfiltered = branches_rank(b, group, BR_SORT_COUNT, 0, &rows);
+	unsigned long most = unfiltered ? rows[0].count : 0;
 	int nrows = branches_rank(b, group, sort, (unsigned long)opt_min_count, &rows);
+	if (nrows == 0 && unfiltered)
+		td_warn(NULL, 0, "--min-count %ld leaves none of the %d rows (the largest has %lu branches)", opt_min_count,
+			unfiltered, most);
 	int shown = opt_top && opt_top < nrows ? (int)opt_top : nrows;
 	const struct br_totals *tot = branches_totals(b);
 	enum td_format fmt = td_pick_format(opt_csv, opt_json, opt_markdown);
@@ -164,9 +182,10 @@ int main(int argc, char **argv)
 		write_markdown(tot, rows, shown);
 	} else if (fmt == TD_FMT_JSON) {
 		printf("{\"totals\": {\"samples\": %lu, \"entries\": %lu, \"mispredicted\": %lu, \"no_info\": %lu, \"empty\": %lu, "
-		       "\"spe_records\": %lu, \"spe_bad_packets\": %lu},\n\"by\": \"%s\", \"rows_total\": %d,\n\"rows\": ",
+		       "\"spe_records\": %lu, \"spe_bad_packets\": %lu},\n\"by\": \"%s\", \"rows_total\": %d, "
+		       "\"rows_before_min_count\": %d, \"cause_min_judged\": %d,\n\"rows\": ",
 		       tot->samples, tot->entries, tot->mispredicted, tot->no_info, tot->empty, tot->spe_records,
-		       tot->spe_bad_packets, opt_by, nrows);
+		       tot->spe_bad_packets, opt_by, nrows, unfiltered, BR_CAUSE_MIN_JUDGED);
 		td_table_write(t, stdout, fmt);
 		printf("}\n");
 	} else if (fmt == TD_FMT_CSV) {
@@ -175,12 +194,16 @@ int main(int argc, char **argv)
 		write_totals_note(tot);
 		if (shown)
 			td_table_write(t, stdout, fmt);
+		else if (unfiltered)
+			printf("no row has --min-count %ld branches or more (%d rows; the largest has %lu)\n", opt_min_count,
+			       unfiltered, most);
 		else if (tot->spe_records)
 			printf("no branch in these SPE records (no B operation packet with a PC)\n");
 		else
 			printf("no branch entries in the input (record with perf record -b, or -e arm_spe//)\n");
 		if (shown < nrows)
 			printf("\n(%d of %d rows; --top 0 for all)\n", shown, nrows);
+		write_cause_note(rows, shown, "\n");
 	}
 	if (tot->spe_bad_packets)
 		td_warn(NULL, 0, "%lu SPE packets perf could not decode (\"Bad packet!\") were skipped", tot->spe_bad_packets);

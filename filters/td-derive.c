@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analysis/metrics.h"
+#include "analysis/next_step.h"
 #include "analysis/stat_model.h"
 #include "analysis/tma.h"
 #include "analysis/tma_explain.h"
@@ -16,12 +17,11 @@
 #include "reports/tma_svg.h"
 #include "reports/tma_tree.h"
 
-#define MAX_METRICS 32
 
 static bool opt_csv, opt_json, opt_markdown, opt_intervals, opt_counters, opt_explain;
 static const char *opt_format, *opt_cpu, *opt_svg;
 static struct tma_chart *chart;
-static long opt_level;
+static long opt_level = -1;        /* -1: not given */
 
 static const struct td_option options[] = {
 	{ 0, "csv", TD_OPT_FLAG, &opt_csv, NULL, "CSV with a header row", NULL },
@@ -41,6 +41,7 @@ static const struct td_cmd cmd = {
 	"td-derive", "[options] [FILE...]",
 	"Derived metrics from perf stat output (CSV -x, JSON -j or text): IPC, cache, TLB and branch rates, verdicts, next steps.",
 	options,
+	NULL,
 };
 
 enum col { C_INTERVAL, C_SCOPE, C_PMU, C_METRIC, C_VALUE, C_UNIT, C_VERDICT, C_BAND, C_CONF, C_LOWCONF, C_VAR, C_NEXT,
@@ -137,7 +138,8 @@ static int printed_for(const struct stat_model *m, const struct counter_set *s, 
 		if ((pm[i].source == STAT_FROM_TOPLEV || tma_node_of_unit(pm[i].unit, &shadow)) &&
 		    pm[i].session == s->session && pm[i].interval == s->interval &&
 		    !strcmp(pm[i].scope, s->scope) && !strcmp(pm[i].pmu, s->pmu))
-			out[n++] = (struct tma_printed){ pm[i].unit, pm[i].value, pm[i].source == STAT_FROM_TOPLEV };
+			out[n++] = (struct tma_printed){ .unit = pm[i].unit, .value = pm[i].value, .group = pm[i].group,
+							 .toplev = pm[i].source == STAT_FROM_TOPLEV };
 	return n;
 }
 
@@ -170,18 +172,30 @@ static int merge_by_pmu(const struct counter_set *sets, int n, struct counter_se
 	return k;
 }
 
-static double lowest_enabled(const struct counter_set *s)
+/* The Top-down trees of the capture's whole-run sets: found once the
+ * input is read, before the whole-run rows (interval rows ask their own
+ * set). A next step never asks for what one of them holds. */
+#define MAX_CAPTURE_TREES 16
+static struct tma_tree capture_tree[MAX_CAPTURE_TREES];
+static const struct tma_tree *capture_trees[MAX_CAPTURE_TREES];
+static const char *capture_tree_pmu[MAX_CAPTURE_TREES];
+static int ncapture_trees;
+
+/* The capture's trees of one PMU (a hybrid's cpu_atom tree says nothing
+ * of its cpu_core). */
+static int trees_of_pmu(const char *pmu, const struct tma_tree **out)
 {
-	double c = 100;
-	for (int i = 0; i < s->n; i++)
-		if (!isnan(s->c[i].value) && s->c[i].enabled_pct < c)
-			c = s->c[i].enabled_pct;
-	return c;
+	int n = 0;
+	for (int i = 0; i < ncapture_trees; i++)
+		if (!strcmp(capture_tree_pmu[i], pmu))
+			out[n++] = capture_trees[i];
+	return n;
 }
 
 static void add_tree_rows(struct td_table *t, const struct counter_set *s, const struct tma_tree *tree, const char *scope)
 {
-	enum tma_vendor vendor = tma_vendor_of(tree->model->id);
+	struct machine mach;
+	machine_of(s, tree, &mach);
 	for (int i = 0; i < tree->n; i++) {
 		const struct tma_node *n = &tree->node[i];
 		if (opt_level && n->level > opt_level)
@@ -196,18 +210,22 @@ static void add_tree_rows(struct td_table *t, const struct counter_set *s, const
 		td_table_str(t, C_UNIT, "%");
 		td_table_str(t, C_VERDICT, tma_assessment(n));
 		td_table_str(t, C_BAND, n->on_path ? "bottleneck" : "");
-		double conf = n->from_perf ? NAN : lowest_enabled(s);
+		double conf = n->source || isnan(n->value) ? NAN : counter_set_lowest_enabled(s);
 		td_table_num(t, C_CONF, conf);
 		td_table_str(t, C_LOWCONF, conf < 50 ? "yes" : "no");
-		const struct tma_explanation *e = tma_explain(n->def->name);
-		td_table_str(t, C_NEXT, n->on_path && e ? e->next[vendor] : "");
+		char next[400] = "";
+		if (n->on_path)
+		{
+			const struct tma_tree *others[MAX_CAPTURE_TREES];
+			int nothers = trees_of_pmu(s->pmu, others);
+			next_step_node(tree, others, nothers, n->def->name, &mach, next, sizeof next);
+		}
+		td_table_str(t, C_NEXT, next);
 		td_table_int(t, C_LEVEL, n->level);
-		char note[160];
-		char from[32];
-		snprintf(from, sizeof from, "from %s", n->printed_by ? n->printed_by : "perf");
-		snprintf(note, sizeof note, "%s%s%s%s", n->from_perf ? from : tree->model->id,
-			 n->mismeasured ? "; mismeasured: " : "", n->mismeasured ? n->mismeasured : "",
-			 strcmp(n->def->domain, "cycles") ? "" : strncmp(tree->model->id, "arm", 3) ? "; share of cycles"
+		char note[360], why[300];
+		tma_node_note(why, sizeof why, n);
+		snprintf(note, sizeof note, "%s%s%s%s", n->source ? "" : tree->model->id, n->source || !why[0] ? "" : "; ", why,
+			 strcmp(n->def->domain, "cycles") || n->source ? "" : strncmp(tree->model->id, "arm", 3) ? "; share of cycles"
 								  : "; scaled from stall cycles");
 		td_table_str(t, C_NOTE, note);
 	}
@@ -223,15 +241,16 @@ static const struct td_column counter_columns[NKCOLS] = {
 
 static const char *scope_name(const struct stat_model *m, const struct counter_set *s, char *buf, size_t cap)
 {
-	if (!m->session)
+	char run[256];
+	if (!stat_model_run_label(m, s->session, run, sizeof run)[0])
 		return s->scope[0] ? s->scope : "all";
-	snprintf(buf, cap, "run%d %s", s->session + 1, s->scope[0] ? s->scope : "all");   /* several runs */
+	snprintf(buf, cap, "%s %s", run, s->scope[0] ? s->scope : "all");   /* several runs or files */
 	return buf;
 }
 
 static void add_counter_rows(struct td_table *t, const struct stat_model *m, const struct counter_set *s)
 {
-	char scope[96];
+	char scope[320];
 	for (int i = 0; i < s->n; i++) {
 		td_table_row(t);
 		if (s->interval >= 0)
@@ -253,7 +272,7 @@ static struct {
 	const struct counter_set *cur;
 	int cap;
 	int *n;                          /* per set of cur; -1 not yet */
-	struct metric_value (*mv)[MAX_METRICS];
+	struct metric_value (*mv)[METRICS_MAX];
 } metric_cache;
 
 static int metrics_of_slow(const struct stat_model *m, const struct counter_set *s, struct metric_value *mv,
@@ -262,7 +281,7 @@ static int metrics_of_slow(const struct stat_model *m, const struct counter_set 
 	uintptr_t p = (uintptr_t)s, first = (uintptr_t)m->cur;
 	if (m->ncur == 0 || p < first || p >= first + (size_t)m->ncur * sizeof(*m->cur)) {
 		*out = mv;
-		return stat_model_metrics(m, s, mv, MAX_METRICS);
+		return stat_model_metrics(m, s, mv, METRICS_MAX);
 	}
 	if (metric_cache.interval != m->intervals || metric_cache.cur != m->cur) {
 		if (m->ncur > metric_cache.cap) {
@@ -277,7 +296,7 @@ static int metrics_of_slow(const struct stat_model *m, const struct counter_set 
 	}
 	size_t i = (size_t)(s - m->cur);
 	if (metric_cache.n[i] < 0)
-		metric_cache.n[i] = stat_model_metrics(m, s, metric_cache.mv[i], MAX_METRICS);
+		metric_cache.n[i] = stat_model_metrics(m, s, metric_cache.mv[i], METRICS_MAX);
 	*out = metric_cache.mv[i];
 	return metric_cache.n[i];
 }
@@ -295,18 +314,50 @@ static inline int metrics_of(const struct stat_model *m, const struct counter_se
 	return metrics_of_slow(m, s, mv, out);
 }
 
+/* CSV and JSON print no wall time, so CPUs utilized cannot be computed
+ * for a whole run from them: the value perf printed is the row, noted. */
+static void add_perf_wall_share(struct td_table *t, const struct stat_model *m, const struct counter_set *s,
+				const struct metric_value *mv, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(mv[i].name, "cpus_utilized") == 0)
+			return;
+	for (int i = 0; i < m->nperf; i++) {
+		const struct perf_metric *p = &m->perf[i];
+		if (isnan(p->value) || !unit_info(p->unit)->wall_share || p->session != s->session || p->interval >= 0 ||
+		    strcmp(p->scope, s->scope) || strcmp(p->pmu, s->pmu))
+			continue;
+		char scope[320];
+		td_table_row(t);
+		td_table_str(t, C_SCOPE, scope_name(m, s, scope, sizeof scope));
+		td_table_str(t, C_PMU, s->pmu);
+		td_table_str(t, C_METRIC, "cpus_utilized");
+		td_table_num(t, C_VALUE, p->value);
+		td_table_str(t, C_UNIT, "CPUs");
+		td_table_str(t, C_LOWCONF, "no");
+		td_table_str(t, C_NOTE, "from perf (the input has no wall time)");
+		return;
+	}
+}
+
 static void add_rows(struct td_table *t, const struct stat_model *m, const struct counter_set *s)
 {
 	if (opt_counters) {
 		add_counter_rows(t, m, s);
 		return;
 	}
-	struct metric_value own[MAX_METRICS];
+	struct metric_value own[METRICS_MAX];
 	const struct metric_value *mv;
 	int n = metrics_of(m, s, own, &mv);
-	char scope[96];
+	char scope[320];
 	const char *sc = n ? scope_name(m, s, scope, sizeof scope) : NULL;
-	struct td_cell rows[MAX_METRICS][NCOLS];
+	struct tma_tree tree;
+	bool has_tree = build_tree(m, s, opt_cpu, &tree);
+	struct machine mach;
+	machine_of(s, has_tree ? &tree : NULL, &mach);
+	const struct tma_tree *held[MAX_CAPTURE_TREES];
+	bool topdown_held = has_tree || (s->interval < 0 && trees_of_pmu(s->pmu, held) > 0);
+	struct td_cell rows[METRICS_MAX][NCOLS];
 	for (int i = 0; i < n; i++) {
 		struct td_cell *row = rows[i];
 		row[C_INTERVAL] = s->interval >= 0 ? TD_CELL_NUM(s->interval) : TD_CELL_NONE;
@@ -321,16 +372,66 @@ static void add_rows(struct td_table *t, const struct stat_model *m, const struc
 		row[C_CONF] = TD_CELL_NUM(mv[i].confidence);
 		row[C_LOWCONF] = TD_CELL_LIT(mv[i].confidence < 50 ? "yes" : "no");
 		row[C_VAR] = TD_CELL_NUM(mv[i].variance_pct);
-		row[C_NEXT] = TD_CELL_LIT(mv[i].next_step);
+		row[C_NEXT] = TD_CELL_LIT(next_step_metric(&mv[i], &mach, topdown_held));
 		row[C_LEVEL] = row[C_NOTE] = TD_CELL_NONE;
 	}
 	td_table_put_rows(t, rows[0], n, C_UNIT);     /* one set's rows; a metric's unit ... next step repeat */
-	struct tma_tree tree;
-	if (build_tree(m, s, opt_cpu, &tree))
+	if (s->interval < 0)
+		add_perf_wall_share(t, m, s, mv, n);
+	if (has_tree)
 		add_tree_rows(t, s, &tree, scope_name(m, s, scope, sizeof scope));
 }
 
-static int perf_checked, perf_agree;
+/* The cross-check's account: every number perf printed as a metric is
+ * counted once, as compared with td-derive's (agreeing or not) or as not
+ * recomputable, with the reason, so none is skipped without a word. */
+struct not_recomputable {
+	char metric[128], why[256];
+	int count;
+};
+
+static struct {
+	int printed, checked, agree;
+	int n, cap;
+	struct not_recomputable *not;
+} perf_account;
+
+/* perf's label of a metric: its unit, after the event it was printed with. */
+static const char *perf_label(const struct perf_metric *p, char *buf, size_t cap)
+{
+	const char *u = p->unit;
+	while (*u == ' ' || *u == '%')
+		u++;
+	snprintf(buf, cap, "%s%s%s", p->event ? p->event : "", p->event && p->event[0] ? ": " : "", u);
+	return buf;
+}
+
+static void not_recomputable(const struct perf_metric *p, const char *why)
+{
+	char label[128];
+	perf_label(p, label, sizeof label);
+	for (int i = 0; i < perf_account.n; i++)
+		if (!strcmp(perf_account.not[i].metric, label) && !strcmp(perf_account.not[i].why, why)) {
+			perf_account.not[i].count++;
+			return;
+		}
+	if (perf_account.n == perf_account.cap) {
+		perf_account.cap = perf_account.cap ? 2 * perf_account.cap : 16;
+		perf_account.not = td_realloc(perf_account.not, (size_t)perf_account.cap * sizeof(*perf_account.not));
+	}
+	struct not_recomputable *r = &perf_account.not[perf_account.n++];
+	snprintf(r->metric, sizeof r->metric, "%s", label);
+	snprintf(r->why, sizeof r->why, "%s", why);
+	r->count = 1;
+}
+
+static int not_recomputable_total(void)
+{
+	int n = 0;
+	for (int i = 0; i < perf_account.n; i++)
+		n += perf_account.not[i].count;
+	return n;
+}
 
 /* Every metric perf printed must equal ours at perf's precision. */
 static double pow10_neg(int decimals)
@@ -343,15 +444,34 @@ static double pow10_neg(int decimals)
 	return known[decimals];
 }
 
-static void compare_with_perf(const struct perf_metric *p, const char *name, double ours, double rel)
+/* perf -r: the set's counters are means with a variance (or the text
+ * said "(N runs)"). */
+static bool repeated_run(const struct stat_model *m, const struct counter_set *s)
+{
+	if (m->runs > 1)
+		return true;
+	for (int i = 0; i < s->n; i++)
+		if (!isnan(s->c[i].variance_pct))
+			return true;
+	return false;
+}
+
+/* rel: the relative error ours may carry from the inputs' printed digits;
+ * repeated: the set is perf -r's means. */
+static void compare_with_perf(const struct perf_metric *p, const char *name, double ours, double rel, bool repeated)
 {
 	double tol = 0.5 * pow10_neg(p->decimals >= 0 ? p->decimals : 2) + rel * fabs(ours);
-	perf_checked++;
-	if (fabs(ours - p->value) <= tol * 1.0001)
-		perf_agree++;
-	else
+	if (fabs(ours - p->value) <= tol * 1.0001) {
+		perf_account.checked++;
+		perf_account.agree++;
+	} else if (repeated) {
+		not_recomputable(p, "perf -r: perf's value is not the ratio of the means it printed (a defect of "
+				    "perf 6.x -r output), so the means cannot give it back");
+	} else {
+		perf_account.checked++;
 		td_warn(p->file, p->line, "perf printed %s %.*f (%s), td-derive computes %.6g", name,
 			p->decimals >= 0 ? p->decimals : 2, p->value, p->unit, ours);
+	}
 }
 
 /* A TMA node perf printed, against the tree from the same raw counts
@@ -361,58 +481,96 @@ static void check_tma_node(const struct stat_model *m, const struct counter_set 
 	bool uncorrected;
 	const char *node = tma_node_of_unit(p->unit, &uncorrected);
 	struct tma_tree tree;
-	if (!node || !build_tree(m, s, opt_cpu, &tree) || tree.node[0].from_perf)
+	if (!build_tree(m, s, opt_cpu, &tree)) {
+		not_recomputable(p, "no Top-down model fits the events of its set");
 		return;
-	if (uncorrected && tree.model == &tma_intel_perf_metrics && !build_tree(m, s, "intel-perf-metrics-shadow", &tree))
+	}
+	if (tree.node[0].source) {
+		not_recomputable(p, "the raw Top-down events are not in the input (the tree is perf's own values)");
 		return;
-	double v = tma_value(&tree, node);
-	if (!isnan(v))
-		compare_with_perf(p, node, strchr(p->unit, '%') ? 100 * v : v, 1e-9);
+	}
+	if (uncorrected && tree.model == &tma_intel_perf_metrics && !build_tree(m, s, "intel-perf-metrics-shadow", &tree)) {
+		not_recomputable(p, "perf's uncorrected Top-down form needs the raw slots and topdown-* events");
+		return;
+	}
+	const struct tma_node *n = tma_find(&tree, node);
+	if (n && n->source) {
+		not_recomputable(p, "the node is perf's own value: its raw events are not in the input");
+		return;
+	}
+	double v = n ? n->value : NAN;
+	char why[256];
+	if (isnan(v)) {
+		snprintf(why, sizeof why, "the %s tree from these events has no %s", tree.model->id, node);
+		not_recomputable(p, why);
+		return;
+	}
+	compare_with_perf(p, node, strchr(p->unit, '%') ? 100 * v : v, 1e-9, repeated_run(m, s));
 }
 
-/* Every metric perf printed must equal ours at perf's precision. */
+/* perf's "/sec" next to an event: its count per second of task-clock. */
+static void check_event_rate(const struct stat_model *m, const struct counter_set *s, const struct perf_metric *p,
+			     double factor)
+{
+	struct metric_value mv;
+	if (!stat_model_event_rate(m, s, p->event, &mv)) {
+		not_recomputable(p, "needs the event's count and task-clock (or cpu-clock)");
+		return;
+	}
+	compare_with_perf(p, p->unit, mv.value * factor, 1e-9 + mv.rounding, repeated_run(m, s));
+}
+
+/* Every metric perf printed must equal ours at perf's precision, or be
+ * accounted for as not recomputable. */
 static void check_perf(const struct stat_model *m, const struct perf_metric *pm, int npm)
 {
 	for (int i = 0; i < npm; i++) {
 		const struct perf_metric *p = &pm[i];
 		if (isnan(p->value) || p->source == STAT_FROM_TOPLEV)
-			continue;              /* toplev's nodes: no raw counts to check them against */
+			continue;              /* no number; or toplev's node: not a perf metric, no raw counts to check */
+		perf_account.printed++;
 		const struct unit_info *u = unit_info(p->unit);
 		const char *name = u->metric;
 		double factor = u->factor;
-		if (!name && !u->tma_node)
-			continue;              /* K/sec and other rates perf prints: nothing to check */
 		const struct counter_set *s = stat_model_find_perf(m, p);
-		if (!s)
+		if (!name && !u->tma_node) {
+			not_recomputable(p, "not a metric td-derive knows");
 			continue;
+		}
+		if (!s) {
+			not_recomputable(p, "no counters in its interval and scope");
+			continue;
+		}
 		if (!name) {
 			check_tma_node(m, s, p);
 			continue;
 		}
-		/* a summary's wall time is perf's own when the file prints none */
-		if (u->wall_share && s->interval < 0 && isnan(m->elapsed[s->session]))
+		if (!strcmp(name, METRICS_EVENT_RATE)) {
+			check_event_rate(m, s, p, factor);
 			continue;
-		struct metric_value own[MAX_METRICS];
-		const struct metric_value *mv;
-		int n = metrics_of(m, s, own, &mv);
-		for (int j = 0; j < n; j++) {
-			if (mv[j].name != name && (mv[j].name[0] != name[0] || strcmp(mv[j].name, name) != 0))
-				continue;
-			/* perf divides by its unrounded wall time */
-			compare_with_perf(p, name, mv[j].value * factor, u->wall_share ? 5e-4 : 1e-9);
 		}
+		if (u->wall_share && s->interval < 0 && isnan(m->elapsed[s->session])) {
+			not_recomputable(p, "needs the wall time (seconds time elapsed), which perf's CSV and JSON "
+					    "output do not print");
+			continue;
+		}
+		struct metric_value own[METRICS_MAX];
+		const struct metric_value *mv;
+		int n = metrics_of(m, s, own, &mv), j = 0;
+		while (j < n && mv[j].name != name && (mv[j].name[0] != name[0] || strcmp(mv[j].name, name) != 0))
+			j++;
+		if (j == n) {
+			char need[256], why[300];
+			stat_model_missing(m, s, name, need, sizeof need);
+			snprintf(why, sizeof why, "%s%s needs %s", p->value == 0 ? "perf printed 0 for what it lacked: " : "",
+				 name, need[0] ? need : "events of another set");
+			not_recomputable(p, why);
+			continue;
+		}
+		/* perf divides by its unrounded wall time */
+		compare_with_perf(p, name, mv[j].value * factor, (u->wall_share ? 5e-4 : 1e-9) + mv[j].rounding,
+				  !u->wall_share && repeated_run(m, s));
 	}
-}
-
-/* The same next step for the same metric was printed for an earlier row. */
-static bool already_said(const struct td_table *t, int row)
-{
-	for (int r = 0; r < row; r++)
-		if (td_table_cell(t, r, C_NEXT) && !td_table_cell(t, r, C_INTERVAL) &&
-		    !strcmp(td_table_cell(t, r, C_NEXT), td_table_cell(t, row, C_NEXT)) &&
-		    !strcmp(td_table_cell(t, r, C_METRIC), td_table_cell(t, row, C_METRIC)))
-			return true;
-	return false;
 }
 
 struct scope_row {
@@ -497,7 +655,7 @@ static void write_trees(const struct stat_model *m, FILE *f, bool markdown)
 		struct tma_tree tree;
 		if (!build_tree(m, &sum[i], opt_cpu, &tree))
 			continue;
-		char scope[96], title[200];
+		char scope[320], title[400];
 		snprintf(title, sizeof title, "%s%s%s", scope_name(m, &sum[i], scope, sizeof scope), sum[i].pmu[0] ? " " : "",
 			 sum[i].pmu);
 		if (markdown)
@@ -516,6 +674,106 @@ static void write_trees(const struct stat_model *m, FILE *f, bool markdown)
 		counter_set_free(&merged[i]);
 }
 
+/* One diagnosis per run (each whole-run set; sets summed per PMU when
+ * there are many scopes, as the trees are), labelled with its run. */
+struct run_diagnosis {
+	char label[200];
+	struct diagnosis d;
+};
+
+static int diagnoses(const struct stat_model *m, struct run_diagnosis **out)
+{
+	int nsum;
+	const struct counter_set *sum = stat_model_summary(m, &nsum);
+	struct counter_set merged[MAX_PMUS];
+	int with_scope = 0;
+	for (int i = 0; i < nsum; i++)
+		with_scope += sum[i].scope[0] != '\0';
+	bool merge = with_scope > 4;
+	if (merge) {
+		nsum = merge_by_pmu(sum, nsum, merged);
+		sum = merged;
+	}
+	struct run_diagnosis *r = td_calloc((size_t)nsum + 1, sizeof(*r));
+	for (int i = 0; i < nsum; i++) {
+		struct metric_value mv[METRICS_MAX];
+		int n = stat_model_metrics(m, &sum[i], mv, METRICS_MAX);
+		struct tma_tree tree;
+		bool has_tree = build_tree(m, &sum[i], opt_cpu, &tree);
+		struct machine mach;
+		machine_of(&sum[i], has_tree ? &tree : NULL, &mach);
+		char scope[320];
+		snprintf(r[i].label, sizeof r[i].label, "%s%s%s", scope_name(m, &sum[i], scope, sizeof scope),
+			 sum[i].pmu[0] ? " " : "", sum[i].pmu);
+		const struct tma_tree *others[MAX_CAPTURE_TREES];
+		int nothers = trees_of_pmu(sum[i].pmu, others);
+		diagnose(&sum[i], mv, n, has_tree ? &tree : NULL, others, nothers, &mach, &r[i].d);
+	}
+	for (int i = 0; merge && i < nsum; i++)
+		counter_set_free(&merged[i]);
+	*out = r;
+	return nsum;
+}
+
+static void write_diagnoses_text(const struct stat_model *m)
+{
+	struct run_diagnosis *r;
+	int n = diagnoses(m, &r);
+	if (n)
+		printf("\ndiagnosis (one per run):\n");
+	for (int i = 0; i < n; i++) {
+		printf("  %s: %s\n", r[i].label, r[i].d.finding);
+		if (r[i].d.next[0])
+			printf("    next: %s\n", r[i].d.next);
+		if (r[i].d.complete[0])
+			printf("    to complete: %s\n", r[i].d.complete);
+	}
+	free(r);
+}
+
+static void write_diagnoses_markdown(const struct stat_model *m)
+{
+	struct run_diagnosis *r;
+	int n = diagnoses(m, &r);
+	printf("\n## Diagnosis\n\n");
+	for (int i = 0; i < n; i++)
+		printf("- **%s**: %s%s%s%s%s%s%s%s\n", r[i].label, r[i].d.finding, r[i].d.causes ? " Typical causes: " : "",
+		       r[i].d.causes ? r[i].d.causes : "", r[i].d.change ? " Remediation: " : "", r[i].d.change ? r[i].d.change : "",
+		       r[i].d.next[0] ? " Next: `" : "", r[i].d.next, r[i].d.next[0] ? "`" : "");
+	for (int i = 0; i < n; i++)
+		if (r[i].d.complete[0])
+			printf("- %s, to complete: %s\n", r[i].label, r[i].d.complete);
+	printf("\n## Validation plan\n\n");
+	for (int i = 0; i < n; i++) {
+		bool said = false;
+		for (int k = 0; k < i && !said; k++)
+			said = !strcmp(r[k].d.next, r[i].d.next);
+		if (r[i].d.next[0] && !said)
+			printf("- %s: `%s`\n", r[i].label, r[i].d.next);
+	}
+	free(r);
+}
+
+static void write_diagnoses_json(const struct stat_model *m)
+{
+	struct run_diagnosis *r;
+	int n = diagnoses(m, &r);
+	printf(", \"diagnosis\": [");
+	for (int i = 0; i < n; i++) {
+		printf("%s{\"run\": ", i ? ", " : "");
+		td_json_string(stdout, r[i].label);
+		printf(", \"finding\": ");
+		td_json_string(stdout, r[i].d.finding);
+		printf(", \"next\": ");
+		td_json_string(stdout, r[i].d.next);
+		printf(", \"to_complete\": ");
+		td_json_string(stdout, r[i].d.complete);
+		printf("}");
+	}
+	printf("]");
+	free(r);
+}
+
 static void write_text(const struct stat_model *m, struct td_table *t, const char *inputs)
 {
 	int nsum;
@@ -524,7 +782,7 @@ static void write_text(const struct stat_model *m, struct td_table *t, const cha
 	if (m->command[0])
 		printf("command: %s\n", m->command);
 	if (!isnan(m->elapsed_s))
-		printf("elapsed: %.3f s\n", m->elapsed_s);
+		printf("elapsed: %.3f s%s\n", m->elapsed_s, m->session ? " (the sum of the runs' footers)" : "");
 	printf("counters: %lu rows (%lu not counted, %lu not supported); lowest enabled %.2f%%%s\n\n",
 	       m->counters, m->not_counted, m->not_supported, m->min_enabled_pct,
 	       m->min_enabled_pct < 100 ? " (multiplexed: values are scaled estimates)" : "");
@@ -539,7 +797,7 @@ static void write_text(const struct stat_model *m, struct td_table *t, const cha
 		if ((iv && !opt_intervals) || td_table_cell(t, r, C_LEVEL))
 			continue;       /* Top-down nodes are drawn as trees below */
 		td_table_row(v);
-		char scope[96];
+		char scope[320];
 		snprintf(scope, sizeof scope, "%s%s%s", iv ? iv : "", iv ? " " : "", td_table_cell(t, r, C_SCOPE));
 		td_table_str(v, 0, scope);
 		td_table_str(v, 1, td_table_cell(t, r, C_PMU));
@@ -548,6 +806,9 @@ static void write_text(const struct stat_model *m, struct td_table *t, const cha
 		td_table_str(v, 4, td_table_cell(t, r, C_UNIT));
 		char verdict[64];
 		const char *band = td_table_cell(t, r, C_BAND), *vd = td_table_cell(t, r, C_VERDICT);
+		const char *note = td_table_cell(t, r, C_NOTE);
+		if (!vd && note)
+			vd = note;
 		snprintf(verdict, sizeof verdict, "%s%s%s%s", vd ? vd : "", band ? " (" : "", band ? band : "", band ? ")" : "");
 		td_table_str(v, 5, verdict);
 		char conf[32];
@@ -565,44 +826,7 @@ static void write_text(const struct stat_model *m, struct td_table *t, const cha
 		printf("\n(whole-run sums shown; per-interval rows with --intervals, --csv or --json)\n");
 	td_table_free(v);
 	write_trees(m, stdout, false);
-	bool header = false;
-	for (int r = 0; r < td_table_rows(t); r++) {
-		const char *next = td_table_cell(t, r, C_NEXT);
-		if (!next || td_table_cell(t, r, C_INTERVAL) || already_said(t, r))
-			continue;
-		if (!header)
-			printf("\nnext steps:\n");
-		header = true;
-		printf("  %s: %s\n", td_table_cell(t, r, C_METRIC), next);
-	}
-}
-
-/* Markdown: the bottleneck path of each whole-run tree, in words. */
-static void write_tree_diagnosis(const struct stat_model *m)
-{
-	int nsum;
-	const struct counter_set *sum = stat_model_summary(m, &nsum);
-	for (int i = 0; i < nsum; i++) {
-		struct tma_tree tree;
-		if (!build_tree(m, &sum[i], opt_cpu, &tree))
-			continue;
-		char scope[96];
-		printf("- Top-down %s%s%s: bottleneck path", scope_name(m, &sum[i], scope, sizeof scope),
-		       sum[i].pmu[0] ? " " : "", sum[i].pmu);
-		const struct tma_node *leaf = NULL;
-		for (int k = 0; k < tree.n; k++)
-			if (tree.node[k].on_path) {
-				printf("%s`%s` %.1f%%", leaf ? " -> " : " ", tree.node[k].def->name, 100 * tree.node[k].value);
-				leaf = &tree.node[k];
-			}
-		const struct tma_explanation *e = leaf ? tma_explain(leaf->def->name) : NULL;
-		if (e)
-			printf(". %s Typical causes: %s Remediation: %s Next: `%s`", e->measures, e->causes, e->change,
-			       e->next[tma_vendor_of(tree.model->id)]);
-		printf("%s\n", tree.warning[0] ? " **Mismeasured:** " : "");
-		if (tree.warning[0])
-			printf("  %s\n", tree.warning);
-	}
+	write_diagnoses_text(m);
 }
 
 static void write_markdown(const struct stat_model *m, struct td_table *t, const char *inputs)
@@ -612,7 +836,7 @@ static void write_markdown(const struct stat_model *m, struct td_table *t, const
 	if (m->command[0])
 		printf("- Command: `%s`\n", m->command);
 	if (!isnan(m->elapsed_s))
-		printf("- Elapsed: %.3f s\n", m->elapsed_s);
+		printf("- Elapsed: %.3f s%s\n", m->elapsed_s, m->session ? " (the sum of the runs' footers)" : "");
 	printf("- Counters: %lu rows, %lu not counted, %lu not supported; lowest enabled %.2f%%\n\n",
 	       m->counters, m->not_counted, m->not_supported, m->min_enabled_pct);
 	printf("## Summary\n\n| Scope | Metric | Value | Assessment |\n|---|---|---:|---|\n");
@@ -627,22 +851,7 @@ static void write_markdown(const struct stat_model *m, struct td_table *t, const
 		       vd ? vd : "-", band ? " (" : "", band ? band : "", band ? ")" : "");
 	}
 	write_trees(m, stdout, true);
-	printf("\n## Diagnosis\n\n");
-	int issues = 0;
-	for (int r = 0; r < td_table_rows(t); r++)
-		if (!td_table_cell(t, r, C_INTERVAL) && td_table_cell(t, r, C_VERDICT) &&
-		    strcmp(td_table_cell(t, r, C_VERDICT), "investigate") == 0) {
-			printf("- `%s` = %s%s needs investigation.\n", td_table_cell(t, r, C_METRIC),
-			       td_table_cell(t, r, C_VALUE), td_table_cell(t, r, C_UNIT) ? td_table_cell(t, r, C_UNIT) : "");
-			issues++;
-		}
-	if (!issues)
-		printf("- No metric crosses its investigate threshold.\n");
-	write_tree_diagnosis(m);
-	printf("\n## Validation plan\n\n");
-	for (int r = 0; r < td_table_rows(t); r++)
-		if (!td_table_cell(t, r, C_INTERVAL) && td_table_cell(t, r, C_NEXT) && !already_said(t, r))
-			printf("- %s: `%s`\n", td_table_cell(t, r, C_METRIC), td_table_cell(t, r, C_NEXT));
+	write_diagnoses_markdown(m);
 	printf("- Re-run with repeats to judge noise: `perf stat -r 5 -x, ... | td-derive`\n");
 }
 
@@ -658,8 +867,11 @@ static void chart_interval(const struct stat_model *m)
 	int n = merge_by_pmu(m->cur, m->ncur, merged);
 	for (int i = 0; i < n; i++) {
 		struct tma_tree tree;
+		char run[256], series[320];        /* a series per run (or file) and PMU */
+		stat_model_run_label(m, merged[i].session, run, sizeof run);
+		snprintf(series, sizeof series, "%s%s%s", run, run[0] && merged[i].pmu[0] ? " " : "", merged[i].pmu);
 		if (build_tree(m, &merged[i], opt_cpu, &tree))
-			tma_chart_add(chart, merged[i].pmu, merged[i].interval, &tree);
+			tma_chart_add(chart, series, merged[i].interval, &tree);
 		counter_set_free(&merged[i]);
 	}
 }
@@ -681,6 +893,21 @@ static void show_streamed_rows(void *table)
 	td_table_flush(table);
 }
 
+/* --cpu names a model whose events the capture does not have while another
+ * model's are there (an AMD model for an Intel capture): said once, exit 2;
+ * the tree is the one perf printed, if any. */
+static void check_cpu_fits(const struct counter_set *sum, int nsum)
+{
+	for (int i = 0; i < nsum; i++) {
+		const struct tma_model *found;
+		if (!tma_cpu_misfit(opt_cpu, &sum[i], &found) || !found)
+			continue;
+		td_error("--cpu %s does not fit this capture: its Top-down events are %s's (model %s); drop --cpu "
+			 "or name a model of that vendor", opt_cpu, tma_model_vendor(found), found->id);
+		return;
+	}
+}
+
 static void write_json_head(const struct stat_model *m, const char *inputs)
 {
 	printf(",\n\"input\": ");
@@ -694,7 +921,32 @@ static void write_json_head(const struct stat_model *m, const char *inputs)
 		printf("%.9g", m->elapsed_s);
 	printf(", \"intervals\": %lu, \"counters\": %lu, \"not_counted\": %lu, \"not_supported\": %lu, \"min_enabled_pct\": %.2f,\n",
 	       m->intervals, m->counters, m->not_counted, m->not_supported, m->min_enabled_pct);
-	printf("\"perf_check\": {\"checked\": %d, \"agree\": %d}}\n", perf_checked, perf_agree);
+	printf("\"perf_check\": {\"printed\": %d, \"checked\": %d, \"agree\": %d, \"not_recomputable\": [",
+	       perf_account.printed, perf_account.checked, perf_account.agree);
+	for (int i = 0; i < perf_account.n; i++) {
+		printf("%s{\"metric\": ", i ? ", " : "");
+		td_json_string(stdout, perf_account.not[i].metric);
+		printf(", \"count\": %d, \"why\": ", perf_account.not[i].count);
+		td_json_string(stdout, perf_account.not[i].why);
+		printf("}");
+	}
+	printf("]}");
+	write_diagnoses_json(m);
+	printf("}\n");
+}
+
+static void write_perf_account(void)
+{
+	if (perf_account.checked)
+		printf("\nperf's own metrics: %d of %d agree with td-derive at perf's precision\n", perf_account.agree,
+		       perf_account.checked);
+	if (perf_account.n)
+		printf("%sperf's metrics td-derive cannot recompute (%d):\n", perf_account.checked ? "" : "\n",
+		       not_recomputable_total());
+	for (int i = 0; i < perf_account.n; i++)
+		printf("  %s%s%.0d%s: %s\n", perf_account.not[i].metric, perf_account.not[i].count > 1 ? " (" : "",
+		       perf_account.not[i].count > 1 ? perf_account.not[i].count : 0,
+		       perf_account.not[i].count > 1 ? "x)" : "", perf_account.not[i].why);
 }
 
 int main(int argc, char **argv)
@@ -711,6 +963,13 @@ int main(int argc, char **argv)
 		else
 			td_usage_error(&cmd, "--format must be csv, json or text, not '%s'", opt_format);
 	}
+	if (opt_level != -1 && (opt_level < 1 || opt_level > TMA_DEEPEST_LEVEL))
+		td_usage_error(&cmd, "--level is a Top-down level, 1 to %d, not %ld", TMA_DEEPEST_LEVEL, opt_level);
+	if (opt_level == -1)
+		opt_level = 0;
+	const char *cpu_error = opt_cpu ? tma_cpu_option_error(opt_cpu) : NULL;
+	if (cpu_error)
+		td_usage_error(&cmd, "%s", cpu_error);
 	enum td_format out = td_pick_format(opt_csv, opt_json, opt_markdown);
 	if (opt_counters && out == TD_FMT_MARKDOWN)
 		td_usage_error(&cmd, "--counters writes text, CSV or JSON");
@@ -742,13 +1001,21 @@ int main(int argc, char **argv)
 					    : stat_read(files[i], fmt, stat_model_add, &m);
 		size_t used = strlen(inputs);
 		snprintf(inputs + used, sizeof inputs - used, "%s%s (%s)", i ? ", " : "",
-			 strcmp(files[i], "-") ? files[i] : "<stdin>", stat_format_name(got));
+			 strcmp(files[i], "-") ? files[i] : "<stdin>",
+			 got == STAT_AUTO ? "no perf stat output" : stat_format_name(got));
 	}
 	if (pipe)
 		stat_pipe_finish(pipe);
 	stat_model_finish(&m);
 	int nsum;
 	const struct counter_set *sum = stat_model_summary(&m, &nsum);
+	if (opt_cpu)
+		check_cpu_fits(sum, nsum);
+	for (int i = 0; i < nsum && ncapture_trees < MAX_CAPTURE_TREES && !opt_counters; i++)
+		if (build_tree(&m, &sum[i], opt_cpu, &capture_tree[ncapture_trees])) {
+			capture_trees[ncapture_trees] = &capture_tree[ncapture_trees];
+			capture_tree_pmu[ncapture_trees++] = sum[i].pmu;
+		}
 	for (int i = 0; i < nsum; i++)
 		add_rows(t, &m, &sum[i]);
 	check_perf(&m, m.perf, m.nperf);
@@ -762,8 +1029,7 @@ int main(int argc, char **argv)
 		td_table_write(t, stdout, TD_FMT_TEXT);
 	} else if (out == TD_FMT_TEXT) {
 		write_text(&m, t, inputs);
-		if (perf_checked)
-			printf("\nperf's own metrics: %d of %d agree with td-derive at perf's precision\n", perf_agree, perf_checked);
+		write_perf_account();
 	}
 	if (chart) {
 		FILE *svg = fopen(opt_svg, "w");
@@ -775,13 +1041,21 @@ int main(int argc, char **argv)
 			td_error("%s: cannot write: %s", opt_svg, strerror(errno));
 		tma_chart_free(chart);
 	}
+	if (stat_model_software_only(&m))
+		td_warn(NULL, 0, "only software events were counted; the hardware events are <not supported>: perf saw "
+			"no hardware PMU (a VM without a virtual PMU, a container, or perf_event_paranoid too high). "
+			"Software metrics (CPUs utilized, events per second) are shown. For hardware counters run on "
+			"bare metal or a VM with a virtual PMU (KVM/QEMU: -cpu host,pmu=on), allow them with "
+			"'sysctl kernel.perf_event_paranoid=2' (1 or CAP_PERFMON for kernel events), and check with "
+			"'perf stat -e cycles,instructions -- true'");
 	if (m.repeated_events)
 		td_warn(NULL, 0, "%lu events printed more than once in one interval and scope (e.g. %s: one copy per "
-			"metric group, or one per PMU with the same name); their copies were averaged",
+			"metric group, or one per PMU with the same name): a Top-down node perf printed is computed "
+			"from its own group's copies, other metrics from the copies' mean",
 			m.repeated_events, m.repeated_example);
-	if (m.records == 0)
+	if (m.records == 0 && !td_bad_input_count())   /* a file without any was named already */
 		td_bad_input(NULL, 0, "no perf stat output found in the input");
-	else if (m.counters == 0 && m.nperf == 0 && !m.toplev_metrics)
+	else if (m.counters == 0 && m.nperf == 0 && !m.toplev_metrics && !td_bad_input_count())
 		td_warn(NULL, 0, "the perf stat output holds no counter values");
 	td_table_free(t);
 	stat_model_free(&m);

@@ -50,6 +50,7 @@ static const struct td_cmd cmd = {
 	"td-diff", "[options] BASE CAND | BASE... -- CAND...",
 	"Compare perf stat counter files (exit 1 on a regression) or folded stacks (--folded).",
 	options,
+	NULL,
 };
 
 enum input_kind { INPUT_EMPTY, INPUT_FOLDED, INPUT_OTHER };
@@ -140,14 +141,20 @@ static int diff_counter_files(char **files, int nbase, int ncand)
 	join_names(base, sizeof base, files, nbase);
 	join_names(cand, sizeof cand, files + nbase, ncand);
 	int result = TD_EXIT_OK;
-	if (ok && diff_counters_check(d, base, cand) == 0) {
+	if (ok) {
+		/* what both sides counted, then what could not be compared (exit 2) */
 		const struct dc_result *res;
 		int n = diff_counters_compare(d, dopts.alpha, &res);
 		struct dc_report rep = { base, cand, dopts.alpha, d, res, n };
 		dc_report_write(&rep, stdout, td_pick_format(opt_csv, opt_json, opt_markdown));
+		fflush(stdout);
 		for (int i = 0; i < n; i++)
 			if (strcmp(res[i].verdict, "regression") == 0)
 				result = TD_EXIT_FOUND;
+		int missing = diff_counters_check(d, base, cand);
+		if (missing)
+			td_error("%d event%s not compared (named above), %d value%s compared: a missing comparison is never a pass",
+				 missing, missing == 1 ? "" : "s", n, n == 1 ? "" : "s");
 	} else {
 		td_error("inputs not compared: fix the problems above (a missing comparison is never a pass)");
 	}
@@ -160,6 +167,11 @@ static int diff_folded_files(char **argv)
 	struct diff_folded *d = diff_folded_new(&dopts);
 	bool base_ok = diff_folded_read(d, 0, argv[0]);   /* read both: report both */
 	bool ok = diff_folded_read(d, 1, argv[1]) && base_ok;
+	/* one empty side is a comparison (everything new or gone); two are none */
+	if (ok && diff_folded_stacks(d, 0) == 0 && diff_folded_stacks(d, 1) == 0) {
+		td_error("nothing to compare: no folded stacks on either side (a missing comparison is never a pass)");
+		ok = false;
+	}
 	if (ok) {
 		if (opt_top > 0) {
 			write_top(d, argv[0], argv[1], td_pick_format(opt_csv, opt_json, opt_markdown));
@@ -220,6 +232,12 @@ int main(int argc, char **argv)
 	}
 	if (folded && other)
 		td_usage_error(&cmd, "one side is folded stacks and the other perf stat output: compare like with like");
+	if (!other && !folded) {
+		for (int i = 0; i < n; i++)
+			td_bad_input(td_input_display_name(argv[i]), 0, "empty input");
+		td_error("nothing to compare: every input is empty (a missing comparison is never a pass)");
+		return td_exit_code(TD_EXIT_OK);
+	}
 	if (!other && n == 2)
 		return diff_folded_files(argv);
 	return diff_counter_files(argv, nbase, n - nbase);

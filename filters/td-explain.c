@@ -23,6 +23,8 @@ static const struct td_cmd cmd = {
 	"Explain Top-down nodes named as tdkit, perf, toplev or Arm name them (memory_bound, tma_fetch_latency, "
 	"Backend_Bound.Memory_Bound.DRAM_Bound, backend_bound_cpu, stall_backend_mem ...).",
 	options,
+	"Reads no file: each NODE is a Top-down node name in any vendor's spelling (td-derive's, perf's tma_*,\n"
+	"AMD's backend_bound_cpu ...); --list shows them all.",
 };
 
 static const char *const vendor_names[TMA_NVENDORS] = { "intel", "amd", "arm" };

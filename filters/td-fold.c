@@ -33,6 +33,7 @@ static const struct td_option options[] = {
 	{ 0, "event-filter", TD_OPT_STRING, &fopts.event_filter, "EVENT", "keep samples of EVENT (default: the first event seen)", NULL },
 	{ 0, "skip-after", TD_OPT_CALLBACK, NULL, "FUNC", "drop the callers of FUNC (repeatable)", add_skip_after },
 	{ 0, "exact-comm", TD_OPT_FLAG, &fopts.exact_comm, NULL, "read comm from the right: keeps spaces in thread names", NULL },
+	{ 0, "perl-compat", TD_OPT_FLAG, &fopts.perl_compat, NULL, "the bytes stackcollapse-perf.pl prints, its parsing bugs included (see td-fold(1))", NULL },
 	{ 0, "symfs", TD_OPT_STRING, &replay.machine.symfs, "DIR", "perf.data input: look for binaries under DIR", NULL },
 	{ 0, "kallsyms", TD_OPT_STRING, &replay.machine.kallsyms, "FILE", "perf.data input: kernel symbols from FILE", NULL },
 	{ 0, "max-stack", TD_OPT_INT, &opt_max_stack, "N", "perf.data input: callchain entries kept (default 127, as perf script)", NULL },
@@ -47,6 +48,7 @@ static const struct td_cmd cmd = {
 	"td-fold", "[options] [FILE...]",
 	"Fold perf script callchains into stacks for flamegraph.pl, byte-identical to stackcollapse-perf.pl.",
 	options,
+	NULL,
 };
 
 static void fold_script_line(void *ctx, const char *line, size_t len)

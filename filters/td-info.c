@@ -15,7 +15,7 @@ static bool opt_json, opt_dump, opt_script;
 static struct replay_options replay;
 
 static const struct td_option options[] = {
-	{ 0, "json", TD_OPT_FLAG, &opt_json, NULL, "one JSON document per file", NULL },
+	{ 0, "json", TD_OPT_FLAG, &opt_json, NULL, "JSON: one document (an array of them for several files)", NULL },
 	{ 0, "dump", TD_OPT_FLAG, &opt_dump, NULL, "one line per record, decoded (before the summary)", NULL },
 	{ 0, "script", TD_OPT_FLAG, &opt_script, NULL, "print the samples as perf script does by default (symbols resolved here), nothing else", NULL },
 	{ 0, "symfs", TD_OPT_STRING, &replay.machine.symfs, "DIR", "with --script: look for binaries under DIR", NULL },
@@ -27,6 +27,7 @@ static const struct td_cmd cmd = {
 	"td-info", "[--json] [--dump] [--script] FILE...",
 	"Describe perf.data files (file or pipe mode, either byte order, -z): header, features, events, records, lost samples.",
 	options,
+	"Reads perf.data FILEs, file or pipe mode (- is stdin); with --json and several FILEs, one JSON array of their documents.",
 };
 
 #define NTYPES 256
@@ -345,6 +346,8 @@ int main(int argc, char **argv)
 	int n = td_parse_options(&cmd, argc, argv);
 	if (n == 0)
 		td_usage_error(&cmd, "name a perf.data file (- for stdin)");
+	bool json_array = opt_json && n > 1;    /* several files: one array, so the output is one JSON document */
+	bool json_started = false;
 	for (int i = 0; i < n; i++) {
 		struct perf_data *d = perf_data_open(argv[i]);
 		if (!d)
@@ -360,10 +363,14 @@ int main(int argc, char **argv)
 		perf_data_walk(d, count, st);
 		if (i && !opt_json)
 			putchar('\n');
-		if (opt_json)
+		if (opt_json) {
+			if (json_array)
+				fputs(json_started ? ",\n" : "[\n", stdout);
+			json_started = true;
 			write_json(d, st);
-		else
+		} else {
 			write_text(d, st);
+		}
 		free(st->samples);
 		free(st->callchains);
 		free(st->branch_samples);
@@ -372,5 +379,7 @@ int main(int argc, char **argv)
 		free(st);
 		perf_data_close(d);
 	}
+	if (json_array)
+		fputs(json_started ? "]\n" : "[]\n", stdout);
 	return td_exit_code(TD_EXIT_OK);
 }

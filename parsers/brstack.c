@@ -41,6 +41,12 @@ static int address_digits(struct td_span s)
 	return (int)(i - 2);
 }
 
+/* "0x0", or "0x0(dso)" as -F ...,dso,brstack prints an unused slot */
+static bool is_zero_address(struct td_span s)
+{
+	return s.n >= 3 && memcmp(s.p, "0x0", 3) == 0 && (s.n == 3 || s.p[3] == '(');
+}
+
 static bool looks_like_entry(const struct td_span *part, int k)
 {
 	if (k < 4)
@@ -107,7 +113,7 @@ enum br_parse brstack_parse_entry(const char *p, size_t n, struct br_entry *e, c
 		e->type = part[6];
 	if (k > 7 && !span_is(part[7], "-"))
 		e->spec = part[7];
-	e->empty = span_is(e->from, "0x0") && span_is(e->to, "0x0");
+	e->empty = is_zero_address(e->from) && is_zero_address(e->to);
 	return BR_OK;
 }
 
@@ -119,6 +125,67 @@ size_t brstack_glued_ip(const char *p, size_t n)
 	if (i >= 12 && i < n && (p[i] == '[' || p[i] == '_' || (p[i] >= 'g' && p[i] <= 'z') || (p[i] >= 'G' && p[i] <= 'Z')))
 		return i;
 	return 0;
+}
+
+size_t brstack_glued_dso(const char *p, size_t n)
+{
+	if (n < 4 || p[0] != '(')
+		return 0;
+	size_t depth = 0, i = 0;
+	for (; i < n; i++) {
+		if (p[i] == '(')
+			depth++;
+		else if (p[i] == ')' && --depth == 0)
+			break;
+	}
+	/* the entry after it starts with a name, an address or '[' */
+	if (i + 1 >= n || p[i + 1] == '/' || p[i + 1] == '(' || !memchr(p + i + 1, '/', n - i - 1))
+		return 0;
+	return i + 1;
+}
+
+/* "name+0x<hex>", the whole of s[0..n), with a name of one character or
+ * more that does not start with a digit (no symbol does) */
+static bool is_sym_offset(const char *s, size_t n)
+{
+	size_t i = n;
+	while (i > 0 && is_hex(s[i - 1]))
+		i--;
+	return i < n && i >= 4 && s[i - 1] == 'x' && s[i - 2] == '0' && s[i - 3] == '+' && !(s[0] >= '0' && s[0] <= '9');
+}
+
+size_t brstack_glued_sym(const char *p, size_t n)
+{
+	static const char unk[] = "[unknown]";
+	const size_t nu = sizeof unk - 1;
+	const char *slash = memchr(p, '/', n);
+	if (!slash)
+		return 0;
+	size_t from = (size_t)(slash - p);
+	if (from > nu && memcmp(p + from - nu, unk, nu) == 0)
+		return from - nu;             /* sym[+0xoff][unknown] */
+	if (from > nu && memcmp(p, unk, nu) == 0)
+		return nu;                    /* [unknown]name+0xoff */
+	/* the target's function: the sample's ip follows the branch to it */
+	const char *to = slash + 1, *to_end = memchr(to, '/', n - from - 1);
+	if (!to_end)
+		return 0;
+	const char *plus = memmem(to, (size_t)(to_end - to), "+0x", 3);
+	size_t fn = plus ? (size_t)(plus - to) : 0;
+	if (fn == 0 || fn >= from || memcmp(p, to, fn) != 0)
+		return 0;
+	if (is_sym_offset(p + fn, from - fn) && memcmp(p + fn, "+0x", 3) != 0)
+		return fn;                    /* sym name+0xoff */
+	if (memcmp(p + fn, "+0x", 3) != 0)
+		return 0;
+	/* sym+0xOFF name+0xoff: only one split of the hex may leave a name */
+	size_t found = 0, ways = 0;
+	for (size_t k = fn + 3; k < from && is_hex(p[k]); k++)
+		if (is_sym_offset(p + k + 1, from - k - 1)) {
+			found = k + 1;
+			ways++;
+		}
+	return ways == 1 ? found : 0;
 }
 
 /* ---- the common shape, in one pass ------------------------------------ */

@@ -55,8 +55,21 @@ size_t brstack_scan_plain(const char *p, size_t n, struct br_plain *e);
  * one, so a value can stand for the text. */
 bool brstack_plain_address(struct td_span s, uint64_t *v);
 
-/* perf script glues brstacksym's first entry to the ip ("ffffb42071f2[unknown]/..."):
- * the length of such a hex prefix, or 0. */
+/* perf script prints brstacksym's first entry right after the field before
+ * it, without a blank:
+ *   " ffffffffb42071f2[unknown]/[unknown]/P/-/-/4/"                       -F ip,brstacksym
+ *   " ffffffffb4209891 [unknown][unknown]/[unknown]/P/-/-/1/"             -F ip,sym,brstacksym
+ *   " ffffffffb4209891 [unknown] ([kernel.kallsyms])[unknown]([kernel.kallsyms])/..."
+ *                                                                         -F ip,sym,dso,brstacksym
+ * brstack_glued_ip: the length of such a hex ip prefix, or 0. */
 size_t brstack_glued_ip(const char *p, size_t n);
+/* The length of the sample's "(dso)" glued to the front of the entry p, or 0. */
+size_t brstack_glued_dso(const char *p, size_t n);
+/* The length of the sample's symbol glued to the front of the entry p (the
+ * token after the sample's ip), or 0 when it cannot be told from the entry's
+ * source. It can be told when either is [unknown], or when the symbol is the
+ * function of the entry's target (the sample's ip follows that target) and
+ * what remains is one "name+0xoff". */
+size_t brstack_glued_sym(const char *p, size_t n);
 
 #endif

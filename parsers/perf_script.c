@@ -71,12 +71,13 @@ static bool match_pid_tid(const char *s, size_t n, size_t i, struct script_heade
 	return true;
 }
 
-bool script_parse_header(const char *s, size_t n, struct script_header *h)
+/* comm: the shortest prefix of min_comm chars or more followed by blanks
+ * and a pid */
+static bool parse_header(const char *s, size_t n, size_t min_comm, struct script_header *h)
 {
 	if (n < 2 || is_space(s[0]))
 		return false;
-	/* comm: shortest prefix of 2+ chars followed by blanks and a pid */
-	for (size_t k = 2; k < n; k++) {
+	for (size_t k = min_comm; k < n; k++) {
 		if (!is_space(s[k]))
 			continue;
 		size_t i = k;
@@ -89,6 +90,28 @@ bool script_parse_header(const char *s, size_t n, struct script_header *h)
 		}
 	}
 	return false;
+}
+
+bool script_parse_header(const char *s, size_t n, struct script_header *h)
+{
+	return parse_header(s, n, 1, h);
+}
+
+bool script_parse_header_perl(const char *s, size_t n, struct script_header *h)
+{
+	return parse_header(s, n, 2, h);
+}
+
+bool script_is_record(const char *s, size_t n)
+{
+	static const char tag[] = ": PERF_RECORD_";
+	const char *p = n && !is_space(s[0]) ? memmem(s, n, tag, sizeof tag - 1) : NULL;
+	if (!p)
+		return false;
+	size_t i = (size_t)(p - s) + sizeof tag - 1, name = i;
+	while (i < n && ((s[i] >= 'A' && s[i] <= 'Z') || is_digit(s[i]) || s[i] == '_'))
+		i++;
+	return i > name && (i == n || s[i] == '(' || s[i] == ':' || s[i] == ' ');
 }
 
 /* A token that can only be the cpu ("[003]") or the time ("123.456:"). */

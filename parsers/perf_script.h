@@ -5,8 +5,12 @@
  *
  * The header is read the way stackcollapse-perf.pl reads it (comm is the
  * shortest prefix followed by a pid), so folded output matches it byte for
- * byte; script_parse_header_exact() reads the comm from the right instead,
- * so a comm with spaces ("worker 1") stays whole. */
+ * byte, with one exception: a one-character comm ("w 10197 569.98: ...")
+ * is read as such. The perl regex wants two characters at least, so it
+ * takes "w 10197 569.98:" as the comm and the period's digits as the pid;
+ * script_parse_header_perl() keeps that rule for byte-identity.
+ * script_parse_header_exact() reads the comm from the right instead, so a
+ * comm with spaces ("worker 1") stays whole. */
 #ifndef TD_PERF_SCRIPT_H
 #define TD_PERF_SCRIPT_H
 
@@ -30,8 +34,14 @@ struct script_frame {
 };
 
 bool script_parse_header(const char *line, size_t len, struct script_header *h);
+bool script_parse_header_perl(const char *line, size_t len, struct script_header *h);
 bool script_parse_header_exact(const char *line, size_t len, struct script_header *h);
 bool script_parse_frame(const char *line, size_t len, struct script_frame *f);
+/* A side-band record perf script prints between samples with
+ * --show-task-events, --show-mmap-events and the like; not a sample:
+ *   "sh 28671 391.907511: PERF_RECORD_FORK(28896:28896):(28671:28671)"
+ *   "ls 28896 391.913263: PERF_RECORD_COMM exec: ls:28896/28896" */
+bool script_is_record(const char *line, size_t len);
 /* A sample recorded without -g: header and its one frame on a single line
  * ("  comm pid time: period event:  ip sym+off (dso)"). */
 bool script_parse_one_line(const char *line, size_t len, bool exact,

@@ -17,7 +17,10 @@ enum stat_kind {
 	STAT_COUNTER,      /* value of event */
 	STAT_METRIC,       /* a metric perf printed: metric_value metric_unit */
 	STAT_ELAPSED,      /* "seconds time elapsed" (value in s) */
-	STAT_COMMAND,      /* the perf command line, when the file records it (event) */
+	STAT_COMMAND,      /* a perf stat run starts here (text banner, "# started on", a shell
+			      prompt running perf stat, a repeated --metric-only header): event
+			      is its command line when the file records it, else "". Every
+			      reader marks runs so; the model splits on it (stat_model.h) */
 	STAT_RUNS,         /* "(N runs)": value = N */
 	STAT_PAUSE         /* no line is ready yet (a live pipe): what came before may be shown now */
 };
@@ -54,8 +57,12 @@ struct stat_record {
 typedef void (*stat_emit_fn)(void *ctx, const struct stat_record *r);
 
 /* Reads one file (path "-" = stdin) of the given or detected format and
- * calls emit for each record. Unparseable lines are reported as
- * "tool: FILE:LINE: ..." and skipped. Returns the format read. */
+ * calls emit for each record. Lines of perf's shape with bad values are
+ * reported as "tool: FILE:LINE: ..." and skipped; lines of other text are
+ * counted and named in one note per file. A file with no perf stat line is
+ * bad input, named as the output of the tool it looks like (perf script,
+ * folded stacks, perf.data) when it does. Returns the layout of the lines
+ * read as perf stat output (STAT_AUTO: none was). */
 enum stat_format stat_read(const char *path, enum stat_format fmt, stat_emit_fn emit, void *ctx);
 
 const char *stat_format_name(enum stat_format f);
@@ -68,6 +75,11 @@ bool stat_parse_number(const char *s, size_t n, double *out);
 bool stat_parse_number_comma(const char *s, size_t n, double *out);
 void stat_record_init(struct stat_record *r, const char *file, unsigned long line);
 
+/* The event a metric-group header's metrics are filed under, into out:
+ * "TopdownL1 (cpu_core)" -> "cpu_core/TopdownL1/" (its PMU's set, never
+ * the set of the counter printed above it), "TopdownL1" -> "TopdownL1". */
+void stat_group_event(const char *s, size_t n, char *out, size_t cap);
+
 /* The counter a continuation metric line belongs to (CSV and text). */
 struct stat_last {
 	double interval;
@@ -79,11 +91,15 @@ void stat_last_remember(struct stat_last *l, const struct stat_record *r);
 void stat_last_apply(const struct stat_last *l, struct stat_record *r);
 void stat_last_free(struct stat_last *l);
 
-/* The per-format line parsers: state lives in the opaque reader. */
+/* The per-format line parsers: state lives in the opaque reader. Each
+ * returns false for a line that does not have perf's shape (a program's
+ * own output pasted around perf's, a shell prompt, a banner): nothing was
+ * emitted or reported for it, and stat_read counts it as other text. A
+ * line of perf's shape returns true, bad values in it reported. */
 struct stat_csv;
 struct stat_csv *stat_csv_new(void);
 void stat_csv_free(struct stat_csv *c);
-void stat_csv_line(struct stat_csv *c, const char *line, size_t len, const char *file, unsigned long lineno,
+bool stat_csv_line(struct stat_csv *c, const char *line, size_t len, const char *file, unsigned long lineno,
 		   stat_emit_fn emit, void *ctx);
 /* The line repeats the shape of a counter row read before
  * (stat_csv_shape.h): read and emitted as stat_csv_line would, at a
@@ -91,17 +107,23 @@ void stat_csv_line(struct stat_csv *c, const char *line, size_t len, const char 
  * Such a line is no note and reads as CSV whatever the format given. */
 bool stat_csv_known_row(struct stat_csv *c, const char *line, size_t len, const char *file, unsigned long lineno,
 			stat_emit_fn emit, void *ctx);
+/* The line just read is a --metric-only header no row has followed yet: it
+ * is perf's only if one does. */
+bool stat_csv_header_pending(const struct stat_csv *c);
+/* Header lines of --metric-only tables no row followed (so they were other
+ * text after all) since the last call; *first: the first one's line. */
+unsigned long stat_csv_unused_headers(struct stat_csv *c, unsigned long *first);
 
 struct stat_json;
 struct stat_json *stat_json_new(void);
 void stat_json_free(struct stat_json *j);
-void stat_json_line(struct stat_json *j, const char *line, size_t len, const char *file,
+bool stat_json_line(struct stat_json *j, const char *line, size_t len, const char *file,
 		    unsigned long lineno, stat_emit_fn emit, void *ctx);
 
 struct stat_text;
 struct stat_text *stat_text_new(void);
 void stat_text_free(struct stat_text *t);
-void stat_text_line(struct stat_text *t, const char *line, size_t len, const char *file,
+bool stat_text_line(struct stat_text *t, const char *line, size_t len, const char *file,
 		    unsigned long lineno, stat_emit_fn emit, void *ctx);
 
 #endif

@@ -32,7 +32,11 @@ struct stat_csv {
 	/* --metric-only: the header's column names */
 	char **columns;
 	int ncolumns, prefix_columns;
+	bool column_values;             /* a row of values came after the header */
 	struct stat_last last;          /* continuation metric rows belong to it */
+	bool header_used;               /* a row of the --metric-only header came */
+	unsigned long header_line;      /* the header's line */
+	unsigned long unused_headers, first_unused;   /* headers no row followed: other text */
 	char *scratch;
 	size_t scratch_cap;
 	struct csv_shapes *shapes;      /* rows that repeat */
@@ -54,6 +58,8 @@ static void free_columns(struct stat_csv *c)
 {
 	if (!c->columns)
 		return;
+	if (!c->header_used && !c->unused_headers++)
+		c->first_unused = c->header_line;
 	for (int i = 0; i < c->ncolumns; i++)
 		free(c->columns[i]);
 	free(c->columns);
@@ -180,9 +186,15 @@ static bool is_unit(struct field f)
 	return true;
 }
 
+/* An event as perf prints it starts with a letter ("cycles", "r1a8",
+ * "cpu_core/cycles/"), '_', '{' or the quote around a name holding the
+ * separator, and does not end in ':' (perf script's "cycles:" does). */
 static bool is_event(struct field f)
 {
-	return f.n > 0 && !is_num(f, NULL) && !field_is(f, "<not counted>") && !field_is(f, "<not supported>");
+	if (f.n == 0 || f.p[f.n - 1] == ':')
+		return false;
+	char c = f.p[0];
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '{' || c == '"';
 }
 
 static const char *copy(struct stat_csv *c, size_t at, struct field f)
@@ -361,26 +373,69 @@ static bool is_aggr_header(struct field f)
 	return false;
 }
 
+/* "main;foo 12" split at ';': folded stacks, not a metric name. */
+static bool ends_in_count(struct field f)
+{
+	size_t e = f.n;
+	while (e > 0 && f.p[e - 1] >= '0' && f.p[e - 1] <= '9')
+		e--;
+	return e < f.n && e > 0 && f.p[e - 1] == ' ';
+}
+
 /* --metric-only and old --topdown: a header of names, then rows of values. */
-static bool metric_header(struct stat_csv *c, struct field *f, int nf)
+static bool metric_header(struct stat_csv *c, struct field *f, int nf, unsigned long lineno)
 {
 	int named = 0;
 	for (int i = 0; i < nf; i++) {
-		if (is_num(f[i], NULL))
+		if (is_num(f[i], NULL) || ends_in_count(f[i]))
 			return false;
 		named += f[i].n > 0;
 	}
 	if (named < 2)
 		return false;
 	free_columns(c);
+	c->column_values = false;
 	c->columns = td_calloc((size_t)nf, sizeof(char *));
 	c->ncolumns = nf;
 	c->prefix_columns = 0;
+	c->header_used = false;
+	c->header_line = lineno;
 	for (int i = 0; i < nf; i++) {
 		struct field t = f[i];
 		c->columns[i] = td_strndup(t.p, t.n);
 		if (i == c->prefix_columns && is_aggr_header(f[i]))
 			c->prefix_columns++;
+	}
+	return true;
+}
+
+/* The row repeats the --metric-only header's names. */
+static bool same_header(const struct stat_csv *c, const struct field *f, int nf)
+{
+	if (nf != c->ncolumns)
+		return false;
+	for (int i = 0; i < nf; i++) {
+		struct field t = f[i];
+		if (t.n != strlen(c->columns[i]) || memcmp(t.p, c->columns[i], t.n))
+			return false;
+	}
+	return true;
+}
+
+/* A row of the header's table: as many fields (perf may end a row with
+ * one more separator than its header), a number for a "time" column, and
+ * a number or nothing in every metric column. "Load Average: 0.21, 0.48,
+ * 0.50" after such a header is not one. */
+static bool metric_only_shape(const struct stat_csv *c, const struct field *f, int nf)
+{
+	if (nf < c->ncolumns - 1 || nf > c->ncolumns + 1 || nf <= c->prefix_columns)
+		return false;
+	for (int col = 0; col < nf; col++) {
+		bool prefix = col < c->prefix_columns;
+		if (prefix && strcmp(c->columns[col], "time") != 0)
+			continue;
+		if ((prefix || f[col].n) && !is_num(f[col], NULL))
+			return false;
 	}
 	return true;
 }
@@ -392,6 +447,20 @@ static bool metric_only_row(struct stat_csv *c, struct field *f, int nf, const c
 		return false;
 	struct stat_record r;
 	stat_record_init(&r, file, lineno);
+	if (same_header(c, f, nf)) {
+		/* perf prints the header once per run, and every 25 intervals of -I:
+		 * after values and without a time column, a new run starts */
+		if (c->column_values && strcmp(c->columns[0], "time")) {
+			r.kind = STAT_COMMAND;
+			emit(ctx, &r);
+		}
+		c->column_values = false;
+		return true;
+	}
+	if (!metric_only_shape(c, f, nf))
+		return false;
+	c->header_used = true;
+	c->column_values = true;
 	r.kind = STAT_METRIC;
 	int col = 0;
 	char scope[256] = "";
@@ -403,7 +472,6 @@ static bool metric_only_row(struct stat_csv *c, struct field *f, int nf, const c
 			memcpy(scope, t.p, t.n), scope[t.n] = '\0';
 	}
 	r.scope = scope;
-	int emitted = 0;
 	for (; col < nf && col < c->ncolumns; col++) {
 		double v;
 		if (!is_num(f[col], &v))
@@ -411,9 +479,8 @@ static bool metric_only_row(struct stat_csv *c, struct field *f, int nf, const c
 		r.metric_value = v;
 		r.metric_unit = c->columns[col];
 		emit(ctx, &r);
-		emitted++;
 	}
-	return emitted > 0 || nf <= c->ncolumns;
+	return true;
 }
 
 static bool all_digits(struct field f, size_t min, size_t max)
@@ -504,6 +571,24 @@ static void emit_known(struct stat_csv *c, const char *file, unsigned long linen
 	}
 }
 
+bool stat_csv_header_pending(const struct stat_csv *c)
+{
+	return c->columns && !c->header_used;
+}
+
+unsigned long stat_csv_unused_headers(struct stat_csv *c, unsigned long *first)
+{
+	if (c->columns && !c->header_used) {        /* the last header: no row came */
+		c->header_used = true;
+		if (!c->unused_headers++)
+			c->first_unused = c->header_line;
+	}
+	unsigned long n = c->unused_headers;
+	*first = c->first_unused;
+	c->unused_headers = 0;
+	return n;
+}
+
 bool stat_csv_known_row(struct stat_csv *c, const char *line, size_t len, const char *file, unsigned long lineno,
 			stat_emit_fn emit, void *ctx)
 {
@@ -516,11 +601,9 @@ bool stat_csv_known_row(struct stat_csv *c, const char *line, size_t len, const 
 	return true;
 }
 
-void stat_csv_line(struct stat_csv *c, const char *line, size_t len, const char *file, unsigned long lineno,
-		   stat_emit_fn emit, void *ctx)
+static bool csv_line(struct stat_csv *c, const char *line, size_t len, const char *file, unsigned long lineno,
+		     stat_emit_fn emit, void *ctx)
 {
-	if (!c->sep)
-		c->sep = pick_separator(line, len);
 	if (c->scratch_cap < 2 * len + 64) {
 		c->scratch_cap = 2 * len + 64;
 		c->scratch = td_realloc(c->scratch, c->scratch_cap);
@@ -538,7 +621,7 @@ void stat_csv_line(struct stat_csv *c, const char *line, size_t len, const char 
 	for (int i = 0; i < nf; i++)
 		nonempty += f[i].n > 0;
 	if (nonempty == 0)
-		return;                       /* ",,,,," : a group that failed to count */
+		return true;                  /* ",,,,," : a group that failed to count */
 	struct stat_record r;
 	stat_record_init(&r, file, lineno);
 	struct csv_layout lay;
@@ -553,25 +636,43 @@ void stat_csv_line(struct stat_csv *c, const char *line, size_t len, const char 
 			r.kind = STAT_METRIC;
 			emit(ctx, &r);
 		}
-		return;
+		return true;
 	}
 	stat_record_init(&r, file, lineno);
 	settle_last(c);
 	if (continuation_row(c, f, nf, &r)) {
 		emit(ctx, &r);
-		return;
+		return true;
 	}
 	int last = nf - 1;
 	while (last > 0 && f[last].n == 0)
 		last--;
-	if (nf >= 3 && (nonempty == 1 || f[0].n == 0) && !is_num(f[last], NULL) && !is_threshold(f[last]))
-		return;                       /* metric-group header: "TopdownL1 (cpu_core)" */
-	if (metric_only_row(c, f, nf, file, lineno, emit, ctx))
-		return;
-	if (metric_header(c, f, nf))
-		return;
-	if (!memchr(line, c->sep, len))
-		td_bad_input(file, lineno, "not perf stat output; skipped");
-	else
-		td_bad_input(file, lineno, "not a perf stat -x row (separator '%c'); skipped", c->sep);
+	if (nf >= 3 && (nonempty == 1 || f[0].n == 0) && !is_num(f[last], NULL) && !is_threshold(f[last])) {
+		/* metric-group header: ",RUNTIME,PCT,,,,TopdownL1 (cpu_core)"; the rows below
+		 * are its group's (",,,,,,%  tma_retiring" is a metric perf could not compute) */
+		if (f[1].n == 0)
+			return true;
+		char group[256];
+		stat_group_event(f[last].p, f[last].n, group, sizeof group);
+		stat_last_apply(&c->last, &r);
+		r.event = group;
+		r.len[1] = -1;
+		stat_last_remember(&c->last, &r);
+		return true;
+	}
+	return metric_only_row(c, f, nf, file, lineno, emit, ctx) || metric_header(c, f, nf, lineno);
+}
+
+/* The separator is the one of the first row read as perf's: a line of
+ * other text before it ("2024-11-24T17:56:24-08:00") does not choose it. */
+bool stat_csv_line(struct stat_csv *c, const char *line, size_t len, const char *file, unsigned long lineno,
+		   stat_emit_fn emit, void *ctx)
+{
+	if (c->sep)
+		return csv_line(c, line, len, file, lineno, emit, ctx);
+	c->sep = pick_separator(line, len);
+	if (csv_line(c, line, len, file, lineno, emit, ctx))
+		return true;
+	c->sep = 0;
+	return false;
 }

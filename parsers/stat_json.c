@@ -18,6 +18,7 @@ struct stat_json {
 	char *buf;
 	size_t cap;
 	bool decimal_comma, warned;     /* perf ran under a comma locale */
+	char group[256];                /* the event of the metric group being printed, or "" */
 };
 
 struct stat_json *stat_json_new(void) { return td_calloc(1, sizeof(struct stat_json)); }
@@ -116,15 +117,38 @@ static bool num(const char *s, double *out)
 
 static const char *const scope_keys[] = { "cpu", "core", "die", "socket", "node", "thread", "cache", "cluster", NULL };
 
-void stat_json_line(struct stat_json *j, const char *line, size_t len, const char *file,
+/* An object perf printed: one of its keys, or only --metric-only keys
+ * whose values are numbers, "none" or "" ({"CPUs  CPUs_utilized" : "none"});
+ * another program's JSON ({"name": "BM_copy", "iterations": 1000}) is not. */
+static bool is_perf_object(const struct kv *kv, int n)
+{
+	static const char *const perf_keys[] = { "interval", "counter-value", "unit", "event", "variance",
+						  "event-runtime", "pcnt-running", "metric-value", "metric-unit",
+						  "metric-threshold", "metricgroup", "aggregate-number", "counters",
+						  "cgroup", NULL };
+	for (int i = 0; i < n; i++) {
+		for (const char *const *k = perf_keys; *k; k++)
+			if (strcmp(kv[i].key, *k) == 0)
+				return true;
+		for (const char *const *k = scope_keys; *k; k++)
+			if (strcmp(kv[i].key, *k) == 0)
+				return true;
+	}
+	for (int i = 0; i < n; i++) {
+		double v;
+		if (kv[i].val[0] && strcmp(kv[i].val, "none") != 0 && !num(kv[i].val, &v))
+			return false;
+	}
+	return true;
+}
+
+bool stat_json_line(struct stat_json *j, const char *line, size_t len, const char *file,
 		    unsigned long lineno, stat_emit_fn emit, void *ctx)
 {
 	struct kv kv[MAX_KEYS];
 	int n = parse_object(j, line, len, kv);
-	if (n < 0) {
-		td_bad_input(file, lineno, "not a perf stat -j object; skipped");
-		return;
-	}
+	if (n < 0 || !is_perf_object(kv, n))
+		return false;
 	if (j->decimal_comma && !j->warned) {
 		td_warn(file, lineno, "decimal commas: perf ran under a comma locale and printed invalid JSON; "
 			"read as decimals (run perf with LC_ALL=C to avoid this)");
@@ -132,6 +156,7 @@ void stat_json_line(struct stat_json *j, const char *line, size_t len, const cha
 	}
 	struct stat_record r;
 	stat_record_init(&r, file, lineno);
+	r.event = j->group;             /* a metric printed without its event is its group's */
 	bool has_counter = false, has_metric_key = false;
 	for (int i = 0; i < n; i++) {
 		const char *k = kv[i].key, *v = kv[i].val;
@@ -161,7 +186,10 @@ void stat_json_line(struct stat_json *j, const char *line, size_t len, const cha
 			r.metric_unit = v;
 		} else if (strcmp(k, "metric-threshold") == 0) {
 			r.threshold = v;
-		} else if (strcmp(k, "metricgroup") == 0 || strcmp(k, "aggregate-number") == 0 ||
+		} else if (strcmp(k, "metricgroup") == 0) {
+			/* its metrics follow, without an event: they are the group's */
+			stat_group_event(v, strlen(v), j->group, sizeof j->group);
+		} else if (strcmp(k, "aggregate-number") == 0 ||
 			   strcmp(k, "counters") == 0 || strcmp(k, "cgroup") == 0) {
 			continue;
 		} else {
@@ -184,9 +212,11 @@ void stat_json_line(struct stat_json *j, const char *line, size_t len, const cha
 	if (has_counter) {
 		r.kind = STAT_COUNTER;
 		emit(ctx, &r);
+		j->group[0] = '\0';
 	}
 	if (has_metric_key && r.metric_unit[0] && !isnan(r.metric_value)) {
 		r.kind = STAT_METRIC;
 		emit(ctx, &r);
 	}
+	return true;
 }

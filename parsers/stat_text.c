@@ -121,15 +121,16 @@ static char *save(struct stat_text *t, size_t *at, const char *s, size_t n)
 	return d;
 }
 
-/* "( +- 1.58% )" and "(63.82%)" at the end of the line. */
+/* "( +- 1.58% )", "(63.82%)", perf 3.x's "[63.82%]" and 2.6's "(scaled
+ * from 63.82%)" at the end of the line. */
 static size_t strip_parens(struct stat_text *t, const char *s, size_t n, struct stat_record *r)
 {
 	for (;;) {
 		while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
 			n--;
-		if (n < 3 || s[n - 1] != ')')
+		if (n < 3 || (s[n - 1] != ')' && s[n - 1] != ']'))
 			return n;
-		const char *open = memrchr(s, '(', n);
+		const char *open = memrchr(s, s[n - 1] == ')' ? '(' : '[', n);
 		if (!open)
 			return n;
 		const char *in = open + 1, *end = s + n - 1;
@@ -138,6 +139,8 @@ static size_t strip_parens(struct stat_text *t, const char *s, size_t n, struct 
 		bool variance = end - in > 2 && in[0] == '+' && in[1] == '-';
 		if (variance)
 			in += 2;
+		else if (end - in > 12 && memcmp(in, "scaled from ", 12) == 0)
+			in += 12;
 		while (in < end && *in == ' ')
 			in++;
 		const char *pct = memchr(in, '%', (size_t)(end - in));
@@ -178,9 +181,78 @@ static bool metric_part(struct stat_text *t, const char *s, size_t n, size_t *at
 	return true;
 }
 
-void stat_text_line(struct stat_text *t, const char *line, size_t len, const char *file,
+static bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+/* "ffffaf629d4cb320": an address perf script printed, not an event. */
+static bool is_address(struct tok t)
+{
+	if (t.n < 8)
+		return false;
+	for (size_t i = 0; i < t.n; i++)
+		if (!((t.p[i] >= '0' && t.p[i] <= '9') || (t.p[i] >= 'a' && t.p[i] <= 'f')))
+			return false;
+	return true;
+}
+
+/* tk[e..k) is an event as perf prints it ("cycles", "cpu_core/cycles/",
+ * "r1a8", "msr/tsc/", "cycles:u") and at most one word after it (the
+ * cgroup of -G, "0x1a8" of 2.6's "raw 0x1a8"): it starts with a letter and
+ * does not end in ':' (perf script's "cycles:" does). */
+static bool is_event(struct stat_text *t, const struct tok *tk, int e, int k)
+{
+	struct tok ev = tk[e];
+	if (!(is_letter(ev.p[0]) || ev.p[0] == '_' || ev.p[0] == '{') || ev.p[ev.n - 1] == ':' || is_address(ev))
+		return false;
+	double x;
+	return k - e == 1 || (k - e == 2 && !local_number(t, tk[e + 1].p, tk[e + 1].n, &x));
+}
+
+static bool all_digits(struct tok t)
+{
+	for (size_t i = 0; i < t.n; i++)
+		if (t.p[i] < '0' || t.p[i] > '9')
+			return false;
+	return t.n > 0;
+}
+
+/* The columns before the value tk[v]: [timestamp] [scope [CPU count]], as
+ * -I and -A / --per-* print them. A timestamp has decimals ("1.001234567"),
+ * a scope is a word ("CPU0", "S0-D0-C0", "sh-1234"). */
+static bool lead_columns(struct stat_text *t, const struct tok *tk, int v, double *ts, int *scope)
+{
+	int p = 0;
+	double x;
+	*ts = -1;
+	*scope = -1;
+	if (p < v && (memchr(tk[0].p, '.', tk[0].n) || memchr(tk[0].p, ',', tk[0].n)) &&
+	    local_number(t, tk[0].p, tk[0].n, &x))
+		*ts = x, p++;
+	if (p < v && !local_number(t, tk[p].p, tk[p].n, &x) && tk[p].p[tk[p].n - 1] != ':')
+		*scope = p++;
+	if (p < v && *scope >= 0 && all_digits(tk[p]))
+		p++;
+	return p == v;
+}
+
+/* What a line that turns out not to be perf's must not change. */
+struct text_saved {
+	char decimal;
+	bool decimal_known;
+};
+
+/* The line is not perf stat output: the decimal mark it may have taught is
+ * forgotten (prose such as "0.21, 0.48" must not decide the locale). */
+static bool not_perf(struct stat_text *t, const struct text_saved *saved)
+{
+	t->decimal = saved->decimal;
+	t->decimal_known = saved->decimal_known;
+	return false;
+}
+
+bool stat_text_line(struct stat_text *t, const char *line, size_t len, const char *file,
 		    unsigned long lineno, stat_emit_fn emit, void *ctx)
 {
+	struct text_saved saved = { t->decimal, t->decimal_known };
 	if (t->cap < 2 * len + 64) {
 		t->cap = 2 * len + 64;
 		t->buf = td_realloc(t->buf, t->cap);
@@ -204,7 +276,7 @@ void stat_text_line(struct stat_text *t, const char *line, size_t len, const cha
 			r.value = strtod(p, NULL);
 			emit(ctx, &r);
 		}
-		return;
+		return true;
 	}
 	size_t n = strip_parens(t, line, len, &r);
 	/* split at the '#' that starts the metric column */
@@ -219,49 +291,49 @@ void stat_text_line(struct stat_text *t, const char *line, size_t len, const cha
 	int k = tokenize(line, left, tk);
 	if (k >= 3 && tok_is(tk[k - 2], "time") && tok_is(tk[k - 1], "elapsed")) {
 		r.kind = STAT_ELAPSED;
-		if (local_number(t, tk[0].p, tk[0].n, &r.value))
-			emit(ctx, &r);
-		return;
+		if (!local_number(t, tk[0].p, tk[0].n, &r.value))
+			return not_perf(t, &saved);
+		emit(ctx, &r);
+		return true;
 	}
 	if (k >= 3 && tok_is(tk[1], "seconds") && (tok_is(tk[2], "user") || tok_is(tk[2], "sys")))
-		return;
-	/* find the value: a number (or <not counted>) followed by unit/event */
-	int v = -1;
-	for (int i = 0; i < k && i < 4; i++) {
+		return true;
+	/* the value: a number (or <not counted>) followed by [unit] event, after
+	 * at most a timestamp, a scope and its CPU count */
+	int v = -1, scope = -1;
+	double ts = -1;
+	for (int i = 0; i < k && i < 5 && v < 0; i++) {
 		double x;
 		bool notc = tok_is(tk[i], "<not") && i + 1 < k;
 		if ((notc || local_number(t, tk[i].p, tk[i].n, &x)) && i + 1 < k) {
 			int e = notc ? i + 2 : i + 1;
 			if (e < k && is_unit_word(tk[e]))
 				e++;
-			double y;
-			if (e < k && !local_number(t, tk[e].p, tk[e].n, &y)) {
+			if (e < k && is_event(t, tk, e, k) && lead_columns(t, tk, i, &ts, &scope))
 				v = i;
-				break;
-			}
 		}
 	}
 	if (v < 0) {
 		if (hash) {                    /* continuation or metric-group line */
 			r.kind = STAT_METRIC;
 			stat_last_apply(&t->last, &r);
-			if (metric_part(t, hash + 1, n - left - 1, &at, &r))
-				emit(ctx, &r);
-			return;
+			if (!metric_part(t, hash + 1, n - left - 1, &at, &r))
+				return not_perf(t, &saved);
+			if (k > 0) {               /* "TopdownL1 (cpu_core)": its rows are its group's */
+				char group[256];
+				stat_group_event(tk[0].p, (size_t)(tk[k - 1].p + tk[k - 1].n - tk[0].p), group, sizeof group);
+				r.event = save(t, &at, group, strlen(group));
+				stat_last_remember(&t->last, &r);
+				stat_last_apply(&t->last, &r);
+			}
+			emit(ctx, &r);
+			return true;
 		}
-		if (k == 0)
-			return;
-		td_bad_input(file, lineno, "not a perf stat line; skipped");
-		return;
+		return k == 0 ? true : not_perf(t, &saved);
 	}
-	int p = 0;
-	double ts;
-	if (v >= 1 && local_number(t, tk[0].p, tk[0].n, &ts)) {
-		r.interval = ts;
-		p = 1;
-	}
-	if (v > p)
-		r.scope = save(t, &at, tk[p].p, tk[p].n);
+	r.interval = ts;
+	if (scope >= 0)
+		r.scope = save(t, &at, tk[scope].p, tk[scope].n);
 	int e = v + 1;
 	if (tok_is(tk[v], "<not")) {
 		r.not_counted = tok_is(tk[v + 1], "counted>");
@@ -279,4 +351,5 @@ void stat_text_line(struct stat_text *t, const char *line, size_t len, const cha
 		r.kind = STAT_METRIC;
 		emit(ctx, &r);
 	}
+	return true;
 }

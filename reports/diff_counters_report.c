@@ -71,10 +71,9 @@ static double lowest_confidence(const struct dc_report *r)
 
 static void write_header(const struct dc_report *r, FILE *f, const char *bullet)
 {
-	fprintf(f, "%sbase: %s (%d run%s)\n", bullet, r->base_name, diff_counters_runs(r->d, 0),
-		diff_counters_runs(r->d, 0) == 1 ? "" : "s");
-	fprintf(f, "%scand: %s (%d run%s)\n", bullet, r->cand_name, diff_counters_runs(r->d, 1),
-		diff_counters_runs(r->d, 1) == 1 ? "" : "s");
+	char runs[2][128];
+	fprintf(f, "%sbase: %s (%s)\n", bullet, r->base_name, diff_counters_runs_text(r->d, 0, runs[0], sizeof runs[0]));
+	fprintf(f, "%scand: %s (%s)\n", bullet, r->cand_name, diff_counters_runs_text(r->d, 1, runs[1], sizeof runs[1]));
 	if (any_variance(r))
 		fprintf(f, "%ssignificance: Welch's t-test, two-sided, alpha %g (%g%% confidence)\n", bullet, r->alpha,
 			100 * (1 - r->alpha));

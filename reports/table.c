@@ -801,6 +801,22 @@ void td_json_string(FILE *f, const char *s)
 	putc_unlocked('"', f);
 }
 
+void td_xml_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '<')
+			fputs_unlocked("&lt;", f);
+		else if (*s == '>')
+			fputs_unlocked("&gt;", f);
+		else if (*s == '&')
+			fputs_unlocked("&amp;", f);
+		else if (*s == '"')
+			fputs_unlocked("&quot;", f);
+		else
+			putc_unlocked(*s, f);
+	}
+}
+
 void td_csv_field(FILE *f, const char *s)
 {
 	size_t n = 0;

@@ -78,6 +78,8 @@ void td_table_write(const struct td_table *t, FILE *f, enum td_format fmt);
 
 /* Helpers for tools that compose documents around tables. */
 void td_json_string(FILE *f, const char *s);
+/* Text for an XML (SVG) element or attribute: < > & " escaped. */
+void td_xml_text(FILE *f, const char *s);
 void td_csv_field(FILE *f, const char *s);
 /* Parse "--csv"-style flags into a format; returns TD_FMT_TEXT if none set. */
 enum td_format td_pick_format(bool csv, bool json, bool markdown);

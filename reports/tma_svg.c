@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common/diag.h"
+#include "reports/table.h"
 #include "tma_svg.h"
 
 #define MAX_SERIES 4
@@ -14,7 +15,7 @@
 #define BOTTOM 40
 
 struct series {
-	char pmu[64];
+	char pmu[320];             /* the series: [run or FILE] PMU */
 	const char *layer[MAX_LAYERS];   /* node names, from the first tree */
 	int nlayers;
 	double *time, *value;            /* value[point * MAX_LAYERS + layer], fractions */
@@ -104,25 +105,11 @@ static double x_of(const struct series *s, size_t i)
 
 static double y_of(int chart, double frac) { return chart * H + TOP + (1 - fmin(frac, 1.0)) * (H - TOP - BOTTOM); }
 
-static void xml_text(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '<')
-			fputs("&lt;", f);
-		else if (*s == '>')
-			fputs("&gt;", f);
-		else if (*s == '&')
-			fputs("&amp;", f);
-		else
-			fputc(*s, f);
-	}
-}
-
 static void write_series(FILE *f, const struct series *s, int chart, const char *title)
 {
 	double base = chart * H;
 	fprintf(f, "<text x=\"%d\" y=\"%.0f\" font-size=\"15\">", LEFT, base + 22);
-	xml_text(f, title);
+	td_xml_text(f, title);
 	fprintf(f, "%s%s: Top-down share of slots per interval</text>\n", s->pmu[0] ? " " : "", s->pmu);
 	double half = s->n == 1 ? 20 : 0;    /* one interval: a bar, not a line */
 	for (int k = 0; k < s->nlayers; k++) {

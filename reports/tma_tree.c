@@ -4,22 +4,16 @@
 
 #define BAR_WIDTH 40
 
-/* Level 1 uses the seeds' thresholds (Retiring > 80% is good; Bad
- * Speculation > 15%, Frontend Bound > 20%, Backend Bound > 40% are high);
- * deeper nodes their source's threshold. */
-const char *tma_assessment(const struct tma_node *n)
+void tma_node_note(char *out, size_t cap, const struct tma_node *n)
 {
-	if (n->mismeasured)
-		return "mismeasured";
-	const char *name = n->def->name;
-	if (n->level == 1) {
-		if (strcmp(name, "retiring") == 0)
-			return n->value > 0.8 ? "good" : "";
-		double limit = strcmp(name, "bad_speculation") == 0 ? 0.15 : strcmp(name, "frontend_bound") == 0 ? 0.20
-			     : strcmp(name, "backend_bound") == 0 ? 0.40 : NAN;
-		return n->value > limit ? "high" : "";
+	snprintf(out, cap, "%s%s%s%s%s%s%s", n->source ? "from " : "", n->source ? n->source : "",
+		 n->source && n->mismeasured ? "; " : "", n->mismeasured ? "mismeasured: " : "",
+		 n->mismeasured ? n->mismeasured : "", (n->source || n->mismeasured) && isnan(n->value) ? "; " : "",
+		 isnan(n->value) ? "not computable: needs " : "");
+	if (isnan(n->value)) {
+		size_t used = strlen(out);
+		snprintf(out + used, cap - used, "%s", n->needs);
 	}
-	return n->high ? "high" : "";
 }
 
 static void bar(FILE *f, double v)
@@ -49,20 +43,36 @@ static int tree_order(const struct tma_tree *t, const char *parent, int *order, 
 	return k;
 }
 
-static void write_node(FILE *f, const struct tma_node *n)
+static void write_node(FILE *f, const struct tma_node *n, bool mark_source)
 {
 	int indent = 2 * n->level;
+	if (indent > 20)
+		indent = 20;
+	if (isnan(n->value)) {
+		fprintf(f, "%*s%-*s    n/a  not computable: needs %s\n", indent, "", 26 - indent, n->def->name, n->needs);
+		return;
+	}
 	fprintf(f, "%*s%-*s %6.1f%%  ", indent, "", 26 - indent, n->def->name, 100 * n->value);
 	bar(f, n->value);
 	const char *a = tma_assessment(n);
-	char tail[160];
-	snprintf(tail, sizeof tail, "%s%s%s%s%s", n->on_path ? "  <- bottleneck" : "", n->mismeasured ? " (" : "",
-		 n->mismeasured ? n->mismeasured : "", n->mismeasured ? ")" : "", n->from_perf ? "" : "");
+	char tail[200];
+	snprintf(tail, sizeof tail, "%s%s%s%s%s%s", n->on_path ? "  <- bottleneck" : "", n->mismeasured ? " (" : "",
+		 n->mismeasured ? n->mismeasured : "", n->mismeasured ? ")" : "",
+		 mark_source && n->source ? "  from " : "", mark_source && n->source ? n->source : "");
 	if (tail[0])
 		fprintf(f, "  %-11s%s", a, tail);
 	else if (*a)
 		fprintf(f, "  %s", a);
 	fputc('\n', f);
+}
+
+/* Every node's value came from the same tool: said once, not per node. */
+static const char *single_source(const struct tma_tree *t)
+{
+	for (int i = 0; i < t->n; i++)
+		if (!t->node[i].source || (i && strcmp(t->node[i].source, t->node[0].source)))
+			return NULL;
+	return t->n ? t->node[0].source : NULL;
 }
 
 void tma_tree_write_text(FILE *f, const struct tma_tree *t, const char *title, int max_level)
@@ -73,6 +83,7 @@ void tma_tree_write_text(FILE *f, const struct tma_tree *t, const char *title, i
 	fputc('\n', f);
 	int order[TMA_MAX_NODES];
 	int k = tree_order(t, NULL, order, 0);
+	const char *source = single_source(t);
 	const char *absent = NULL;
 	for (int i = 0; i < k; i++) {
 		const struct tma_node *n = &t->node[order[i]];
@@ -83,15 +94,17 @@ void tma_tree_write_text(FILE *f, const struct tma_tree *t, const char *title, i
 		const char *p = n->def->parent;
 		if (p && !tma_shown_parent(t, n) && (!absent || strcmp(absent, p))) {
 			int indent = 2 * (n->level - 1);
+			if (indent > 20)
+				indent = 20;
 			fprintf(f, "%*s%-*s    n/a\n", indent, "", 26 - indent, p);
 			absent = p;
 		}
-		write_node(f, n);
+		write_node(f, n, !source);
 	}
 	if (t->warning[0])
 		fprintf(f, "  warning: %s\n", t->warning);
-	if (t->n && t->node[0].from_perf)
-		fprintf(f, "  (values as %s printed them)\n", t->node[0].printed_by ? t->node[0].printed_by : "perf");
+	if (source)
+		fprintf(f, "  (values as %s printed them)\n", source);
 	for (int i = 0; i < t->n; i++)
 		if (!strcmp(t->node[i].def->domain, "cycles") && (!max_level || t->node[i].level <= max_level)) {
 			fprintf(f, "  %s\n", tma_cycles_note(t));
@@ -101,17 +114,26 @@ void tma_tree_write_text(FILE *f, const struct tma_tree *t, const char *title, i
 
 void tma_tree_write_markdown(FILE *f, const struct tma_tree *t, const char *title, int max_level)
 {
-	fprintf(f, "\n### Top-down %s\n\n%s%s\n\n| Node | Level | Value | Assessment |\n|---|---:|---:|---|\n", title,
-		t->model->description, t->n && t->node[0].from_perf ? "" : "");
+	fprintf(f, "\n### Top-down %s\n\n%s\n\n| Node | Level | Value | Assessment |\n|---|---:|---:|---|\n", title,
+		t->model->description);
 	int order[TMA_MAX_NODES];
 	int k = tree_order(t, NULL, order, 0);
+	const char *source = single_source(t);
 	for (int i = 0; i < k; i++) {
 		const struct tma_node *n = &t->node[order[i]];
 		if (max_level && n->level > max_level)
 			continue;
-		fprintf(f, "| %s%s%s | %d | %.1f%% | %s%s |\n", n->on_path ? "**" : "", n->def->name, n->on_path ? "**" : "",
-			n->level, 100 * n->value, tma_assessment(n), n->on_path ? " (bottleneck path)" : "");
+		char note[300] = "";
+		if (!source || isnan(n->value))
+			tma_node_note(note, sizeof note, n);
+		char value[32];
+		snprintf(value, sizeof value, isnan(n->value) ? "n/a" : "%.1f%%", 100 * n->value);
+		fprintf(f, "| %s%s%s | %d | %s | %s%s%s%s |\n", n->on_path ? "**" : "", n->def->name, n->on_path ? "**" : "",
+			n->level, value, isnan(n->value) ? "" : tma_assessment(n), n->on_path ? " (bottleneck path)" : "",
+			note[0] && !isnan(n->value) && *tma_assessment(n) ? " " : "", note);
 	}
+	if (source)
+		fprintf(f, "\nValues as %s printed them.\n", source);
 	if (t->warning[0])
 		fprintf(f, "\nWarning: %s\n", t->warning);
 }

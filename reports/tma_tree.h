@@ -1,5 +1,5 @@
-/* A Top-down tree as indented text with proportional bars, and the seeds'
- * assessment words shared by every output. */
+/* A Top-down tree as indented text with proportional bars (a node's assessment
+ * word is tma_assessment, analysis/tma.h). */
 #ifndef TD_TMA_TREE_H
 #define TD_TMA_TREE_H
 
@@ -7,8 +7,9 @@
 #include "analysis/tma.h"
 #include "analysis/tma_explain.h"
 
-/* "good", "high", "mismeasured" or "" for a node. */
-const char *tma_assessment(const struct tma_node *n);
+/* Where the value came from and why it may be wrong or absent: "from
+ * perf", "mismeasured reason", "not computable: needs EVENT" ("" if none). */
+void tma_node_note(char *out, size_t cap, const struct tma_node *n);
 
 /* How the model's cycle-domain nodes relate to the slot tree. */
 const char *tma_cycles_note(const struct tma_tree *t);

@@ -16,10 +16,11 @@ for tool in $tools; do
 	ok $(( RC != 2 )) "$name: unknown option exits 2"
 	[ "$name" = td-explain ] && continue    # takes node names, not files
 	twice=""; [ "$name" = td-diff ] && twice=1  # compares two inputs
-	run_tool "$T_TMP/out" "$T_TMP/err" "$tool" "$T_TMP/does-not-exist" ${twice:+"$T_TMP/does-not-exist"}
+	verb=""; [ "$name" = td-store ] && verb="add --db $T_TMP/cli.db"   # files go to a verb
+	run_tool "$T_TMP/out" "$T_TMP/err" "$tool" $verb "$T_TMP/does-not-exist" ${twice:+"$T_TMP/does-not-exist"}
 	ok $(( RC != 2 )) "$name: missing file exits 2"
 	grep -q "^$name: $T_TMP/does-not-exist: " "$T_TMP/err"; ok $? "$name: missing file named in the message"
-	run_tool "$T_TMP/out" "$T_TMP/err" "$tool" "$T_TMP/binary.synthetic" ${twice:+"$T_TMP/binary.synthetic"}
+	run_tool "$T_TMP/out" "$T_TMP/err" "$tool" $verb "$T_TMP/binary.synthetic" ${twice:+"$T_TMP/binary.synthetic"}
 	ok $(( RC != 2 )) "$name: binary input exits 2"
 	grep -q "^$name: $T_TMP/binary.synthetic:[0-9]*: binary data" "$T_TMP/err" ||
 	grep -q "^$name: $T_TMP/binary.synthetic" "$T_TMP/err"; ok $? "$name: binary input reported with file and line"

@@ -63,6 +63,43 @@ grep -q "page-faults is <not counted>" "$T_TMP/err"; ok $(( RC != 2 || $? )) "<n
 run_tool "$T_TMP/out" "$T_TMP/err" "$DIFF" "$G1-run1.txt" "$G9-run1.txt" "$G9-run2.txt"
 ok $(( RC != 2 )) "three files without --: usage error"
 
+# two empty inputs: nothing was compared, so never exit 0
+: >"$T_TMP/empty2"
+run_tool "$T_TMP/out" "$T_TMP/err" "$DIFF" "$T_TMP/empty" "$T_TMP/empty2"
+grep -q "nothing to compare: every input is empty" "$T_TMP/err"; ok $(( RC != 2 || $? )) "two empty inputs: said, exit 2"
+ok $(( $(wc -c <"$T_TMP/out") != 0 )) "two empty inputs: no report"
+run_tool "$T_TMP/out" "$T_TMP/err" "$DIFF" --folded "$T_TMP/empty" "$T_TMP/empty2"
+ok $(( RC != 2 )) "two empty inputs --folded: exit 2"
+grep -q "no folded stacks on either side" "$T_TMP/err"; ok $? "two empty inputs --folded: said"
+
+# one side lacks events (own captures: gzip -9 with task-clock, page-faults,
+# context-switches and cycles <not supported>; gzip -1 with task-clock and
+# page-faults): what both have is compared and printed, the rest named, exit 2
+W9=$D/local-kvm_gzip-9_stat-swevents+cycles.csv W1=$D/local-kvm_gzip-1_stat-task-clock+page-faults.csv
+run_tool "$T_TMP/out" "$T_TMP/err" "$DIFF" --csv "$W9" "$W1"
+grep -q '^task-clock,counter,,63.45,21.01,' "$T_TMP/out" && grep -q '^page-faults,counter,,148,185,' "$T_TMP/out"
+ok $? "events on both sides compared and printed (task-clock 63.45 -> 21.01, page-faults 148 -> 185)"
+ok $(( RC != 2 )) "events on one side only: exit 2 after the report"
+grep -q "gzip-1_stat-task-clock+page-faults.csv: has no context-switches, which .*gzip-9_stat-swevents+cycles.csv counted: context-switches not compared" "$T_TMP/err"
+ok $? "an event counted on one side only: named as not compared"
+grep -q "has no cycles, which .*asked for but did not count (<not counted> or <not supported> there): cycles not compared" "$T_TMP/err" &&
+	! grep -q "has no cycles, which [^ ]* counted" "$T_TMP/err"
+ok $? "an event <not supported> on one side and absent on the other: not called counted"
+grep -q "2 events not compared (named above), 3 values compared" "$T_TMP/err"; ok $? "the count of what was and was not compared (task-clock, page-faults and its per-second rate)"
+run_tool "$T_TMP/out" "$T_TMP/err" "$DIFF" "$W1" "$W9"
+grep -q "gzip-1_stat-task-clock+page-faults.csv: has no context-switches, which .*gzip-9.* counted" "$T_TMP/err" &&
+	grep -q '^task-clock ' "$T_TMP/out"
+ok $(( RC != 2 || $? )) "the other way round: the same events named, the common ones compared"
+if have_shared; then
+	L=$TD_SHARED/testdata/stat_csv/local-kvm-amd-epyc-genoa_perf6.1_swevents
+	run_tool "$T_TMP/out" "$T_TMP/err" "$DIFF" "$L/csv_default.csv" "$L/csv_r3_hw-events-not-supported.csv"
+	grep -q '^task-clock .* 316.44 .* 324.65 ' "$T_TMP/out" && grep -q "has no branches, which .*csv_default.csv asked for but did not count" "$T_TMP/err" &&
+		! grep -q "has no branches, which [^ ]* counted" "$T_TMP/err"
+	ok $(( RC != 2 || $? )) "shared default vs -r 3 -e task-clock,cycles,instructions: task-clock compared, <not supported> branches not called counted, exit 2"
+else
+	skip "../shared absent: the swevents pair"
+fi
+
 # real pairs from the shared captures
 S=$TD_SHARED/testdata
 if have_shared; then

@@ -83,12 +83,10 @@ ok $? "pipe mode streamed from stdin"
 zstd -q -c "$P" >"$T_TMP/p.zst" && gzip -c "$L" >"$T_TMP/l.gz" && "$INFO" --json "$T_TMP/p.zst" "$T_TMP/l.gz" >"$T_TMP/out"
 python3 -c '
 import json, sys
-t, dec, at = open(sys.argv[1]).read(), json.JSONDecoder(), 0
-while at < len(t):
-    _, at = dec.raw_decode(t, at)
-    while at < len(t) and t[at].isspace(): at += 1' "$T_TMP/out" &&
+d = json.load(open(sys.argv[1]))
+assert isinstance(d, list) and len(d) == 2' "$T_TMP/out" &&
 	[ "$(grep -c '"samples": 10' "$T_TMP/out")" = 1 ] && grep -q '"page-faults"' "$T_TMP/out"
-ok $? ".zst pipe-mode and .gz file-mode perf.data read through the input layer"
+ok $? ".zst pipe-mode and .gz file-mode perf.data read through the input layer; --json with two files: one array"
 F=$TD_ROOT/testdata/fold/local-kvm_cpu-clock-g_gzip-perl_perf6.1.perf.data
 "$INFO" "$F" >"$T_TMP/out"
 grep -q '^command: /usr/bin/perf record -q -g -F 499 -e cpu-clock' "$T_TMP/out" && grep -q '^cpus: 2 online of 2' "$T_TMP/out" &&

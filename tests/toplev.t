@@ -155,4 +155,16 @@ ok $? "td-diff: toplev's backend_bound 53.8 -> 20.0 and frontend_bound 32.9 -> 6
 # a perf stat file is not taken for toplev's
 "$TD_BIN/td-derive" --csv "$TD_ROOT/testdata/stat/local-kvm_swevents_csv.csv" >"$T_TMP/out" 2>"$T_TMP/err"
 ! grep -q toplev "$T_TMP/out" "$T_TMP/err"; ok $? "perf stat CSV is not read as toplev's"
+# toplev's node values are not perf's metrics: perf_check does not count them
+# (printed = checked + not_recomputable holds with nothing printed), and the
+# tree's nodes say where their values came from (#516)
+run_tool "$T_TMP/out" "$T_TMP/err" "$TD_BIN/td-derive" --json "$D/pmu-tools-516_skx-i9-7980XE_toplev5.01_all-l2-C0-no-mux.txt"
+[ $RC -eq 0 ] && grep -q '"perf_check": {"printed": 0, "checked": 0, "agree": 0' "$T_TMP/out"
+ok $? "#516: toplev's 9 node values are not counted as perf-printed metrics"
+
+# toplev's lines are read before the other-text count: a toplev file is not
+# reported as non-perf text (#125: only SPEC's own 4 lines are named)
+run_tool "$T_TMP/out" "$T_TMP/err" "$TD_BIN/td-derive" "$D/pmu-tools-125_bdw-e5-2650v4_toplev3.4_l1-core-S0-C0-no-desc_spec-chatter.txt"
+[ $RC -eq 0 ] && ! grep -q 'non-perf text' "$T_TMP/err" && grep -q "4 lines that are not toplev's skipped" "$T_TMP/err"
+ok $? "#125: toplev's rows are not counted as other text; SPEC's 4 lines are named once"
 done_testing

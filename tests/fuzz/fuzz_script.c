@@ -12,7 +12,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		sink = fopen("/dev/null", "w");
 	td_quiet = 1;
 	struct fold_options opts = { .pid = size & 1, .tid = size & 2, .kernel = size & 4,
-				     .jit = size & 8, .addrs = size & 16, .exact_comm = size & 32 };
+				     .jit = size & 8, .addrs = size & 16, .exact_comm = size & 32,
+				     .perl_compat = size & 128 };
 	const char *skip[] = { "main" };
 	opts.skip_after = skip;
 	opts.nskip_after = (size & 64) ? 1 : 0;

@@ -1,0 +1,183 @@
+/* The derive engine (derive.h): stat_model gathers the file, and each
+ * run's whole-run sets become rows: counters, metrics_compute's metrics,
+ * tma_build's tree (from raw events, else from the nodes perf printed). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis/derive.h"
+#include "analysis/metrics.h"
+#include "analysis/stat_model.h"
+#include "analysis/tma.h"
+#include "common/diag.h"
+
+#define MAX_PRINTED 64
+
+struct run_rows {
+	struct derive_counter *counters;
+	size_t ncounters, cap_counters;
+	struct derive_metric *metrics;
+	size_t nmetrics, cap_metrics;
+	char summary[256];
+	char model[64];
+	int deepest;
+	char *events;
+	size_t events_len, events_cap;
+};
+
+static struct derive_counter *new_counter(struct run_rows *r)
+{
+	if (r->ncounters == r->cap_counters) {
+		r->cap_counters = r->cap_counters ? r->cap_counters * 2 : 64;
+		r->counters = td_realloc(r->counters, r->cap_counters * sizeof *r->counters);
+	}
+	return &r->counters[r->ncounters++];
+}
+
+static struct derive_metric *new_metric(struct run_rows *r)
+{
+	if (r->nmetrics == r->cap_metrics) {
+		r->cap_metrics = r->cap_metrics ? r->cap_metrics * 2 : 64;
+		r->metrics = td_realloc(r->metrics, r->cap_metrics * sizeof *r->metrics);
+	}
+	return &r->metrics[r->nmetrics++];
+}
+
+/* The Top-down metrics perf (or toplev) printed for s (to build the tree
+ * from when the raw events are missing). */
+static int printed_for(const struct stat_model *m, const struct counter_set *s, struct tma_printed *out)
+{
+	int n = 0;
+	bool uncorrected;
+	for (int i = 0; i < m->nperf && n < MAX_PRINTED; i++) {
+		const struct perf_metric *p = &m->perf[i];
+		if (p->session == s->session && p->interval == s->interval && !strcmp(p->scope, s->scope) &&
+		    !strcmp(p->pmu, s->pmu) &&
+		    (p->source == STAT_FROM_TOPLEV || tma_node_for_perf_unit(p->unit, &uncorrected)))
+			out[n++] = (struct tma_printed){ .unit = p->unit, .value = p->value, .group = p->group,
+							 .toplev = p->source == STAT_FROM_TOPLEV };
+	}
+	return n;
+}
+
+static int by_name(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+
+/* The counters' names, sorted, without repeats, comma-separated. */
+static void list_events(struct run_rows *r)
+{
+	const char **names = td_malloc((r->ncounters ? r->ncounters : 1) * sizeof *names);
+	for (size_t i = 0; i < r->ncounters; i++)
+		names[i] = r->counters[i].name;
+	qsort(names, r->ncounters, sizeof *names, by_name);
+	r->events_len = 0;
+	for (size_t i = 0; i < r->ncounters; i++) {
+		if (i && !strcmp(names[i], names[i - 1]))
+			continue;
+		size_t n = strlen(names[i]);
+		if (r->events_len + n + 2 > r->events_cap) {
+			r->events_cap = (r->events_len + n + 2) * 2;
+			r->events = td_realloc(r->events, r->events_cap);
+		}
+		if (r->events_len)
+			r->events[r->events_len++] = ',';
+		memcpy(r->events + r->events_len, names[i], n);
+		r->events_len += n;
+	}
+	if (!r->events)
+		r->events = td_calloc(1, 1);
+	r->events[r->events_len] = 0;
+	free(names);
+}
+
+static void add_set(struct run_rows *r, const struct stat_model *m, const struct counter_set *s,
+		    const struct derive_options *o)
+{
+	const char *scope = s->scope[0] ? s->scope : "all";
+	for (int i = 0; i < s->n; i++)
+		*new_counter(r) = (struct derive_counter){ scope, s->pmu, s->c[i].name, s->c[i].value,
+							    s->c[i].enabled_pct, s->c[i].variance_pct };
+	struct metric_value mv[METRICS_MAX];
+	int n = stat_model_metrics(m, s, mv, METRICS_MAX);
+	for (int i = 0; i < n; i++) {
+		const char *better = mv[i].has_direction ? (mv[i].higher_is_better ? "higher" : "lower") : "";
+		*new_metric(r) = (struct derive_metric){ scope, s->pmu, mv[i].name, mv[i].value, mv[i].unit, better, 0,
+							  mv[i].verdict, mv[i].confidence, mv[i].variance_pct, false,
+							  "tdkit" };
+		if (!r->summary[0] && !strcmp(mv[i].name, "ipc"))
+			snprintf(r->summary, sizeof r->summary, "IPC %.2f", mv[i].value);
+	}
+	struct tma_printed printed[MAX_PRINTED];
+	int np = printed_for(m, s, printed);
+	struct tma_options to = { o->cpu };
+	static struct tma_tree tree;     /* large: not on the stack */
+	if (!tma_build(s, printed, np, &to, &tree))
+		return;
+	double conf = counter_set_lowest_enabled(s);
+	if (!r->model[0])
+		snprintf(r->model, sizeof r->model, "%s", tree.model->id);
+	char level1[256] = "";
+	size_t used = 0;
+	for (int i = 0; i < tree.n; i++) {
+		const struct tma_node *nd = &tree.node[i];
+		/* more retiring is better, more of any stall category worse (as td-diff) */
+		bool useful = !strcmp(nd->def->name, "retiring") || !strcmp(nd->def->name, "light_operations");
+		*new_metric(r) = (struct derive_metric){ scope, s->pmu, nd->def->name, 100 * nd->value, "%",
+							  useful ? "higher" : "lower", nd->level, tma_assessment(nd), nd->source ? NAN : conf,
+							  NAN, nd->on_path, nd->source ? nd->source : "tdkit" };
+		if (nd->level > r->deepest && !isnan(nd->value))
+			r->deepest = nd->level;
+		if (nd->level == 1 && !isnan(nd->value) && used < sizeof level1)
+			used += (size_t)snprintf(level1 + used, sizeof level1 - used, "%s%s %.1f%%", used ? ", " : "",
+						 nd->def->name, 100 * nd->value);
+	}
+	/* the tree's Level 1 is the summary, over an IPC found before */
+	if (level1[0] && (!r->summary[0] || !strncmp(r->summary, "IPC", 3)) && !strstr(r->summary, "%"))
+		snprintf(r->summary, sizeof r->summary, "%s", level1);
+}
+
+int derive_file(const char *path, const struct derive_options *o, derive_run_fn fn, void *ctx)
+{
+	struct stat_model m;
+	stat_model_init(&m);
+	enum stat_format got = stat_read(path, o->format, stat_model_add, &m);
+	stat_model_finish(&m);
+	int nsum, runs = 0;
+	const struct counter_set *sum = stat_model_summary(&m, &nsum);
+	for (int session = 0; session <= m.session && session < STAT_MAX_SESSIONS; session++) {
+		struct run_rows r = { 0 };
+		for (int i = 0; i < nsum; i++)
+			if (sum[i].session == session)
+				add_set(&r, &m, &sum[i], o);
+		if (r.ncounters == 0 && r.nmetrics == 0) {
+			free(r.counters);
+			free(r.metrics);
+			continue;
+		}
+		for (size_t i = 0; !r.summary[0] && i < r.nmetrics; i++)
+			if (!strcmp(r.metrics[i].name, "cpus_utilized"))
+				snprintf(r.summary, sizeof r.summary, "%.2f CPUs utilized", r.metrics[i].value);
+		list_events(&r);
+		struct derive_run run = {
+			.index = runs,
+			.file = path,
+			.layout = stat_format_name(got),
+			.elapsed_s = m.elapsed[session],
+			.command = m.command,
+			.model = r.model,
+			.deepest_level = r.deepest,
+			.summary = r.summary,
+			.events = r.events,
+			.counters = r.counters,
+			.ncounters = r.ncounters,
+			.metrics = r.metrics,
+			.nmetrics = r.nmetrics,
+		};
+		fn(ctx, &run);
+		runs++;
+		free(r.counters);
+		free(r.metrics);
+		free(r.events);
+	}
+	stat_model_free(&m);
+	return runs;
+}

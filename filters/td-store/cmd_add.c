@@ -1,0 +1,266 @@
+/* td-store add: each file's runs, as the derive engine sees them, kept with
+ * the user's labels and the capture's own, in one transaction per file. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <xxhash.h>
+#include <zstd.h>
+#include "analysis/derive.h"
+#include "common/diag.h"
+#include "common/opts.h"
+#include "filters/td-store/verbs.h"
+
+#define MAX_LABELS 64
+#define MAX_STARTS 64
+#define AUTO_LABELS 6
+
+static struct store_label user_labels[MAX_LABELS];
+static int nuser_labels;
+static const char *opt_time, *opt_format;
+static bool opt_relabel;
+
+static int add_label(const char *arg, void *data)
+{
+	(void)data;
+	const char *eq = strchr(arg, '=');
+	const char *why = eq ? store_label_invalid(arg, (size_t)(eq - arg), eq + 1, strlen(eq + 1))
+			     : "a label is key=value";
+	if (why) {
+		td_error("--label '%s': %s", arg, why);
+		return -1;
+	}
+	if (nuser_labels == MAX_LABELS) {
+		td_error("--label: at most %d labels", MAX_LABELS);
+		return -1;
+	}
+	for (int i = 0; i < nuser_labels; i++)
+		if (strlen(user_labels[i].key) == (size_t)(eq - arg) && !strncmp(user_labels[i].key, arg, (size_t)(eq - arg))) {
+			user_labels[i].value = eq + 1;   /* the last one given wins */
+			return 0;
+		}
+	user_labels[nuser_labels++] = (struct store_label){ td_strndup(arg, (size_t)(eq - arg)), eq + 1 };
+	return 0;
+}
+
+static const struct td_option options[] = {
+	{ 0, "label", TD_OPT_CALLBACK, NULL, "K=V", "label every run of the files (repeatable; the value is taken whole)", add_label },
+	{ 0, "time", TD_OPT_STRING, &opt_time, "ISO8601", "the runs' time (default: perf's '# started on', else now)", NULL },
+	{ 0, "relabel", TD_OPT_FLAG, &opt_relabel, NULL, "a run already stored takes the new value of a label it has", NULL },
+	{ 0, "format", TD_OPT_STRING, &opt_format, "csv|json|text", "input layout (default: detected)", NULL },
+	VERB_DB_OPTION,
+	TD_OPTS_END
+};
+
+static const struct td_cmd cmd = {
+	"td-store add", "[options] FILE...",
+	"Keep perf stat captures (any layout td-derive reads) as runs; prints each run's id.",
+	options,
+	"Reads perf stat output in any layout td-derive reads: FILEs, - for stdin, .gz/.zst by content.",
+};
+
+struct capture_file {
+	char *bytes;
+	size_t len;
+	const char *name;          /* as given, "<stdin>" for - */
+	char path[64];             /* a temporary copy of stdin, else "" */
+	char starts[MAX_STARTS][32];   /* "# started on" times, in order */
+	int nstarts;
+};
+
+static int read_all(FILE *f, struct capture_file *cf)
+{
+	size_t cap = 1 << 16;
+	cf->bytes = td_malloc(cap);
+	cf->len = 0;
+	for (;;) {
+		if (cf->len == cap)
+			cf->bytes = td_realloc(cf->bytes, cap *= 2);
+		size_t got = fread(cf->bytes + cf->len, 1, cap - cf->len, f);
+		cf->len += got;
+		if (got == 0)
+			break;
+	}
+	return ferror(f) ? -1 : 0;
+}
+
+/* perf's "# started on Wed Nov 25 15:08:12 2026" lines, one per run. */
+static void find_starts(struct capture_file *cf)
+{
+	static const char mark[] = "# started on ";
+	const char *p = cf->bytes, *end = cf->bytes + cf->len;
+	while (p < end && cf->nstarts < MAX_STARTS) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *line_end = nl ? nl : end;
+		size_t n = (size_t)(line_end - p);
+		if (n > sizeof mark - 1 && !memcmp(p, mark, sizeof mark - 1)) {
+			char when[64];
+			snprintf(when, sizeof when, "%.*s", (int)(n - (sizeof mark - 1)), p + sizeof mark - 1);
+			if (store_time_from_perf(when, cf->starts[cf->nstarts], sizeof cf->starts[0]))
+				cf->nstarts++;
+		}
+		p = line_end + 1;
+	}
+}
+
+struct add_ctx {
+	struct td_store *store;
+	struct capture_file *cf;
+	struct store_capture *capture;
+	char now[32];
+	int runs, failed;
+	bool begun;                /* the transaction: opened at the first run, once the layout is known */
+};
+
+static const char *vendor_of(const char *model)
+{
+	return !strncmp(model, "intel", 5) ? "intel" : !strncmp(model, "amd", 3) ? "amd" : !strncmp(model, "arm", 3) ? "arm" : "";
+}
+
+static void keep_run(void *ctx, const struct derive_run *d)
+{
+	struct add_ctx *a = ctx;
+	if (a->failed)
+		return;
+	if (!a->begun) {
+		a->capture->layout = d->layout;
+		if (store_add_begin(a->store, a->capture) < 0) {
+			a->failed = 1;
+			return;
+		}
+		a->begun = true;
+	}
+	struct store_run r = { 0 };
+	const char *t = opt_time ? opt_time : d->index < a->cf->nstarts ? a->cf->starts[d->index] : a->now;
+	snprintf(r.time, sizeof r.time, "%s", t);
+	r.run_index = d->index;
+	r.source = a->cf->name;
+	r.duration_s = d->elapsed_s;
+	r.command = d->command[0] ? d->command : NULL;
+	r.cpu = d->model[0] ? d->model : NULL;
+	r.summary = d->summary;
+
+	/* the user's labels, then the capture's own where the user set none */
+	struct store_label labels[MAX_LABELS + AUTO_LABELS];
+	int n = 0;
+	for (int i = 0; i < nuser_labels; i++)
+		labels[n++] = user_labels[i];
+	char level[16];
+	snprintf(level, sizeof level, "%d", d->deepest_level);
+	const struct store_label automatic[AUTO_LABELS] = {
+		{ "command", d->command }, { "vendor", vendor_of(d->model) }, { "model", d->model },
+		{ "tma_level", d->deepest_level ? level : "" }, { "events", d->events }, { "layout", d->layout },
+	};
+	for (int i = 0; i < AUTO_LABELS; i++) {
+		bool set = false;
+		for (int j = 0; j < nuser_labels; j++)
+			set |= !strcmp(user_labels[j].key, automatic[i].key);
+		if (!set && automatic[i].value[0] && strlen(automatic[i].value) <= STORE_LABEL_VALUE_MAX)
+			labels[n++] = automatic[i];
+	}
+	r.labels = labels;
+	r.nlabels = n;
+
+	verb_rows_of(d, &r);
+	char id[STORE_ID_LEN];
+	bool existed;
+	if (store_add_run(a->store, a->capture, &r, opt_relabel, id, &existed) < 0) {
+		a->failed = 1;
+	} else {
+		printf("%s\n", id);
+		if (existed)
+			td_warn(a->cf->name, 0, "run %d is stored already as %s%s", d->index + 1, id,
+				nuser_labels ? " (labels added)" : "");
+		a->runs++;
+	}
+	verb_rows_free(&r);
+}
+
+static void capture_of(const struct capture_file *cf, struct store_capture *c, const char *layout)
+{
+	XXH128_hash_t h = XXH3_128bits(cf->bytes, cf->len);
+	snprintf(c->hash, sizeof c->hash, "%016llx%016llx", (unsigned long long)h.high64, (unsigned long long)h.low64);
+	c->layout = layout;
+	c->size = cf->len;
+	size_t bound = ZSTD_compressBound(cf->len);
+	void *z = td_malloc(bound);
+	size_t zn = ZSTD_compress(z, bound, cf->bytes, cf->len, 3);
+	if (ZSTD_isError(zn))
+		td_die("zstd: %s", ZSTD_getErrorName(zn));
+	c->zstd = z;
+	c->zstd_len = zn;
+}
+
+/* One file: derive it, keep its runs. 0 kept (or nothing new), -1 bad input. */
+static int add_file(struct td_store *s, const char *arg, enum stat_format fmt)
+{
+	struct capture_file cf = { .name = strcmp(arg, "-") ? arg : "<stdin>" };
+	FILE *f = strcmp(arg, "-") ? fopen(arg, "rb") : stdin;
+	if (!f) {
+		td_error("%s: cannot open: %s", arg, strerror(errno));
+		return -1;
+	}
+	int rc = read_all(f, &cf);
+	if (f != stdin)
+		fclose(f);
+	if (rc < 0) {
+		td_error("%s: cannot read: %s", cf.name, strerror(errno));
+		free(cf.bytes);
+		return -1;
+	}
+	const char *path = arg;
+	if (!strcmp(arg, "-")) {          /* the engine reads files: stdin goes through a copy */
+		snprintf(cf.path, sizeof cf.path, "%s/td-store-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+		int fd = mkstemp(cf.path);
+		if (fd < 0 || write(fd, cf.bytes, cf.len) != (ssize_t)cf.len)
+			td_die("cannot write a temporary copy of stdin: %s", strerror(errno));
+		close(fd);
+		path = cf.path;
+	}
+	find_starts(&cf);
+	struct store_capture capture = { 0 };
+	capture_of(&cf, &capture, "");
+	struct add_ctx a = { .store = s, .cf = &cf, .capture = &capture };
+	store_time_now(a.now, sizeof a.now);
+	struct derive_options o = { fmt, NULL };
+	derive_file(path, &o, keep_run, &a);
+	if (a.failed)
+		verb_store_failed(s);
+	if (a.runs == 0) {
+		td_bad_input(cf.name, 0, "no perf stat counters found: nothing stored");
+		rc = -1;
+	} else if (store_add_end(s, true) < 0) {
+		verb_store_failed(s);
+	}
+	if (cf.path[0])
+		unlink(cf.path);
+	free((void *)capture.zstd);
+	free(cf.bytes);
+	return rc;
+}
+
+int cmd_add(int argc, char **argv)
+{
+	int n = td_parse_options(&cmd, argc, argv);
+	td_progname = "td-store";
+	if (n == 0)
+		td_usage_error(&cmd, "no file to add (use - for stdin)");
+	enum stat_format fmt = STAT_AUTO;
+	if (opt_format)
+		fmt = !strcmp(opt_format, "csv") ? STAT_CSV : !strcmp(opt_format, "json") ? STAT_JSON
+			: !strcmp(opt_format, "text") ? STAT_TEXT : (td_usage_error(&cmd, "--format: csv, json or text"), STAT_AUTO);
+	if (opt_time) {
+		char iso[32], err[256];
+		if (store_filter_set_time(iso, sizeof iso, opt_time, err, sizeof err) < 0)
+			td_usage_error(&cmd, "--time: %s", err);
+		opt_time = td_strndup(iso, strlen(iso));
+	}
+	struct td_store *s = verb_open();
+	int bad = 0;
+	for (int i = 0; i < n; i++)
+		bad |= add_file(s, argv[i], fmt) < 0;
+	store_close(s);
+	return td_exit_code(bad ? TD_EXIT_BAD : TD_EXIT_OK);
+}

@@ -1,0 +1,231 @@
+/* td-store export: one row per run and metric (long format) with the run's
+ * time and labels, for pandas, Grafana or a spreadsheet; `import` reads it
+ * back. Numbers are written in their shortest form that reads back to the
+ * same double, so export -> import -> export gives the same bytes. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common/diag.h"
+#include "common/opts.h"
+#include "filters/td-store/verbs.h"
+#include "reports/table.h"
+
+static bool opt_csv, opt_jsonl;
+
+static const struct td_option options[] = {
+	VERB_FILTER_OPTIONS,
+	{ 0, "csv", TD_OPT_FLAG, &opt_csv, NULL, "CSV with a header row (the default)", NULL },
+	{ 0, "jsonl", TD_OPT_FLAG, &opt_jsonl, NULL, "one JSON object a line", NULL },
+	VERB_DB_OPTION,
+	TD_OPTS_END
+};
+
+static const struct td_cmd cmd = {
+	"td-store export", "[--csv|--jsonl] [filters]",
+	"One row per run and metric (and Top-down node), with the run's time and labels.",
+	options,
+	"Reads no file: the runs come from the store --db names (default: $TD_DB, else ~/.local/share/tdkit/runs.db).",
+};
+
+static const char *const columns[] = { "id", "time", "labels", "scope", "pmu", "name", "value", "unit",
+				       "better", "level", "verdict", "confidence", "variance_pct", "on_path", "source" };
+#define NCOLS (sizeof columns / sizeof *columns)
+enum { X_ID, X_TIME, X_LABELS, X_SCOPE, X_PMU, X_NAME, X_VALUE, X_UNIT, X_BETTER, X_LEVEL, X_VERDICT, X_CONF, X_VAR, X_PATH,
+       X_SOURCE };
+
+/* A run's labels as one JSON object, by run id (runs in export order). */
+struct run_labels {
+	char id[STORE_ID_LEN];
+	char *json;
+	size_t len;
+};
+
+struct export_ctx {
+	struct run_labels *runs;
+	size_t n, cap, at;
+};
+
+static void json_of(char **out, size_t *len, const char *s)
+{
+	char *mem = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&mem, &size);
+	td_json_string(f, s);
+	fclose(f);
+	*out = td_realloc(*out, *len + size + 1);
+	memcpy(*out + *len, mem, size);
+	*len += size;
+	(*out)[*len] = 0;
+	free(mem);
+}
+
+static void put(char **out, size_t *len, const char *s)
+{
+	size_t n = strlen(s);
+	*out = td_realloc(*out, *len + n + 1);
+	memcpy(*out + *len, s, n + 1);
+	*len += n;
+}
+
+static void selected(void *ctx, const char *id, const char *time, const char *summary)
+{
+	(void)time;
+	(void)summary;
+	struct export_ctx *x = ctx;
+	if (x->n == x->cap) {
+		x->cap = x->cap ? x->cap * 2 : 256;
+		x->runs = td_realloc(x->runs, x->cap * sizeof *x->runs);
+	}
+	struct run_labels *r = &x->runs[x->n++];
+	snprintf(r->id, sizeof r->id, "%s", id);
+	r->json = NULL;
+	r->len = 0;
+}
+
+static struct run_labels *run_of(struct export_ctx *x, const char *id)
+{
+	if (x->at < x->n && !strcmp(x->runs[x->at].id, id))
+		return &x->runs[x->at];
+	if (x->at + 1 < x->n && !strcmp(x->runs[x->at + 1].id, id))   /* rows come run after run */
+		return &x->runs[++x->at];
+	for (x->at = 0; x->at < x->n; x->at++)
+		if (!strcmp(x->runs[x->at].id, id))
+			return &x->runs[x->at];
+	return NULL;
+}
+
+static int label_row(void *ctx, int n, const char *const *cols, const size_t *lens)
+{
+	(void)lens;
+	struct run_labels *r = n >= 3 ? run_of(ctx, cols[0]) : NULL;
+	if (!r)
+		return 0;
+	put(&r->json, &r->len, r->len ? ", " : "{");
+	json_of(&r->json, &r->len, cols[1]);
+	put(&r->json, &r->len, ": ");
+	json_of(&r->json, &r->len, cols[2]);
+	return 0;
+}
+
+/* The shortest text that reads back as the same double: "%.*g", or
+ * "%.*f" where that would be an exponent of a plain-sized number (100,
+ * not 1e+02). */
+static void shortest(char *buf, size_t cap, const char *text)
+{
+	double v = strtod(text, NULL);
+	int digits = 1;
+	while (digits < 17) {
+		snprintf(buf, cap, "%.*g", digits, v);
+		if (strtod(buf, NULL) == v)
+			break;
+		digits++;
+	}
+	snprintf(buf, cap, "%.*g", digits, v);
+	if (!strchr(buf, 'e') || fabs(v) < 1e-4 || fabs(v) >= 1e16)
+		return;
+	for (int decimals = 0; decimals <= 17; decimals++) {
+		snprintf(buf, cap, "%.*f", decimals, v);
+		if (strtod(buf, NULL) == v)
+			return;
+	}
+}
+
+static int metric_row(void *ctx, int n, const char *const *cols, const size_t *lens)
+{
+	(void)lens;
+	struct export_ctx *x = ctx;
+	if (n < (int)NCOLS - 1)
+		return 0;
+	/* the query's columns: id, time, scope ... source (labels come from x) */
+	const char *cells[NCOLS];
+	char nums[NCOLS][40];
+	struct run_labels *r = run_of(x, cols[0]);
+	cells[X_ID] = cols[0];
+	cells[X_TIME] = cols[1];
+	cells[X_LABELS] = r && r->json ? r->json : "{";
+	for (size_t c = X_SCOPE; c < NCOLS; c++) {
+		const char *v = cols[c - 1];
+		if (v && (c == X_VALUE || c == X_CONF || c == X_VAR)) {
+			shortest(nums[c], sizeof nums[c], v);
+			v = nums[c];
+		}
+		cells[c] = v;
+	}
+	if (opt_jsonl) {
+		for (size_t c = 0; c < NCOLS; c++) {
+			fputs(c ? ", " : "{", stdout);
+			td_json_string(stdout, columns[c]);
+			fputs(": ", stdout);
+			if (c == X_LABELS)
+				printf("%s}", cells[c]);
+			else if (!cells[c])
+				fputs("null", stdout);
+			else if (c == X_VALUE || c == X_CONF || c == X_VAR || c == X_LEVEL || c == X_PATH)
+				fputs(cells[c], stdout);
+			else
+				td_json_string(stdout, cells[c]);
+		}
+		fputs("}\n", stdout);
+	} else {
+		for (size_t c = 0; c < NCOLS; c++) {
+			if (c)
+				putchar(',');
+			if (c == X_LABELS) {
+				char *cell = NULL;
+				size_t len = 0;
+				put(&cell, &len, cells[c]);
+				put(&cell, &len, "}");
+				td_csv_field(stdout, cell);
+				free(cell);
+			} else if (cells[c]) {
+				td_csv_field(stdout, cells[c]);
+			}
+		}
+		putchar('\n');
+	}
+	return 0;
+}
+
+int cmd_export(int argc, char **argv)
+{
+	int n = td_parse_options(&cmd, argc, argv);
+	td_progname = "td-store";
+	if (n)
+		td_usage_error(&cmd, "export takes no operands (filter with --label)");
+	if (td_bad_input_count())
+		return TD_EXIT_BAD;
+	if (opt_csv && opt_jsonl)
+		td_usage_error(&cmd, "--csv or --jsonl, not both");
+	struct td_store *s = verb_open();
+	struct export_ctx x = { 0 };
+	if (verb_select_runs(s, 0, selected, &x) < 0)
+		verb_store_failed(s);
+	struct store_value params[64];
+	int np = 0;
+	char sql[8192] = "SELECT l.run_id, l.key, l.value FROM labels l JOIN runs r ON r.id = l.run_id WHERE 1 = 1";
+	store_filter_sql(&verb_filter, s->b->dialect, sql, sizeof sql - 64, params, &np, 63);
+	strcat(sql, " ORDER BY r.time, r.seq, l.key");
+	if (s->b->ops->exec(s->b, sql, params, np, label_row, &x) < 0)
+		verb_store_failed(s);
+	if (!opt_jsonl) {
+		for (size_t c = 0; c < NCOLS; c++)
+			printf("%s%s", c ? "," : "", columns[c]);
+		putchar('\n');
+	}
+	np = 0;
+	snprintf(sql, sizeof sql, "SELECT r.id, r.time, m.scope, m.pmu, m.name, m.value, m.unit, m.better, m.level, m.verdict,"
+				  " m.confidence, m.variance_pct, m.on_path, m.source FROM metrics m JOIN runs r"
+				  " ON r.id = m.run_id WHERE 1 = 1");
+	store_filter_sql(&verb_filter, s->b->dialect, sql, sizeof sql - 64, params, &np, 63);
+	strcat(sql, " ORDER BY r.time, r.seq, m.ord");
+	x.at = 0;
+	if (s->b->ops->exec(s->b, sql, params, np, metric_row, &x) < 0)
+		verb_store_failed(s);
+	for (size_t i = 0; i < x.n; i++)
+		free(x.runs[i].json);
+	free(x.runs);
+	store_filter_free(&verb_filter);
+	store_close(s);
+	return td_exit_code(TD_EXIT_OK);
+}

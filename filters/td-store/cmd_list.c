@@ -1,0 +1,181 @@
+/* td-store list: the runs a filter selects, newest first, with their
+ * labels and one line of what they measured. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common/diag.h"
+#include "common/opts.h"
+#include "filters/td-store/verbs.h"
+#include "reports/table.h"
+
+static long opt_limit;
+
+
+static const struct td_option options[] = {
+	VERB_FILTER_OPTIONS,
+	{ 0, "limit", TD_OPT_INT, &opt_limit, "N", "at most N runs (the newest)", NULL },
+	VERB_FORMAT_OPTIONS,
+	VERB_DB_OPTION,
+	TD_OPTS_END
+};
+
+static const struct td_cmd cmd = {
+	"td-store list", "[options]",
+	"The stored runs, newest first, with their labels and a summary (Level 1, IPC or CPUs utilized).",
+	options,
+	"Reads no file: the runs come from the store --db names (default: $TD_DB, else ~/.local/share/tdkit/runs.db).",
+};
+
+struct listed {
+	char id[STORE_ID_LEN], time[32];
+	char *summary;
+	char *labels;              /* "k=v k=v" (text), filled from the labels query */
+	size_t labels_len;
+	char *labels_json;         /* {"k": "v", ...} */
+	size_t json_len;
+};
+
+struct list_ctx {
+	struct listed *runs;
+	size_t n, cap;
+};
+
+static void collect(void *ctx, const char *id, const char *time, const char *summary)
+{
+	struct list_ctx *c = ctx;
+	if (c->n == c->cap) {
+		c->cap = c->cap ? c->cap * 2 : 64;
+		c->runs = td_realloc(c->runs, c->cap * sizeof *c->runs);
+	}
+	struct listed *r = &c->runs[c->n++];
+	memset(r, 0, sizeof *r);
+	snprintf(r->id, sizeof r->id, "%s", id);
+	snprintf(r->time, sizeof r->time, "%s", time);
+	r->summary = td_strndup(summary, strlen(summary));
+}
+
+static void append(char **buf, size_t *len, const char *s, size_t n)
+{
+	*buf = td_realloc(*buf, *len + n + 1);
+	memcpy(*buf + *len, s, n);
+	*len += n;
+	(*buf)[*len] = 0;
+}
+
+/* A JSON string of s (through the one escaper, reports/table.h). */
+static void append_json(char **buf, size_t *len, const char *s)
+{
+	char *mem = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&mem, &size);
+	td_json_string(f, s);
+	fclose(f);
+	append(buf, len, mem, size);
+	free(mem);
+}
+
+static int label_row(void *ctx, int n, const char *const *cols, const size_t *lens)
+{
+	struct list_ctx *c = ctx;
+	if (n < 3)
+		return 0;
+	/* rows come in the runs' order: find the run by id from where the last one was */
+	static size_t at;
+	if (at + 1 < c->n && strcmp(c->runs[at].id, cols[0]) && !strcmp(c->runs[at + 1].id, cols[0]))
+		at++;
+	else if (at >= c->n || strcmp(c->runs[at].id, cols[0]))
+		for (at = 0; at < c->n && strcmp(c->runs[at].id, cols[0]); at++)
+			;
+	if (at == c->n)
+		return 0;
+	struct listed *r = &c->runs[at];
+	append(&r->labels_json, &r->json_len, r->json_len ? ", " : "{", r->json_len ? 2 : 1);
+	append_json(&r->labels_json, &r->json_len, cols[1]);
+	append(&r->labels_json, &r->json_len, ": ", 2);
+	append_json(&r->labels_json, &r->json_len, cols[2]);
+	/* the text view leaves the event list out: it is long and in the JSON */
+	if (!strcmp(cols[1], "events"))
+		return 0;
+	if (r->labels_len)
+		append(&r->labels, &r->labels_len, " ", 1);
+	append(&r->labels, &r->labels_len, cols[1], lens[1]);
+	append(&r->labels, &r->labels_len, "=", 1);
+	append(&r->labels, &r->labels_len, cols[2], lens[2]);
+	return 0;
+}
+
+/* The labels of the listed runs, in one query over the same filter. */
+static void load_labels(struct td_store *s, struct list_ctx *c)
+{
+	if (c->n == 0)
+		return;
+	char sql[8192] = "SELECT l.run_id, l.key, l.value FROM labels l JOIN runs r ON r.id = l.run_id WHERE 1 = 1";
+	struct store_value params[64];
+	int np = 0;
+	store_filter_sql(&verb_filter, s->b->dialect, sql, sizeof sql - 128, params, &np, 62);
+	/* with a limit, only the runs listed: those at or after the oldest one's time */
+	if (opt_limit > 0) {
+		size_t used = strlen(sql);
+		snprintf(sql + used, sizeof sql - used, " AND r.time >= ?");
+		params[np++] = SV_STR(c->runs[c->n - 1].time);
+	}
+	size_t used = strlen(sql);
+	snprintf(sql + used, sizeof sql - used, " ORDER BY r.time DESC, r.seq DESC, l.key");
+	if (s->b->ops->exec(s->b, sql, params, np, label_row, c) < 0)
+		verb_store_failed(s);
+}
+
+enum { L_ID, L_TIME, L_SUMMARY, L_LABELS, NLCOLS };
+static const struct td_column columns[NLCOLS] = {
+	{ "id", TD_COL_STR, 0 }, { "time", TD_COL_STR, 0 }, { "summary", TD_COL_STR, 0 }, { "labels", TD_COL_STR, 0 },
+};
+
+int cmd_list(int argc, char **argv)
+{
+	int n = td_parse_options(&cmd, argc, argv);
+	td_progname = "td-store";
+	if (n)
+		td_usage_error(&cmd, "list takes no operands (filter with --label)");
+	if (td_bad_input_count())
+		return TD_EXIT_BAD;
+	if (opt_limit < 0)
+		td_usage_error(&cmd, "--limit: a count of runs, 1 or more");
+	struct td_store *s = verb_open();
+	struct list_ctx c = { 0 };
+	if (verb_select_runs(s, opt_limit, collect, &c) < 0)
+		verb_store_failed(s);
+	load_labels(s, &c);
+	if (verb_json) {
+		printf("[");
+		for (size_t i = 0; i < c.n; i++) {
+			printf("%s\n  {\"id\": ", i ? "," : "");
+			td_json_string(stdout, c.runs[i].id);
+			printf(", \"time\": ");
+			td_json_string(stdout, c.runs[i].time);
+			printf(", \"summary\": ");
+			td_json_string(stdout, c.runs[i].summary);
+			printf(", \"labels\": %s}}", c.runs[i].labels_json ? c.runs[i].labels_json : "{");
+		}
+		printf("%s]\n", c.n ? "\n" : "");
+	} else {
+		struct td_table *t = td_table_new(columns, NLCOLS);
+		for (size_t i = 0; i < c.n; i++) {
+			td_table_row(t);
+			td_table_str(t, L_ID, c.runs[i].id);
+			td_table_str(t, L_TIME, c.runs[i].time);
+			td_table_str(t, L_SUMMARY, c.runs[i].summary);
+			td_table_str(t, L_LABELS, c.runs[i].labels);
+		}
+		td_table_write(t, stdout, td_pick_format(verb_csv, false, verb_markdown));
+		td_table_free(t);
+	}
+	for (size_t i = 0; i < c.n; i++) {
+		free(c.runs[i].summary);
+		free(c.runs[i].labels);
+		free(c.runs[i].labels_json);
+	}
+	free(c.runs);
+	store_filter_free(&verb_filter);
+	store_close(s);
+	return td_exit_code(TD_EXIT_OK);
+}

@@ -1,0 +1,198 @@
+/* td-store show: one stored run, from the stored rows: its metrics (the
+ * values td-derive derived when it was added), its Top-down tree drawn by
+ * the same writer td-derive uses, or its counters. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis/tma.h"
+#include "common/diag.h"
+#include "common/opts.h"
+#include "filters/td-store/verbs.h"
+#include "reports/table.h"
+#include "reports/tma_tree.h"
+
+static bool opt_tree, opt_counters;
+
+static const struct td_option options[] = {
+	{ 0, "tree", TD_OPT_FLAG, &opt_tree, NULL, "only the Top-down tree", NULL },
+	{ 0, "counters", TD_OPT_FLAG, &opt_counters, NULL, "the counters as read", NULL },
+	VERB_FORMAT_OPTIONS,
+	VERB_DB_OPTION,
+	TD_OPTS_END
+};
+
+static const struct td_cmd cmd = {
+	"td-store show", "[options] RUN",
+	"One stored run: its metrics and Top-down tree (or --counters), from the stored rows.",
+	options,
+	"Reads no file: the runs come from the store --db names (default: $TD_DB, else ~/.local/share/tdkit/runs.db).",
+};
+
+struct run_info {
+	bool found;
+	char time[32], model[64], source[512], summary[256];
+};
+
+static void copy_cell(char *dst, size_t cap, const char *s) { snprintf(dst, cap, "%s", s ? s : ""); }
+
+static int info_row(void *ctx, int n, const char *const *cols, const size_t *lens)
+{
+	(void)lens;
+	struct run_info *r = ctx;
+	if (n < 4)
+		return 1;
+	r->found = true;
+	copy_cell(r->time, sizeof r->time, cols[0]);
+	copy_cell(r->model, sizeof r->model, cols[1]);
+	copy_cell(r->source, sizeof r->source, cols[2]);
+	copy_cell(r->summary, sizeof r->summary, cols[3]);
+	return 1;
+}
+
+enum { M_SCOPE, M_PMU, M_NAME, M_VALUE, M_UNIT, M_VERDICT, M_CONF, M_VAR, M_LEVEL, M_PATH, M_SOURCE, NMCOLS };
+static const struct td_column metric_cols[NMCOLS] = {
+	{ "scope", TD_COL_STR, 0 }, { "pmu", TD_COL_STR, 0 }, { "metric", TD_COL_STR, 0 },
+	{ "value", TD_COL_NUM, 3 }, { "unit", TD_COL_STR, 0 }, { "verdict", TD_COL_STR, 0 },
+	{ "confidence", TD_COL_NUM, 2 }, { "variance_pct", TD_COL_NUM, 2 }, { "tma_level", TD_COL_INT, 0 },
+	{ "bottleneck", TD_COL_STR, 0 }, { "source", TD_COL_STR, 0 },
+};
+
+enum { K_SCOPE, K_PMU, K_EVENT, K_VALUE, K_ENABLED, K_VAR, NKCOLS };
+static const struct td_column counter_cols[NKCOLS] = {
+	{ "scope", TD_COL_STR, 0 }, { "pmu", TD_COL_STR, 0 }, { "event", TD_COL_STR, 0 },
+	{ "value", TD_COL_NUM, 6 }, { "enabled_pct", TD_COL_NUM, 2 }, { "variance_pct", TD_COL_NUM, 2 },
+};
+
+static double cell_number(const char *s) { return s ? strtod(s, NULL) : NAN; }
+
+static int table_row(void *ctx, int n, const char *const *cols, const size_t *lens)
+{
+	(void)lens;
+	struct td_table *t = ctx;
+	td_table_row(t);
+	for (int i = 0; i < n; i++) {
+		bool number = opt_counters ? i >= K_VALUE : (i == M_VALUE || i == M_CONF || i == M_VAR);
+		if (!opt_counters && i == M_LEVEL) {
+			if (cols[i] && atoi(cols[i]))
+				td_table_int(t, i, atoi(cols[i]));
+		} else if (!opt_counters && i == M_PATH) {
+			td_table_str(t, i, cols[i] && atoi(cols[i]) ? "yes" : "");
+		} else if (number) {
+			td_table_num(t, i, cell_number(cols[i]));
+		} else {
+			td_table_str(t, i, cols[i]);
+		}
+	}
+	return 0;
+}
+
+/* The tree of one scope and PMU, rebuilt from its stored nodes on the
+ * model's own definitions, so the tree writer draws it as td-derive does. */
+struct tree_ctx {
+	const struct tma_model *model;
+	struct tma_tree tree;
+	char scope[128], pmu[64];
+	int trees;
+};
+
+static void write_tree(struct tree_ctx *c)
+{
+	if (!c->tree.n)
+		return;
+	char title[256];
+	snprintf(title, sizeof title, "%s%s%s", c->scope, c->pmu[0] ? " " : "", c->pmu);
+	tma_tree_write_text(stdout, &c->tree, title, 0);
+	c->tree.n = 0;
+	c->trees++;
+}
+
+/* scope, pmu, name, value, level, verdict, on_path, source */
+static int node_row(void *ctx, int n, const char *const *cols, const size_t *lens)
+{
+	(void)lens;
+	struct tree_ctx *c = ctx;
+	if (n < 8)
+		return 0;
+	if (strcmp(c->scope, cols[0] ? cols[0] : "") || strcmp(c->pmu, cols[1] ? cols[1] : "")) {
+		write_tree(c);
+		copy_cell(c->scope, sizeof c->scope, cols[0]);
+		copy_cell(c->pmu, sizeof c->pmu, cols[1]);
+	}
+	const struct tma_def *def = NULL;
+	for (int i = 0; i < c->model->ndefs && !def; i++)
+		if (!strcmp(c->model->defs[i].name, cols[2]))
+			def = &c->model->defs[i];
+	if (!def)                  /* a deeper node perf printed */
+		def = tma_deeper_def(cols[2]);
+	if (!def || c->tree.n == TMA_MAX_NODES)
+		return 0;
+	struct tma_node *node = &c->tree.node[c->tree.n++];
+	memset(node, 0, sizeof *node);
+	node->def = def;
+	node->level = atoi(cols[4]);
+	node->value = cell_number(cols[3]) / 100;
+	node->high = cols[5] && !strcmp(cols[5], "high");
+	node->on_path = cols[6] && atoi(cols[6]);
+	node->source = !cols[7] || !strcmp(cols[7], "tdkit") ? NULL : !strcmp(cols[7], "toplev") ? "toplev" : "perf";
+	node->mismeasured = cols[5] && !strcmp(cols[5], "mismeasured") ? "when it was stored" : NULL;
+	c->tree.model = c->model;
+	c->tree.width = c->model->width;
+	return 0;
+}
+
+static const struct tma_model *model_by_id(const char *id)
+{
+	for (const struct tma_model *const *m = tma_models(); *m; m++)
+		if (!strcmp((*m)->id, id))
+			return *m;
+	return NULL;
+}
+
+int cmd_show(int argc, char **argv)
+{
+	int n = td_parse_options(&cmd, argc, argv);
+	td_progname = "td-store";
+	if (n != 1)
+		td_usage_error(&cmd, "name one run (td-store list shows their ids)");
+	if (opt_tree && opt_counters)
+		td_usage_error(&cmd, "--tree or --counters, not both");
+	struct td_store *s = verb_open();
+	struct store_value id = SV_STR(argv[0]);
+	struct run_info info = { 0 };
+	if (s->b->ops->exec(s->b, "SELECT time, cpu, source, summary FROM runs WHERE id = ?", &id, 1, info_row, &info) < 0)
+		verb_store_failed(s);
+	if (!info.found) {
+		td_error("%s: no such run", argv[0]);
+		store_close(s);
+		return TD_EXIT_BAD;
+	}
+	enum td_format fmt = td_pick_format(verb_csv, verb_json, verb_markdown);
+	if (fmt == TD_FMT_TEXT)
+		printf("run %s  %s  %s\n%s%s", argv[0], info.time, info.source, info.summary, info.summary[0] ? "\n\n" : "\n");
+	if (!opt_tree) {
+		struct td_table *t = opt_counters ? td_table_new(counter_cols, NKCOLS) : td_table_new(metric_cols, NMCOLS);
+		const char *sql = opt_counters
+			? "SELECT scope, pmu, name, value, enabled_pct, variance_pct FROM counters WHERE run_id = ? ORDER BY ord"
+			: "SELECT scope, pmu, name, value, unit, verdict, confidence, variance_pct, level, on_path, source"
+			  " FROM metrics WHERE run_id = ?" " ORDER BY ord";
+		if (s->b->ops->exec(s->b, sql, &id, 1, table_row, t) < 0)
+			verb_store_failed(s);
+		td_table_write(t, stdout, fmt);
+		td_table_free(t);
+	}
+	const struct tma_model *model = info.model[0] ? model_by_id(info.model) : NULL;
+	if (fmt == TD_FMT_TEXT && !opt_counters && model) {
+		static struct tree_ctx c;
+		memset(&c, 0, sizeof c);
+		c.model = model;
+		if (s->b->ops->exec(s->b, "SELECT scope, pmu, name, value, level, verdict, on_path, source FROM metrics"
+					  " WHERE run_id = ? AND level > 0 ORDER BY ord", &id, 1, node_row, &c) < 0)
+			verb_store_failed(s);
+		write_tree(&c);
+	} else if (opt_tree && fmt == TD_FMT_TEXT) {
+		printf("(no Top-down tree in this run)\n");
+	}
+	store_close(s);
+	return td_exit_code(TD_EXIT_OK);
+}

@@ -1,0 +1,118 @@
+#!/bin/sh
+# td-store: add throughput into SQLite and PostgreSQL (targets 2,000 and 500
+# captures/s), memory while adding 10,000 files, and label/node queries on a
+# store of 100,000 runs (targets 50 ms SQLite, 100 ms PostgreSQL), with the
+# query plans that show the label index at work.
+set -u
+T_TMP=$BENCH_DIR/store
+rm -rf "$T_TMP"
+mkdir -p "$T_TMP/cap"
+. tests/pg.sh
+echo "== td-store bench"
+
+# 1,000 real captures, recorded here (perf stat, software events), kept between runs
+caps=$BENCH_DIR/store-captures
+if [ "$(ls "$caps" 2>/dev/null | wc -l)" -lt 1000 ]; then
+	mkdir -p "$caps"
+	if ! perf stat -x, -e task-clock -o /dev/null true 2>/dev/null; then
+		echo "td-store bench: perf stat cannot count task-clock here: skipped"
+		exit 0
+	fi
+	for w in 1 2 3 4; do
+		( for i in $(seq 1 250); do
+			perf stat -x, -e task-clock,page-faults,context-switches,cpu-migrations -o "$caps/w$w-$i.csv" true 2>/dev/null
+		done ) &
+	done
+	wait
+fi
+
+t() { /usr/bin/time -f "%e %M" -o "$T_TMP/time" "$@" >/dev/null 2>"$T_TMP/err"; read -r s k <"$T_TMP/time"; }
+rate() { awk -v n="$1" -v s="$2" 'BEGIN { printf "%.0f", (s > 0 ? n / s : 0) }'; }
+
+sqlite_db=$T_TMP/add.db
+t "$BIN/td-store" add --db "$sqlite_db" "$caps"/*.csv
+echo "add, SQLite:      1000 captures in ${s} s = $(rate 1000 "$s") captures/s (target 2000), ${k} KiB max RSS"
+# memory: 10,000 files (the 1,000 ten times: the repeats are recognised by content)
+set -- "$caps"/*.csv
+t "$BIN/td-store" add --db "$T_TMP/mem.db" "$@" "$@" "$@" "$@" "$@" "$@" "$@" "$@" "$@" "$@"
+echo "add, SQLite:      10000 files in ${s} s, ${k} KiB max RSS (memory flat: compare with the line above)"
+size=$(stat -c %s "$sqlite_db")
+echo "SQLite size:      $(awk -v b="$size" 'BEGIN { printf "%.2f", b / 1000 / 1000 }') KB per run (1,000 runs of 4 software counters)"
+
+if pg_start; then
+	t "$BIN/td-store" add --db "$PG_URL" "$caps"/*.csv
+	echo "add, PostgreSQL:  1000 captures in ${s} s = $(rate 1000 "$s") captures/s (target 500), ${k} KiB max RSS"
+else
+	echo "add, PostgreSQL:  absent ($PG_WHY)"
+fi
+
+# 100,000 runs: the shared captures' runs and the recorded ones, exported,
+# repeated under new ids and labels (bench=b0..b99, branch=main|dev), imported
+"$BIN/td-store" add --db "$T_TMP/seed.db" "$SHARED"/testdata/stat*/* "$caps"/w1-*.csv >/dev/null 2>&1
+"$BIN/td-store" export --db "$T_TMP/seed.db" >"$T_TMP/seed.csv"
+python3 - "$T_TMP/seed.csv" "$T_TMP/big.csv" <<'EOF'
+import csv, json, sys
+rows = list(csv.reader(open(sys.argv[1])))
+head, body = rows[0], rows[1:]
+runs = []
+for r in body:
+    if not runs or runs[-1][0][0] != r[0]:
+        runs.append([])
+    runs[-1].append(r)
+with open(sys.argv[2], "w", newline="") as f:
+    w = csv.writer(f, lineterminator="\n")
+    w.writerow(head)
+    n = 0
+    while n < 100000:
+        for run in runs:
+            if n == 100000:
+                break
+            labels = json.loads(run[0][2])
+            labels.update({"bench": "b%d" % (n % 100), "branch": "main" if n % 2 else "dev"})
+            rid = "%s-%06x" % (run[0][0][:15], n)
+            t = "2026-%02d-%02dT%02d:%02d:00Z" % (1 + n // 10000 % 12, 1 + n // 400 % 28, n // 60 % 24, n % 60)
+            for r in run:
+                w.writerow([rid, t, json.dumps(labels)] + r[3:])
+            n += 1
+EOF
+big_rows=$(($(wc -l <"$T_TMP/big.csv") - 1))
+query_times() {     # query_times DB NAME TARGET_MS
+	"$BIN/td-store" list --db "$1" --limit 1 >/dev/null 2>&1     # warm the cache
+	for q in "list --label bench=b43,branch=main" "list --label bench=b42 --limit 20" "query --node backend_bound --min 80 --label bench=b7" "query --node backend_bound --min 80"; do
+		best=
+		for i in 1 2 3; do
+			t "$BIN/td-store" $q --db "$1"
+			[ -z "$best" ] || [ "$(awk -v a="$s" -v b="$best" 'BEGIN { print (a < b) }')" = 1 ] && best=$s
+		done
+		lines=$("$BIN/td-store" $q --db "$1" --csv 2>/dev/null | tail -n +2 | wc -l)
+		echo "$2: td-store $q: $(awk -v s="$best" 'BEGIN { printf "%.0f", s * 1000 }') ms, $lines rows (target $3 ms; best of 3, whole process)"
+	done
+}
+t "$BIN/td-store" import --db "$T_TMP/big.db" "$T_TMP/big.csv"
+echo "import, SQLite:   100000 runs ($big_rows rows) in ${s} s"
+size=$(stat -c %s "$T_TMP/big.db")
+echo "SQLite size:      $(awk -v b="$size" 'BEGIN { printf "%.2f", b / 100000 / 1000 }') KB per run at 100,000 runs"
+query_times "$T_TMP/big.db" "SQLite" 50
+for q in "compare --a bench=b1 --b bench=b2" "trend --metric page_faults_per_s --label bench~b1*"; do
+	t "$BIN/td-store" $q --db "$T_TMP/big.db"
+	echo "SQLite: td-store $q: $(awk -v s="$s" 'BEGIN { printf "%.0f", s * 1000 }') ms (2 x 1,000 runs; trend: 11,000 runs; target 200 ms)"
+done
+python3 -c '
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+plan = c.execute("EXPLAIN QUERY PLAN SELECT r.id FROM runs r WHERE EXISTS (SELECT 1 FROM labels l WHERE l.run_id = r.id AND l.key = ? AND l.value = ?)", ("bench", "b42")).fetchall()
+print("SQLite plan:      " + " | ".join(p[3] for p in plan))' "$T_TMP/big.db"
+if [ -n "${PG_URL:-}" ]; then
+	$PG_AS "$PG_BIN/psql" -h "$PG_DIR" -U postgres -qAt -d postgres -c "CREATE DATABASE tdbig" >/dev/null
+	big_url="host=$PG_DIR user=postgres dbname=tdbig"
+	t "$BIN/td-store" import --db "$big_url" "$T_TMP/big.csv"
+	echo "import, PostgreSQL: 100000 runs in ${s} s"
+	$PG_AS "$PG_BIN/psql" -h "$PG_DIR" -U postgres -qAt -d tdbig -c "VACUUM ANALYZE" >/dev/null
+	echo "PostgreSQL size:  $($PG_AS "$PG_BIN/psql" -h "$PG_DIR" -U postgres -qAt -d tdbig -c "SELECT round(pg_database_size('tdbig') / 100000.0 / 1000, 2)") KB per run at 100,000 runs"
+	query_times "$big_url" "PostgreSQL" 100
+	echo "PostgreSQL plan:"
+	$PG_AS "$PG_BIN/psql" -h "$PG_DIR" -U postgres -qAt -d tdbig -c "EXPLAIN SELECT r.id FROM runs r WHERE EXISTS (SELECT 1 FROM labels l WHERE l.run_id = r.id AND l.key = 'bench' AND l.value = 'b42')" | sed 's/^/    /'
+	pg_stop
+fi
+rm -rf "$T_TMP"
+exit 0

@@ -1,0 +1,117 @@
+/* The run store: perf stat runs kept with their labels, counters, metrics,
+ * Top-down nodes and the raw capture, on SQLite (a file, the default) or
+ * PostgreSQL (a team's server), behind one interface (backend.h).
+ *
+ * The store persists what it is given; what a capture derives to comes
+ * from the derive engine, never from here. One added file is one
+ * transaction: a run and all its rows are there, or none of them.
+ *
+ * Run ids are short, unique and sort by run time:
+ * "20261125-150812-3fa9c2" (UTC time of the run, then six hex digits of
+ * the hash of its capture and its place in the capture). */
+#ifndef TD_STORE_H
+#define TD_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "store/backend.h"
+
+#define STORE_ID_LEN 24            /* with the NUL */
+#define STORE_LABEL_KEY_MAX 128
+#define STORE_LABEL_VALUE_MAX 1024
+
+struct td_store {
+	struct store_backend *b;
+};
+
+/* The database a URL names: NULL or "" means $TD_DB, else
+ * $XDG_DATA_HOME/tdkit/runs.db (~/.local/share/tdkit/runs.db), its folder
+ * created. "postgresql://...", "postgres://..." and libpq's "key=value"
+ * conninfo go to PostgreSQL; anything else is an SQLite file. The schema
+ * is created or upgraded on open; a newer schema is refused. NULL with a
+ * one-line reason in err. */
+struct td_store *store_open(const char *url, char *err, size_t errlen);
+void store_close(struct td_store *s);
+/* The URL store_open would use for NULL (into buf). */
+const char *store_default_url(char *buf, size_t n);
+/* Opens without migrating, for `td-store migrate` to report versions. */
+struct td_store *store_open_raw(const char *url, char *err, size_t errlen);
+
+int store_schema_latest(void);
+int store_schema_version(struct store_backend *b);
+/* 0 migrated (or nothing to do), -1 failed, -2 newer schema: b->error says. */
+int store_schema_migrate(struct store_backend *b, int *from, int *to);
+
+struct store_label {
+	const char *key, *value;
+};
+
+/* Label keys are [A-Za-z0-9_.-]+ up to STORE_LABEL_KEY_MAX; values any
+ * UTF-8 up to STORE_LABEL_VALUE_MAX bytes. NULL if fine, else why not. */
+const char *store_label_invalid(const char *key, size_t keylen, const char *value, size_t valuelen);
+
+struct store_counter_row {
+	double interval_s;         /* NaN: the whole run */
+	const char *scope, *pmu, *name;
+	double value, enabled_pct, variance_pct;   /* NaN: not known */
+};
+
+struct store_metric_row {
+	double interval_s;         /* NaN: the whole run */
+	const char *scope, *pmu, *name;
+	double value;
+	const char *unit;
+	const char *better;        /* "higher", "lower" or "": which way is an improvement */
+	int level;                 /* Top-down level; 0: a metric, not a node */
+	const char *verdict;       /* "", "healthy", "high", ... */
+	double confidence, variance_pct;
+	bool on_path;              /* on the bottleneck path */
+	const char *source;        /* "tdkit", "perf", "toplev" */
+};
+
+/* One run as the derive engine saw it, ready to keep. */
+struct store_run {
+	const char *id;            /* NULL: made from the time and the capture (import keeps its own) */
+	char time[32];             /* ISO 8601 UTC, "2026-11-25T15:08:12Z" */
+	int run_index;             /* its place among the capture's runs */
+	const char *source;        /* the input's name */
+	double duration_s;         /* NaN: not known */
+	const char *command, *host, *cpu, *perf_version, *summary;   /* NULL: not known */
+	const struct store_label *labels;
+	int nlabels;
+	const struct store_counter_row *counters;
+	size_t ncounters;
+	const struct store_metric_row *metrics;
+	size_t nmetrics;
+};
+
+/* The capture file the runs come from. */
+struct store_capture {
+	char hash[33];             /* hex XXH3-128 of the content */
+	const char *layout;        /* "csv", "json", "text" */
+	size_t size;               /* bytes before compression */
+	const void *zstd;          /* the content, zstd-compressed */
+	size_t zstd_len;
+};
+
+/* Keeps the capture (NULL: runs without one, from an import) and its runs
+ * in one transaction. ids[i] receives each
+ * run's id; existed[i] tells a run that was stored already (same capture,
+ * same place), whose labels are then added to (a key it has keeps its
+ * value unless relabel). Returns 0, or -1 with s->b->error set. */
+int store_add(struct td_store *s, const struct store_capture *c, const struct store_run *runs, int nruns,
+	      bool relabel, char (*ids)[STORE_ID_LEN], bool *existed);
+
+/* store_add in steps, for a caller that has one run at a time (the derive
+ * engine's callback): begin keeps the capture, each add_run one run, end
+ * commits (ok) or rolls everything back. Each returns 0 or -1 (b->error). */
+int store_add_begin(struct td_store *s, const struct store_capture *c);
+int store_add_run(struct td_store *s, const struct store_capture *c, const struct store_run *r, bool relabel,
+		  char *id, bool *existed);
+int store_add_end(struct td_store *s, bool ok);
+
+/* A run's counter and metric rows appended (rederive replaces a run's rows:
+ * it deletes them, then loads these, inside its own transaction). */
+int store_load_rows(struct td_store *s, const char *id, const struct store_run *r);
+
+#endif

@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# td-store trend and compare on real histories recorded here (testdata/store, see
+# PROVENANCE.md), on SQLite and on a PostgreSQL server of the test's own:
+# the step is found once, where it starts; the flat series raises nothing;
+# the CI gate's exit codes; the SVG renders to a picture that is not blank.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/pg.sh"
+S=$TD_BIN/td-store
+H=$TD_ROOT/testdata/store
+
+# the id of one capture's run, as add prints it
+step21=
+suite() {
+	local db=$1 name=$2
+	"$S" add --db "$db" --label h=step "$H"/*_step_run*.csv >"$T_TMP/step.ids" 2>/dev/null
+	"$S" add --db "$db" --label h=flat "$H"/*_nochange_run*.csv >/dev/null 2>&1
+	step21=$(sed -n 21p "$T_TMP/step.ids")
+
+	run_tool "$T_TMP/t.json" "$T_TMP/e" "$S" trend --db "$db" --metric page-faults --label h=step --json
+	ok $RC "$name: trend of the step series exits 0: the step is 10 runs old (exit $RC)"
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = d["changes"]
+assert len(d["points"]) == 30, len(d["points"])
+assert len(c) == 1, c
+assert c[0]["id"] == sys.argv[2], (c[0]["id"], sys.argv[2])
+assert 4.4 < c[0]["delta_pct"] < 4.9, c[0]
+assert c[0]["p_value"] < 0.001
+print("# step at run 21 of 30: %.1f -> %.1f page faults (%+.2f%%, p %.2g)" % (c[0]["before"], c[0]["after"], c[0]["delta_pct"], c[0]["p_value"]))
+' "$T_TMP/t.json" "$step21"
+	ok $? "$name: one step, at run 21 where the 210k runs start, +4.4..4.9 %"
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+a = [p["id"] for p in d["points"] if p["anomaly"]]
+assert a == [sys.argv[2]], a' "$T_TMP/t.json" "$step21"
+	ok $? "$name: the first run after the step is the one anomaly"
+
+	for m in page-faults task-clock context-switches; do
+		"$S" trend --db "$db" --metric $m --label h=flat --json >"$T_TMP/flat.json"
+		read -r an ch < <(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(sum(p["anomaly"] for p in d["points"]), len(d["changes"]))' "$T_TMP/flat.json")
+		diag "$name: no-change series, $m: $an anomalies, $ch changes at the defaults"
+		[ "$m" = page-faults ] && ok $(( an + ch )) "$name: no false alarm on the no-change series ($m: $an anomalies, $ch changes)"
+	done
+
+	# the CI gate: the newest run decides
+	for f in $(ls "$H"/*_step_run*.csv | sed -n 1,20p); do "$S" add --db "$db" --label g=gate "$f" >/dev/null 2>&1; done
+	run_tool "$T_TMP/o" "$T_TMP/e" "$S" trend --db "$db" --metric page-faults --label g=gate
+	ok $RC "$name: gate over 20 steady runs exits 0 (exit $RC)"
+	"$S" add --db "$db" --label g=gate "$(ls "$H"/*_step_run*.csv | sed -n 21p)" >/dev/null 2>&1
+	run_tool "$T_TMP/o" "$T_TMP/e" "$S" trend --db "$db" --metric page-faults --label g=gate
+	ok $(( RC != 1 )) "$name: the run that steps up fails the gate: exit 1 (exit $RC)"
+	grep -q "the newest run .* is an anomaly" "$T_TMP/e"; ok $? "$name: and says why ($(head -c 150 "$T_TMP/e"))"
+
+	# compare: two workloads of clearly different cost
+	"$S" add --db "$db" --label w=400k "$H"/*_cost2x_run*.csv >"$T_TMP/big.ids" 2>/dev/null
+	run_tool "$T_TMP/c.csv" "$T_TMP/e" "$S" compare --db "$db" --a h=flat --b w=400k --csv
+	ok $(( RC != 1 )) "$name: compare 200k vs 400k array fills: exit 1, a regression (exit $RC)"
+	grep -q '^task-clock,counter,,.*,lower,0.0000,yes,5.0,regression,' "$T_TMP/c.csv"
+	ok $? "$name: task-clock is the regression, significant, td-diff's 5 % threshold"
+	grep -q '^page-faults,counter,,3017.9,5945.12,' "$T_TMP/c.csv"; ok $? "$name: page faults 3017.9 -> 5945.12, the means of 30 and 8 runs"
+	run_tool "$T_TMP/o" "$T_TMP/e" "$S" compare --db "$db" --a w=400k --b h=flat --markdown
+	ok $RC "$name: the other way round: an improvement, exit 0 (exit $RC)"
+	grep -q '30 runs' "$T_TMP/o" && grep -q '^### Improvements' "$T_TMP/o"; ok $? "$name: markdown for a pull request, run counts stated"
+	run_tool "$T_TMP/o" "$T_TMP/e" "$S" compare --db "$db" --a h=flat --b w=400k --latest 1
+	grep -q "no variance" "$T_TMP/o"; ok $? "$name: --latest 1: one run a side still compares, saying there is no variance"
+	run_tool "$T_TMP/o" "$T_TMP/e" "$S" compare --db "$db" "$(head -n 1 "$T_TMP/step.ids")" "$(head -n 1 "$T_TMP/big.ids")"
+	ok $(( RC != 1 )) "$name: compare RUN_A RUN_B (exit $RC)"
+	run_tool "$T_TMP/o" "$T_TMP/e" "$S" compare --db "$db" --a h=flat --b w=nothing
+	ok $(( RC != 2 )) "$name: a side with no run: exit 2 (exit $RC)"
+
+	run_tool "$T_TMP/o" "$T_TMP/e" "$S" trend --db "$db" --metric page-faults --label h=nothing
+	ok $(( RC != 2 )) "$name: too few runs: exit 2 (exit $RC)"
+	grep -q "0 runs selected, trend needs at least 5" "$T_TMP/e"; ok $? "$name: and says so"
+	run_tool "$T_TMP/o" "$T_TMP/e" "$S" trend --db "$db" --label h=step
+	ok $(( RC != 2 )) "$name: no --metric: exit 2"
+	run_tool "$T_TMP/o" "$T_TMP/e" "$S" trend --db "$db" --metric page-faults --label h=step --z -1
+	ok $(( RC != 2 )) "$name: a negative --z: exit 2"
+}
+
+# png_colours FILE: decodes an 8-bit RGB(A) PNG and counts its colours
+png_colours() {
+	python3 - "$1" <<'EOF'
+import struct, sys, zlib
+data = open(sys.argv[1], "rb").read()
+assert data[:8] == b"\x89PNG\r\n\x1a\n"
+pos, idat, w = 8, b"", 0
+while pos < len(data):
+    n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+    body = data[pos + 8:pos + 8 + n]
+    if kind == b"IHDR":
+        w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
+        bpp = {2: 3, 6: 4}[ctype]
+    elif kind == b"IDAT":
+        idat += body
+    pos += 12 + n
+raw, stride, prev, colours = zlib.decompress(idat), w * bpp, bytearray(w * bpp), set()
+for y in range(h):
+    f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+    for x in range(stride):
+        a = line[x - bpp] if x >= bpp else 0
+        b, c = prev[x], prev[x - bpp] if x >= bpp else 0
+        p = a + b - c
+        pr = a if abs(p - a) <= abs(p - b) and abs(p - a) <= abs(p - c) else b if abs(p - b) <= abs(p - c) else c
+        line[x] = (line[x] + [0, a, b, (a + b) // 2, pr][f]) & 255
+    colours.update(bytes(line[i:i + 3]) for i in range(0, stride, bpp))
+    prev = line
+print(len(colours))
+EOF
+}
+
+suite "$T_TMP/runs.db" sqlite
+"$S" trend --db "$T_TMP/runs.db" --metric page-faults --label h=step --svg "$T_TMP/trend.svg" >/dev/null
+ok $? "trend --svg writes"
+grep -q '<circle [^>]*fill="#d62728"' "$T_TMP/trend.svg" && grep -q 'stroke-dasharray' "$T_TMP/trend.svg"
+ok $? "the SVG marks the anomaly and the step"
+if command -v rsvg-convert >/dev/null; then
+	rsvg-convert -o "$T_TMP/trend.png" "$T_TMP/trend.svg"
+	n=$(png_colours "$T_TMP/trend.png")
+	ok $(( n < 20 )) "the SVG renders to a picture that is not blank (rsvg-convert: $n colours)"
+else
+	skip "rsvg-convert absent (Debian librsvg2-bin): SVG not rendered"
+fi
+if pg_start; then
+	suite "$PG_URL" postgresql
+else
+	for i in $(seq 1 20); do skip "postgresql: $PG_WHY"; done
+fi
+done_testing

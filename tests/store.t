@@ -1,0 +1,194 @@
+#!/usr/bin/env bash
+# td-store on both backends: the same checks on an SQLite file and on a
+# PostgreSQL server this test starts itself (skipped, saying why, only
+# where the server binaries are absent).
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/pg.sh"
+S=$TD_BIN/td-store
+L=$TD_ROOT/testdata/stat
+Z4=$TD_SHARED/testdata/stat_text/amd-zen4-5.47GHz_PipelineL2_and_ddd_kinematics-demo.snippet.txt
+unset TD_DB
+
+suite() {
+	local db=$1 name=$2 db2=$3 sql=$4
+	run_tool "$T_TMP/ids" "$T_TMP/err" "$S" add --db "$db" --label branch=main --label bench=swevents \
+		"$L/local-kvm_swevents_csv.csv" "$L/local-kvm_swevents_j.jsonl"
+	ok $RC "$name: add two captures (exit $RC)"
+	ok $(( $(wc -l <"$T_TMP/ids") != 2 )) "$name: one id a run ($(wc -l <"$T_TMP/ids") printed)"
+	grep -qvE '^[0-9]{8}-[0-9]{6}-[0-9a-f]{6}$' "$T_TMP/ids"; ok $(( $? == 0 )) "$name: ids are time-hash"
+	first=$(head -n 1 "$T_TMP/ids")
+
+	# the same content again: stored once, the id printed again, labels added
+	run_tool "$T_TMP/ids2" "$T_TMP/err" "$S" add --db "$db" --label extra=1 --label branch=other "$L/local-kvm_swevents_csv.csv"
+	ok $(( RC != 0 )) "$name: adding the same capture again succeeds"
+	same <(head -n 1 "$T_TMP/ids") "$T_TMP/ids2" "$name: the same capture keeps its id"
+	grep -q "stored already as $first (labels added)" "$T_TMP/err"; ok $? "$name: says it was stored already"
+	"$S" list --db "$db" --json >"$T_TMP/list.json"
+	python3 -c '
+import json,sys
+d=json.load(open(sys.argv[1])); r=[x for x in d if x["id"]==sys.argv[2]][0]
+sys.exit(not (r["labels"]["extra"]=="1" and r["labels"]["branch"]=="main"))' "$T_TMP/list.json" "$first"
+	ok $? "$name: a new key is added, a key it had keeps its value"
+	"$S" add --db "$db" --relabel --label branch=other "$L/local-kvm_swevents_csv.csv" >/dev/null 2>&1
+	"$S" list --db "$db" --label branch=other --csv | grep -c "^$first," >"$T_TMP/n"
+	ok $(( $(cat "$T_TMP/n") != 1 )) "$name: --relabel replaces the value"
+
+	# labels that would break spliced SQL come back exactly
+	weird="it's \"quoted\"; DROP TABLE runs; -- 100% _x_ back\\slash ünïcødé 日本"
+	run_tool "$T_TMP/wid" "$T_TMP/err" "$S" add --db "$db" --label "note=$weird" --label "a.b-c_d=$weird" "$L/local-kvm_swevents_csv_-a-A-I250.csv"
+	ok $RC "$name: add with quotes, semicolons, %, _, backslash, non-ASCII (exit $RC)"
+	"$S" list --db "$db" --json >"$T_TMP/list.json"
+	python3 -c '
+import json,sys
+d=json.load(open(sys.argv[1])); w=sys.argv[3]
+r=[x for x in d if x["id"]==sys.argv[2]][0]
+sys.exit(not (r["labels"]["note"]==w and r["labels"]["a.b-c_d"]==w))' "$T_TMP/list.json" "$(cat "$T_TMP/wid")" "$weird"
+	ok $? "$name: those labels read back byte for byte"
+	n=$("$S" list --db "$db" --label "note=$weird" --csv | tail -n +2 | wc -l)
+	ok $(( n != 1 )) "$name: and select by exact value ($n)"
+	n=$("$S" list --db "$db" --label 'note~*100% _x_*' --csv | tail -n +2 | wc -l)
+	ok $(( n != 1 )) "$name: % and _ are literal in a glob ($n)"
+	n=$("$S" list --db "$db" --label 'note~*100?%*' --csv | tail -n +2 | wc -l)
+	ok $(( n != 0 )) "$name: ? matches one character ($n)"
+
+	# filters
+	n=$("$S" list --db "$db" --label bench=swevents --csv | tail -n +2 | wc -l)
+	ok $(( n != 2 )) "$name: k=v selects ($n of 2)"
+	n=$("$S" list --db "$db" --label 'bench!=swevents' --csv | tail -n +2 | wc -l)
+	ok $(( n != 1 )) "$name: k!=v selects, a run without k included ($n of 1)"
+	n=$("$S" list --db "$db" --label note --csv | tail -n +2 | wc -l)
+	ok $(( n != 1 )) "$name: k alone: has the key ($n of 1)"
+	n=$("$S" list --db "$db" --label 'bench=swevents,extra=1' --csv | tail -n +2 | wc -l)
+	ok $(( n != 1 )) "$name: comma-separated terms are ANDed ($n of 1)"
+	n=$("$S" list --db "$db" --label 'branch~ma*' --label bench --csv | tail -n +2 | wc -l)
+	ok $(( n != 1 )) "$name: glob and two flags ($n of 1)"
+	n=$("$S" list --db "$db" --limit 1 --csv | tail -n +2 | wc -l)
+	ok $(( n != 1 )) "$name: --limit 1"
+	n=$("$S" list --db "$db" --since 2000-01-01 --until 2000-12-31 --csv | tail -n +2 | wc -l)
+	ok $(( n != 0 )) "$name: a window with no run"
+	run_tool "$T_TMP/o" "$T_TMP/e" "$S" list --db "$db" --label 'bad key=1'
+	ok $(( RC != 2 )) "$name: a malformed label filter is a usage error (exit $RC)"
+	run_tool "$T_TMP/o" "$T_TMP/e" "$S" list --db "$db" --since yesterday
+	ok $(( RC != 2 )) "$name: a malformed --since is a usage error (exit $RC)"
+
+	# automatic labels and summaries from the derive engine
+	if [ -f "$Z4" ]; then
+		"$S" add --db "$db" --label bench=zen4 "$Z4" >"$T_TMP/z4ids" 2>/dev/null
+		"$S" list --db "$db" --label bench=zen4 --json >"$T_TMP/z4.json"
+		python3 -c '
+import json,sys
+d=json.load(open(sys.argv[1]))
+assert len(d)==4, len(d)
+tma=[r for r in d if r["labels"].get("model")=="amd-zen4"]
+assert len(tma)==2 and all(r["labels"]["vendor"]=="amd" and r["labels"]["tma_level"]=="2" for r in tma)
+assert any(r["summary"]=="IPC 0.94" for r in d), [r["summary"] for r in d]
+assert any(r["summary"].startswith("retiring 15.5%") for r in d)' "$T_TMP/z4.json"
+		ok $? "$name: Zen 4 capture: 4 runs, model amd-zen4, Level 2, IPC 0.94 as td-derive"
+		"$S" query --db "$db" --label bench=zen4 --bottlenecks --csv >"$T_TMP/b.csv"
+		sed -n 2p "$T_TMP/b.csv" | grep -q '^backend_bound,1,82.8,3.4,2,2,2$'
+		ok $? "$name: query --bottlenecks: backend_bound first, mean 82.8 % over 2 runs ($(sed -n 2p "$T_TMP/b.csv"))"
+		n=$("$S" query --db "$db" --node backend_bound --min 80 --csv | tail -n +2 | wc -l)
+		m=$("$S" query --db "$db" --node Backend_Bound --min 81 --csv | tail -n +2 | wc -l)
+		ok $(( n != 2 || m != 1 )) "$name: query --node backend_bound --min 80: 2 runs, --min 81: 1 ($n, $m)"
+		"$S" query --db "$db" --metric ipc --min 0.9 --max 1 --csv | tail -n +2 >"$T_TMP/ipc"
+		grep -q ',ipc,0.945,' "$T_TMP/ipc" && [ "$(wc -l <"$T_TMP/ipc")" = 1 ]
+		ok $? "$name: query --metric ipc --min 0.9 --max 1: the 0.945 run"
+		"$S" query --db "$db" --label bench=zen4 --funnel --csv >"$T_TMP/f.csv"
+		grep -q '^retiring,1,13.6,useful,' "$T_TMP/f.csv"; ok $? "$name: query --funnel: retiring 13.6 % useful"
+		tid=$("$S" query --db "$db" --node backend_bound --min 85 --csv | sed -n 2p | cut -d, -f1)
+		"$S" show --db "$db" "$tid" >"$T_TMP/show"
+		grep -q 'backend_bound .*85.1%.*<- bottleneck' "$T_TMP/show"; ok $? "$name: show draws the stored tree"
+		"$S" show --db "$db" --counters --csv "$tid" | grep -q '^all,,cycles,'; ok $? "$name: show --counters"
+	else
+		for i in 1 2 3 4 5 6 7; do skip "$name: $Z4 absent"; done
+	fi
+
+	# export -> import into an empty store -> export: the same bytes
+	for form in csv jsonl; do
+		"$S" export --db "$db" --$form >"$T_TMP/e1.$form"
+		run_tool "$T_TMP/o" "$T_TMP/e" "$S" import --db "$db2" "$T_TMP/e1.$form"
+		ok $RC "$name: import --$form (exit $RC, $(cat "$T_TMP/e"))"
+		"$S" export --db "$db2" --$form >"$T_TMP/e2.$form"
+		same "$T_TMP/e1.$form" "$T_TMP/e2.$form" "$name: export -> import -> export is byte-identical ($form, $(wc -l <"$T_TMP/e1.$form") lines)"
+		$sql "$db2" "DELETE FROM runs"
+	done
+
+	# rederive from the kept captures: nothing changes; a damaged value is put right
+	run_tool "$T_TMP/o" "$T_TMP/e" "$S" rederive --db "$db"
+	grep -q "runs rederived, 0 values changed" "$T_TMP/e"; ok $? "$name: rederive: 0 values changed ($(cat "$T_TMP/e"))"
+	$sql "$db" "UPDATE metrics SET value = value + 1 WHERE name = 'ipc'"
+	run_tool "$T_TMP/o" "$T_TMP/e" "$S" rederive --db "$db"
+	grep -q "ipc: 1.945 -> 0.945" "$T_TMP/o" 2>/dev/null || grep -q "ipc: .* -> " "$T_TMP/o"
+	ok $? "$name: rederive reports the value it puts right"
+	run_tool "$T_TMP/o" "$T_TMP/e" "$S" rederive --db "$db"
+	grep -q "0 values changed" "$T_TMP/e"; ok $? "$name: and then nothing changes"
+
+	# a file with no counters: exit 2, nothing stored for it, the others still added
+	printf 'hello\nworld\n' >"$T_TMP/prose-synthetic.txt"
+	before=$("$S" list --db "$db" --csv | wc -l)
+	run_tool "$T_TMP/o" "$T_TMP/e" "$S" add --db "$db" "$T_TMP/prose-synthetic.txt" "$L/local-kvm_swevents_deDE-locale_csv_-x;.csv"
+	ok $(( RC != 2 )) "$name: a file without counters exits 2 (exit $RC)"
+	grep -q "prose-synthetic.txt: no perf stat counters found: nothing stored" "$T_TMP/e"; ok $? "$name: and says so"
+	after=$("$S" list --db "$db" --csv | wc -l)
+	ok $(( after != before + 1 )) "$name: the other file is still added ($before -> $after lines)"
+
+	# stdin
+	run_tool "$T_TMP/o" "$T_TMP/e" "$S" add --db "$db" - <"$L/local-kvm_swevents_semicolon_per-core.csv"
+	ok $(( RC != 0 || $(wc -l <"$T_TMP/o") != 1 )) "$name: add - reads stdin (exit $RC)"
+
+	# rm
+	total=$("$S" list --db "$db" --csv | tail -n +2 | wc -l)
+	run_tool "$T_TMP/o" "$T_TMP/e" "$S" rm --db "$db" --label bench=swevents
+	ok $(( RC != 2 )) "$name: rm of two runs without --yes refused (exit $RC)"
+	run_tool "$T_TMP/o" "$T_TMP/e" "$S" rm --db "$db" --yes --label bench=swevents
+	ok $RC "$name: rm --yes --label (exit $RC)"
+	left=$("$S" list --db "$db" --csv | tail -n +2 | wc -l)
+	ok $(( left != total - 2 )) "$name: two runs fewer ($total -> $left)"
+	run_tool "$T_TMP/o" "$T_TMP/e" "$S" rm --db "$db" 20000101-000000-000000
+	ok $(( RC != 2 )) "$name: rm of an unknown id exits 2 (exit $RC)"
+
+	run_tool "$T_TMP/o" "$T_TMP/e" "$S" migrate --db "$db"
+	grep -q "schema version 1, up to date" "$T_TMP/o"; ok $? "$name: migrate: up to date"
+}
+
+# --- SQLite
+sqlite_sql() { python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("PRAGMA foreign_keys = ON"); c.execute(sys.argv[2]); c.commit()' "$1" "$2"; }
+db=$T_TMP/runs.db
+suite "$db" sqlite "$T_TMP/import.db" sqlite_sql
+XDG_DATA_HOME=$T_TMP/xdg HOME=$T_TMP "$S" add "$L/local-kvm_swevents_csv.csv" >/dev/null 2>&1
+[ -f "$T_TMP/xdg/tdkit/runs.db" ]; ok $? "sqlite: default database created with its folder under XDG_DATA_HOME"
+TD_DB=$T_TMP/env.db "$S" add "$L/local-kvm_swevents_csv.csv" >/dev/null 2>&1
+[ -f "$T_TMP/env.db" ]; ok $? "sqlite: TD_DB names the database"
+sqlite_sql "$db" "UPDATE td_schema SET version = 99"
+run_tool "$T_TMP/o" "$T_TMP/e" "$S" list --db "$db"
+ok $(( RC != 2 )) "sqlite: a newer schema is refused (exit $RC)"
+grep -q "schema version 99, newer than this tdkit's 1" "$T_TMP/e"; ok $? "sqlite: and says why"
+head -c 4096 /dev/urandom >"$T_TMP/corrupt.db"
+run_tool "$T_TMP/o" "$T_TMP/e" "$S" list --db "$T_TMP/corrupt.db"
+ok $(( RC != 2 || $(wc -l <"$T_TMP/e") != 1 )) "sqlite: a corrupt file: one line, exit 2 (exit $RC: $(head -c 120 "$T_TMP/e"))"
+cp "$T_TMP/env.db" "$T_TMP/ro.db"; chmod 444 "$T_TMP/ro.db"
+as_user=""
+if [ "$(id -u)" = 0 ]; then     # root writes any file: try as nobody
+	chmod 755 "$T_TMP"
+	as_user="runuser -u nobody --"
+fi
+run_tool "$T_TMP/o" "$T_TMP/e" $as_user "$S" add --db "$T_TMP/ro.db" "$L/local-kvm_swevents_j.jsonl"
+ok $(( RC != 2 || $(wc -l <"$T_TMP/e") != 1 )) "sqlite: a read-only database: one line, exit 2 (exit $RC: $(head -c 160 "$T_TMP/e"))"
+
+# --- PostgreSQL
+if pg_start; then
+	pg_url_sql() { pg_psql_db "$(printf '%s' "$1" | sed 's/.*dbname=\([^ ]*\).*/\1/')" "$2"; }
+	pg_psql "CREATE DATABASE tdimport" >/dev/null
+	suite "$PG_URL" postgresql "host=$PG_SOCKET_DIR user=postgres dbname=tdimport" pg_url_sql
+	pg_psql "UPDATE td_schema SET version = 99"
+	run_tool "$T_TMP/o" "$T_TMP/e" "$S" list --db "$PG_URL"
+	ok $(( RC != 2 )) "postgresql: a newer schema is refused (exit $RC)"
+	run_tool "$T_TMP/o" "$T_TMP/e" "$S" list --db "host=$T_TMP/nowhere dbname=tdtest"
+	ok $(( RC != 2 || $(wc -l <"$T_TMP/e") != 1 )) "postgresql: a refused connection: one line, exit 2 ($(head -c 160 "$T_TMP/e"))"
+	run_tool "$T_TMP/o" "$T_TMP/e" "$S" list --db "host=$PG_SOCKET_DIR dbname=tdtest user=tdpass password=wrong"
+	grep -q "password authentication failed" "$T_TMP/e"
+	ok $(( $? != 0 || RC != 2 || $(wc -l <"$T_TMP/e") != 1 )) "postgresql: a wrong password: one line, exit 2 ($(head -c 160 "$T_TMP/e"))"
+else
+	skip "postgresql: $PG_WHY"
+fi
+done_testing
