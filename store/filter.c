@@ -120,6 +120,10 @@ int store_filter_set_time(char *bound, size_t cap, const char *arg, char *err, s
 	long n = strtol(arg, &end, 10);
 	if (end != arg && n >= 0 && end[0] && !end[1] && strchr("mhdw", end[0])) {
 		long unit = end[0] == 'm' ? 60 : end[0] == 'h' ? 3600 : end[0] == 'd' ? 86400 : 7 * 86400;
+		if (n > 10000L * 366 * 86400 / unit) {          /* 10,000 years: also keeps n * unit in range */
+			snprintf(err, errlen, "'%s' reaches back more than 10,000 years", arg);
+			return -1;
+		}
 		iso_from_epoch(time(NULL) - n * unit, bound, cap);
 		return 0;
 	}
