@@ -223,6 +223,9 @@ int cmd_compare(int argc, char **argv)
 		}
 		if (runs[side].n == 0) {
 			td_error("side %c (%s): no run selected", 'A' + side, by_filter ? side_text[side] : argv[side]);
+			diff_counters_free(d);
+			free(runs[0].id);
+			free(runs[1].id);
 			store_close(s);
 			return TD_EXIT_BAD;
 		}

@@ -83,6 +83,7 @@ int cmd_rm(int argc, char **argv)
 		verb_store_failed(s);
 	if (l.n > 1 && !opt_yes) {
 		td_error("%zu runs would be removed: add --yes", l.n);
+		free(l.id);
 		store_close(s);
 		return TD_EXIT_BAD;
 	}

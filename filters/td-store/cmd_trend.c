@@ -191,6 +191,9 @@ int cmd_trend(int argc, char **argv)
 	if (s.n < (size_t)opt_min_runs) {
 		td_error("--metric %s: %zu run%s selected, trend needs at least %ld (--min-runs)", name, s.n,
 			 s.n == 1 ? "" : "s", opt_min_runs);
+		free(s.id);
+		free(s.time);
+		free(s.value);
 		store_close(st);
 		return TD_EXIT_BAD;
 	}
