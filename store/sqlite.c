@@ -21,6 +21,7 @@ struct cached_stmt {
 struct sqlite_backend {
 	struct store_backend base;
 	sqlite3 *db;
+	bool wrote;                /* a transaction committed: the statistics may be stale */
 	struct cached_stmt cache[STMT_CACHE];
 	int ncache, next_evict;
 };
@@ -168,7 +169,38 @@ static int run_plain(struct sqlite_backend *b, const char *sql)
 /* IMMEDIATE takes the write lock now, so two writers never both read and
  * then fail to upgrade; the busy timeout makes the second one wait. */
 static int sqlite_begin(struct store_backend *base) { return run_plain((struct sqlite_backend *)base, "BEGIN IMMEDIATE"); }
-static int sqlite_commit(struct store_backend *base) { return run_plain((struct sqlite_backend *)base, "COMMIT"); }
+static int sqlite_commit(struct store_backend *base)
+{
+	struct sqlite_backend *b = (struct sqlite_backend *)base;
+	int rc = run_plain(b, "COMMIT");
+	b->wrote |= rc == 0;
+	return rc;
+}
+
+static sqlite3_int64 scalar(struct sqlite_backend *b, const char *sql)
+{
+	sqlite3_stmt *st;
+	sqlite3_int64 v = 0;
+	if (sqlite3_prepare_v2(b->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+/* The planner needs statistics to start a label filter from the label
+ * index rather than from a metric's name: without them a trend over
+ * 11,000 of 100,000 runs took 0.25 s, with them 0.07 s. They are gathered
+ * (sampled: analysis_limit) when the store has grown to twice the runs it
+ * had when they were last gathered. */
+static void refresh_statistics(struct sqlite_backend *b)
+{
+	sqlite3_int64 runs = scalar(b, "SELECT count(*) FROM runs");
+	sqlite3_int64 known = scalar(b, "SELECT CAST(stat AS INTEGER) FROM sqlite_stat1 WHERE tbl = 'runs' LIMIT 1");
+	if (runs >= 1000 && runs > 2 * known)
+		sqlite3_exec(b->db, "PRAGMA analysis_limit = 400; ANALYZE", NULL, NULL, NULL);
+}
 static int sqlite_rollback(struct store_backend *base)
 {
 	struct sqlite_backend *b = (struct sqlite_backend *)base;
@@ -178,6 +210,8 @@ static int sqlite_rollback(struct store_backend *base)
 static void sqlite_close(struct store_backend *base)
 {
 	struct sqlite_backend *b = (struct sqlite_backend *)base;
+	if (b->wrote)
+		refresh_statistics(b);
 	for (int i = 0; i < b->ncache; i++) {
 		sqlite3_finalize(b->cache[i].stmt);
 		free(b->cache[i].sql);
