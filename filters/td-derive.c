@@ -353,8 +353,13 @@ static void add_rows(struct td_table *t, const struct stat_model *m, const struc
 	const char *sc = n ? scope_name(m, s, scope, sizeof scope) : NULL;
 	struct tma_tree tree;
 	bool has_tree = build_tree(m, s, opt_cpu, &tree);
-	struct machine mach;
-	machine_of(s, has_tree ? &tree : NULL, &mach);
+	/* the machine (vendor, model) only where a next step depends on it */
+	struct machine mach = { .vendor = TMA_NVENDORS };
+	for (int i = 0; i < n; i++)
+		if (mv[i].next_step == metrics_next_topdown || mv[i].next_step == metrics_next_branches) {
+			machine_of(s, has_tree ? &tree : NULL, &mach);
+			break;
+		}
 	const struct tma_tree *held[MAX_CAPTURE_TREES];
 	bool topdown_held = has_tree || (s->interval < 0 && trees_of_pmu(s->pmu, held) > 0);
 	struct td_cell rows[METRICS_MAX][NCOLS];
