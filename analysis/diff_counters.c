@@ -278,6 +278,14 @@ static const struct dc_threshold default_thresholds[] = {
 	{ "llc-load-misses", 15 }, { "cache-misses", 15 },
 };
 
+double diff_counters_default_threshold(const char *name)
+{
+	for (size_t i = 0; i < sizeof default_thresholds / sizeof *default_thresholds; i++)
+		if (strcmp(default_thresholds[i].name, name) == 0)
+			return default_thresholds[i].pct;
+	return NAN;
+}
+
 void diff_counters_default_thresholds(struct diff_counters *d)
 {
 	d->nthresholds = 0;

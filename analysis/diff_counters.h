@@ -70,6 +70,8 @@ int diff_counters_check(const struct diff_counters *d, const char *base_name, co
 
 /* Thresholds: defaults, then overrides "name=+5%" (false if malformed). */
 void diff_counters_default_thresholds(struct diff_counters *d);
+/* The default threshold of one quantity ("task-clock": +5), NaN if it has none. */
+double diff_counters_default_threshold(const char *name);
 bool diff_counters_set_threshold(struct diff_counters *d, const char *spec);
 /* "name=+5%" lines, '#' comments. Reports bad lines with file:line. */
 bool diff_counters_load_thresholds(struct diff_counters *d, const char *path);

@@ -10,6 +10,7 @@ void trend_options_default(struct trend_options *o)
 	o->window = 10;
 	o->z = 3;
 	o->threshold_pct = 2;
+	o->threshold_abs = NAN;
 	o->alpha = 0.001;
 	o->min_segment = 5;
 }
@@ -34,7 +35,8 @@ void trend_points(const double *x, size_t n, const struct trend_options *o, stru
 		if (sd > 0)
 			p[i].z = (x[i] - mean) / sd;
 		double moved = mean != 0 ? fabs(x[i] - mean) / fabs(mean) * 100 : INFINITY;
-		p[i].anomaly = !isnan(p[i].z) && fabs(p[i].z) >= o->z && moved >= o->threshold_pct;
+		bool enough = isnan(o->threshold_abs) ? moved >= o->threshold_pct : fabs(x[i] - mean) >= o->threshold_abs;
+		p[i].anomaly = !isnan(p[i].z) && fabs(p[i].z) >= o->z && enough;
 	}
 }
 
@@ -82,7 +84,9 @@ static void segment(struct segmenter *g, size_t a, size_t b)
 	double p = sl == 0 && sr == 0 ? (mr != ml ? 0 : 1)
 		 : td_welch_p(ml, sl, (int)(best - a), mr, sr, (int)(b - best), &df);
 	double delta = ml != 0 ? (mr - ml) / fabs(ml) * 100 : INFINITY;
-	if (!(p < g->o->alpha) || fabs(delta) < g->o->threshold_pct)
+	bool enough = isnan(g->o->threshold_abs) ? fabs(delta) >= g->o->threshold_pct
+						   : fabs(mr - ml) >= g->o->threshold_abs;
+	if (!(p < g->o->alpha) || !enough)
 		return;
 	g->out[g->n++] = (struct trend_change){ best, ml, mr, delta, p };
 	segment(g, a, best);

@@ -21,6 +21,7 @@ struct trend_options {
 	int window;                /* runs in the rolling mean (default 10) */
 	double z;                  /* |z| at or above this is an anomaly (default 3) */
 	double threshold_pct;      /* ... and the value moved at least this % from the mean */
+	double threshold_abs;      /* ... or, when not NaN, at least this much (a node's points) instead */
 	double alpha;              /* change points: p-value below this (default 0.001) */
 	int min_segment;           /* change points: runs on each side at least (default 5) */
 };

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "analysis/diff_counters.h"
 #include "analysis/tma_explain.h"
 #include "analysis/trend.h"
 #include "common/diag.h"
@@ -25,7 +26,7 @@ static const struct td_option options[] = {
 	VERB_FILTER_OPTIONS,
 	{ 0, "window", TD_OPT_INT, &opt_window, "N", "runs in the rolling mean (default 10)", NULL },
 	{ 0, "z", TD_OPT_STRING, &opt_z, "Z", "an anomaly is |z| at or above Z (default 3)", NULL },
-	{ 0, "threshold", TD_OPT_STRING, &opt_threshold, "PCT", "... and a move of at least PCT % from the mean; a step too (default 2)", NULL },
+	{ 0, "threshold", TD_OPT_STRING, &opt_threshold, "PCT", "... and a move of at least PCT % from the mean; a step too (default: td-diff's threshold of the metric, a node 2 points, else 2)", NULL },
 	{ 0, "alpha", TD_OPT_STRING, &opt_alpha, "P", "a step's p-value is below P (default 0.001)", NULL },
 	{ 0, "min-segment", TD_OPT_INT, &opt_min_segment, "N", "runs on each side of a step at least (default 5)", NULL },
 	{ 0, "min-runs", TD_OPT_INT, &opt_min_runs, "N", "fewer runs than N is a usage error (default 5)", NULL },
@@ -185,6 +186,15 @@ int cmd_trend(int argc, char **argv)
 		td_usage_error(&cmd, "--window, --min-segment: 1 or more; --min-runs: 2 or more");
 	const struct tma_explanation *e = tma_explain(opt_metric);
 	const char *name = e ? e->node : opt_metric;
+	/* td-diff's threshold of the metric unless --threshold: a Top-down
+	 * node moves by 2 points, task-clock by 5 %, ...; others by 2 % */
+	if (!opt_threshold) {
+		double known = diff_counters_default_threshold(name);
+		if (e)
+			o.threshold_abs = 2;
+		else if (!isnan(known))
+			o.threshold_pct = fabs(known);
+	}
 	struct td_store *st = verb_open();
 	struct series s = { 0 };
 	load_series(st, name, &s);
