@@ -175,6 +175,50 @@ fi
 run_tool "$T_TMP/o" "$T_TMP/e" $as_user "$S" add --db "$T_TMP/ro.db" "$L/local-kvm_swevents_j.jsonl"
 ok $(( RC != 2 || $(wc -l <"$T_TMP/e") != 1 )) "sqlite: a read-only database: one line, exit 2 (exit $RC: $(head -c 160 "$T_TMP/e"))"
 
+# the bad-input matrix: add and import say file and what, exit 2, and keep what is valid
+c=$L/local-kvm_swevents_csv.csv
+m=$T_TMP/matrix.db
+: >"$T_TMP/empty.csv"
+run_tool "$T_TMP/o" "$T_TMP/e" "$S" add --db "$m" "$T_TMP/empty.csv"
+ok $(( RC != 2 )) "add, empty file: exit 2 (exit $RC)"
+grep -q "^td-store: $T_TMP/empty.csv: " "$T_TMP/e"; ok $? "add, empty file: named ($(head -n 1 "$T_TMP/e"))"
+sed 's/$/\r/' "$c" >"$T_TMP/crlf-synthetic.csv"
+run_tool "$T_TMP/o" "$T_TMP/e" "$S" add --db "$m" --label form=crlf "$T_TMP/crlf-synthetic.csv"
+ok $(( RC != 0 || $(wc -l <"$T_TMP/o") != 1 )) "add, CRLF: exit 0, one run (exit $RC)"
+"$S" add --db "$m" --label form=lf "$c" >/dev/null 2>&1
+a=$("$S" export --db "$m" --label form=crlf | tail -n +2 | cut -d, -f4- | sed 's/^[^}]*}",//' | md5sum)
+b=$("$S" export --db "$m" --label form=lf | tail -n +2 | cut -d, -f4- | sed 's/^[^}]*}",//' | md5sum)
+[ "$a" = "$b" ]; ok $? "add, CRLF: the same metrics as LF"
+head -c 200 "$c" >"$T_TMP/truncated-synthetic.csv"
+run_tool "$T_TMP/o" "$T_TMP/e" "$S" add --db "$m" "$T_TMP/truncated-synthetic.csv"
+ok $(( RC > 2 || $(wc -l <"$T_TMP/o") != 1 )) "add, truncated capture: what came before the cut is kept (exit $RC)"
+printf 'task\0clock\001\002\377\n' >"$T_TMP/binary-synthetic.csv"
+run_tool "$T_TMP/o" "$T_TMP/e" "$S" add --db "$m" "$T_TMP/binary-synthetic.csv"
+ok $(( RC != 2 )) "add, binary: exit 2 (exit $RC)"
+grep -q "^td-store: $T_TMP/binary-synthetic.csv" "$T_TMP/e"; ok $? "add, binary: named"
+{ head -c 3000000 /dev/zero | tr '\0' x; echo; cat "$c"; } >"$T_TMP/hugeline-synthetic.csv"
+run_tool "$T_TMP/o" "$T_TMP/e" "$S" add --db "$m" "$T_TMP/hugeline-synthetic.csv"
+ok $(( RC != 0 || $(wc -l <"$T_TMP/o") != 1 )) "add, a 3 MB line before the capture: exit 0, the run kept (exit $RC)"
+sc=$TD_SHARED/testdata/script_callchain/flamegraph_perf-funcab-cmd-01.txt
+if [ -f "$sc" ]; then
+	run_tool "$T_TMP/o" "$T_TMP/e" "$S" add --db "$m" "$sc"
+	ok $(( RC != 2 || $(wc -l <"$T_TMP/o") != 0 )) "add, perf script output: exit 2, nothing stored (exit $RC)"
+	grep -q "perf script" "$T_TMP/e"; ok $? "add, perf script output: named as such ($(head -c 140 "$T_TMP/e"))"
+else
+	skip "$sc absent"; skip "$sc absent"
+fi
+run_tool "$T_TMP/o" "$T_TMP/e" "$S" import --db "$m" "$T_TMP/empty.csv"
+ok $(( RC != 2 )) "import, empty file: exit 2 (exit $RC)"
+run_tool "$T_TMP/o" "$T_TMP/e" "$S" import --db "$m" "$T_TMP/binary-synthetic.csv"
+ok $(( RC != 2 )) "import, binary: exit 2 (exit $RC)"
+"$S" export --db "$m" --label form=lf >"$T_TMP/x.csv"
+{ head -n 2 "$T_TMP/x.csv"; echo 'broken,row'; tail -n +3 "$T_TMP/x.csv"; } | sed 's/$/\r/' >"$T_TMP/x-crlf-broken-synthetic.csv"
+run_tool "$T_TMP/o" "$T_TMP/e" "$S" import --db "$T_TMP/matrix2.db" "$T_TMP/x-crlf-broken-synthetic.csv"
+ok $(( RC != 2 )) "import, a broken row in CRLF text: exit 2 (exit $RC)"
+grep -q "x-crlf-broken-synthetic.csv:3: expected 15 fields, found 2" "$T_TMP/e"; ok $? "import: file:line and what is wrong"
+n=$("$S" export --db "$T_TMP/matrix2.db" | tail -n +2 | wc -l)
+ok $(( n != $(tail -n +2 "$T_TMP/x.csv" | wc -l) )) "import: every valid row still imported ($n)"
+
 # --- PostgreSQL
 if pg_start; then
 	pg_url_sql() { pg_psql_db "$(printf '%s' "$1" | sed 's/.*dbname=\([^ ]*\).*/\1/')" "$2"; }

@@ -178,6 +178,7 @@ static int import_file(struct td_store *s, const char *path, long *runs)
 	struct pending p = { 0 };
 	int rc = 0;
 	bool header = false;
+	unsigned long lineno_json = 0;         /* JSON lines read */
 	if (store_add_begin(s, NULL) < 0)
 		verb_store_failed(s);
 	while ((len = getline(&line, &cap, f)) >= 0 && rc == 0) {
@@ -210,6 +211,7 @@ static int import_file(struct td_store *s, const char *path, long *runs)
 					snprintf(nums[i], sizeof nums[i], "%.17g", json_real_value(v)), fields[i] = nums[i];
 			}
 			rc = take_row(s, &p, fields, name, lineno, runs);
+			lineno_json++;
 			free(labels);
 			json_decref(obj);
 			continue;
@@ -232,10 +234,16 @@ static int import_file(struct td_store *s, const char *path, long *runs)
 			fields[i] = cells[i];
 		rc = take_row(s, &p, fields, name, lineno, runs);
 	}
+	if (rc == 0 && !header && lineno_json == 0) {
+		td_bad_input(name, 0, "no td-store export rows in the file");
+		rc = -1;
+	}
 	if (rc == 0)
 		rc = flush(s, &p, runs);
 	if (rc == 0 && store_add_end(s, true) < 0)
 		rc = -1;
+	else if (rc < 0 && !s->b->error[0])
+		store_add_end(s, false);          /* not an export: nothing of it is kept */
 	if (rc < 0 && s->b->error[0])
 		verb_store_failed(s);
 	pending_clear(&p);
