@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "analysis/stat_model.h"
 #include "common/diag.h"
+#include "tests/fuzz/fuzz_input.h"
 #include "parsers/stat_pipe.h"
 
 static void each_interval(void *ctx, const struct stat_model *m)
@@ -58,14 +59,9 @@ static void compare_with_pipe(const char *path, enum stat_format fmt)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static char path[64];
-	if (!path[0])
-		snprintf(path, sizeof path, "/tmp/td-fuzz-stat-%d", (int)getpid());
-	FILE *f = fopen(path, "wb");
-	if (!f)
+	const char *path = fuzz_input_file("stat", data, size);
+	if (!path)
 		return 0;
-	fwrite(data, 1, size, f);
-	fclose(f);
 	td_quiet = 1;
 	struct stat_model m;
 	stat_model_init(&m);

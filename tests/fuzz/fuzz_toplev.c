@@ -10,6 +10,7 @@
 #include "analysis/stat_model.h"
 #include "analysis/tma.h"
 #include "common/diag.h"
+#include "tests/fuzz/fuzz_input.h"
 
 #define MAX_PRINTED 256
 
@@ -41,14 +42,9 @@ static void each_interval(void *ctx, const struct stat_model *m)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static char path[64];
-	if (!path[0])
-		snprintf(path, sizeof path, "/tmp/td-fuzz-toplev-%d", (int)getpid());
-	FILE *f = fopen(path, "wb");
-	if (!f)
+	const char *path = fuzz_input_file("toplev", data, size);
+	if (!path)
 		return 0;
-	fwrite(data, 1, size, f);
-	fclose(f);
 	td_quiet = 1;
 	struct stat_model m;
 	stat_model_init(&m);
