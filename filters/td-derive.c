@@ -640,21 +640,29 @@ static void write_scope_table(const struct stat_model *m, const struct counter_s
 	free(rows);
 }
 
+/* More than four scoped sets (CPUs, cores, ...): trees and diagnoses are
+ * then given per PMU, the scopes summed. */
+static bool many_scopes(const struct counter_set *sum, int nsum)
+{
+	int scoped = 0;
+	for (int i = 0; i < nsum; i++)
+		scoped += sum[i].scope[0] != '\0';
+	return scoped > 4;
+}
+
 /* The Top-down tree of every whole-run set that has one. */
 static void write_trees(const struct stat_model *m, FILE *f, bool markdown)
 {
 	int nsum;
 	const struct counter_set *sum = stat_model_summary(m, &nsum);
 	struct counter_set merged[MAX_PMUS];
-	int with_scope = 0;
-	for (int i = 0; i < nsum; i++)
-		with_scope += sum[i].scope[0] != '\0';
-	if (!markdown && with_scope > 4) {
+	bool with_scope = many_scopes(sum, nsum);
+	if (!markdown && with_scope) {
 		write_scope_table(m, sum, nsum, f);
 		nsum = merge_by_pmu(sum, nsum, merged);
 		sum = merged;
 	} else {
-		with_scope = 0;
+		with_scope = false;
 	}
 	for (int i = 0; i < nsum; i++) {
 		struct tma_tree tree;
@@ -691,10 +699,7 @@ static int diagnoses(const struct stat_model *m, struct run_diagnosis **out)
 	int nsum;
 	const struct counter_set *sum = stat_model_summary(m, &nsum);
 	struct counter_set merged[MAX_PMUS];
-	int with_scope = 0;
-	for (int i = 0; i < nsum; i++)
-		with_scope += sum[i].scope[0] != '\0';
-	bool merge = with_scope > 4;
+	bool merge = many_scopes(sum, nsum);
 	if (merge) {
 		nsum = merge_by_pmu(sum, nsum, merged);
 		sum = merged;
