@@ -8,6 +8,7 @@
 
 struct node {
 	uint32_t name, parent, child, sibling;   /* child/sibling: 0 is none (0 is the root) */
+	uint32_t nchildren;
 	double leaf;          /* counts of the lines ending at this frame */
 	double cont_self;     /* lines ending here with a trailing ';': they sort with the callees */
 	double total;         /* the whole width, set by sum_totals() */
@@ -34,9 +35,8 @@ struct flame_tree {
 	char *prev;
 	size_t prev_len, prev_cap;
 	uint32_t *path;           /* node per depth; path[0] is the root */
-	size_t *ends;             /* byte offset where each field of prev ends */
 	size_t path_len, path_cap;
-	/* field splitting scratch */
+	/* the fields of the line (those of the previous line until split) */
 	size_t *fs, *fe;
 	size_t fcap;
 	/* flame chart: the open frames and the frames closed so far */
@@ -90,10 +90,21 @@ static void grow_table(struct flame_tree *t)
 	t->nslots = n;
 }
 
-static uint32_t child_of(struct flame_tree *t, uint32_t parent, uint32_t name)
+static void table_put(struct flame_tree *t, uint32_t parent, uint32_t name, uint32_t id)
 {
 	if ((t->used + 1) * 2 > t->nslots)
 		grow_table(t);
+	uint64_t key = (uint64_t)(parent + 1) << 32 | name;
+	size_t mask = t->nslots - 1, s = slot_of(key, mask);
+	while (t->keys[s])
+		s = (s + 1) & mask;
+	t->keys[s] = key;
+	t->vals[s] = id;
+	t->used++;
+}
+
+static uint32_t table_get(const struct flame_tree *t, uint32_t parent, uint32_t name)
+{
 	uint64_t key = (uint64_t)(parent + 1) << 32 | name;
 	size_t mask = t->nslots - 1, s = slot_of(key, mask);
 	while (t->keys[s]) {
@@ -101,13 +112,36 @@ static uint32_t child_of(struct flame_tree *t, uint32_t parent, uint32_t name)
 			return t->vals[s];
 		s = (s + 1) & mask;
 	}
-	uint32_t id = new_node(t, name, parent);
+	return 0;
+}
+
+/* A node's children: a list scanned while short, the table beyond. Sorted
+ * input makes most lookups those of a frame just created, which has no
+ * children yet: no lookup at all. */
+enum { LIST_MAX = 8 };
+
+static uint32_t child_of(struct flame_tree *t, uint32_t parent, uint32_t name)
+{
 	struct node *p = &t->nodes[parent];
+	if (p->nchildren > LIST_MAX) {
+		uint32_t id = table_get(t, parent, name);
+		if (id)
+			return id;
+	} else {
+		for (uint32_t c = p->child; c; c = t->nodes[c].sibling)
+			if (t->nodes[c].name == name)
+				return c;
+	}
+	uint32_t id = new_node(t, name, parent);
+	p = &t->nodes[parent];             /* new_node may move the array */
 	t->nodes[id].sibling = p->child;
 	p->child = id;
-	t->keys[s] = key;
-	t->vals[s] = id;
-	t->used++;
+	if (++p->nchildren == LIST_MAX + 1) {
+		for (uint32_t c = p->child; c; c = t->nodes[c].sibling)
+			table_put(t, parent, t->nodes[c].name, c);
+	} else if (p->nchildren > LIST_MAX + 1) {
+		table_put(t, parent, name, id);
+	}
 	return id;
 }
 
@@ -121,7 +155,6 @@ struct flame_tree *flame_tree_new(const struct flame_tree_options *o)
 	new_node(t, 0, 0);
 	t->path_cap = 64;
 	t->path = td_malloc(t->path_cap * sizeof *t->path);
-	t->ends = td_malloc(t->path_cap * sizeof *t->ends);
 	t->path[0] = 0;
 	t->path_len = 1;
 	return t;
@@ -137,7 +170,6 @@ void flame_tree_free(struct flame_tree *t)
 	free(t->vals);
 	free(t->prev);
 	free(t->path);
-	free(t->ends);
 	free(t->fs);
 	free(t->fe);
 	free(t->open);
@@ -156,32 +188,51 @@ bool flame_tree_differential(const struct flame_tree *t) { return t->differentia
 
 /* Splits the stack into its ';'-separated fields (t->fs/t->fe), the trailing
  * empty ones dropped as perl's split drops them; returns the count and sets
- * *trailing when some were dropped. */
-static size_t split_fields(struct flame_tree *t, const char *s, size_t n, bool *trailing)
+ * *trailing when some were dropped. The first `from` fields are those of
+ * the previous line, already in fs/fe (the same bytes start both lines). */
+static size_t split_fields(struct flame_tree *t, const char *s, size_t n, size_t from, bool *trailing)
 {
-	size_t count = 0, start = 0;
-	for (size_t i = 0;; i++) {
-		if (i == n || s[i] == ';') {
-			if (count == t->fcap) {
-				t->fcap = t->fcap ? t->fcap * 2 : 64;
-				t->fs = td_realloc(t->fs, t->fcap * sizeof *t->fs);
-				t->fe = td_realloc(t->fe, t->fcap * sizeof *t->fe);
-			}
-			t->fs[count] = start;
-			t->fe[count] = i;
-			count++;
-			start = i + 1;
-			if (i == n)
-				break;
+	size_t count = from, start = from ? t->fe[from - 1] + 1 : 0;
+	for (;;) {
+		if (count == t->fcap) {
+			t->fcap = t->fcap ? t->fcap * 2 : 64;
+			t->fs = td_realloc(t->fs, t->fcap * sizeof *t->fs);
+			t->fe = td_realloc(t->fe, t->fcap * sizeof *t->fe);
 		}
+		const char *semi = start < n ? memchr(s + start, ';', n - start) : NULL;
+		size_t end = semi ? (size_t)(semi - s) : n;
+		t->fs[count] = start;
+		t->fe[count] = end;
+		count++;
+		if (!semi)
+			break;
+		start = end + 1;
 	}
 	size_t kept = count;
 	while (kept > 0 && t->fe[kept - 1] == t->fs[kept - 1])
 		kept--;
-	*trailing = kept < count && kept > 0;
-	if (n == 0)
-		*trailing = false;
+	*trailing = kept < count && kept > 0 && n > 0;
 	return kept;
+}
+
+/* Bytes of the first k fields with their separators. */
+static size_t shared_bytes(const struct flame_tree *t, size_t k) { return k ? t->fe[k - 1] : 0; }
+
+/* Length of the common prefix of a and b (n bytes at most). */
+static size_t common_prefix(const char *a, const char *b, size_t n)
+{
+	size_t i = 0;
+	while (i + 8 <= n) {
+		uint64_t x, y;
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		if (x != y)
+			return i + (size_t)__builtin_ctzll(x ^ y) / 8;
+		i += 8;
+	}
+	while (i < n && a[i] == b[i])
+		i++;
+	return i;
 }
 
 static void reserve_path(struct flame_tree *t, size_t n)
@@ -191,7 +242,6 @@ static void reserve_path(struct flame_tree *t, size_t n)
 	while (t->path_cap < n)
 		t->path_cap *= 2;
 	t->path = td_realloc(t->path, t->path_cap * sizeof *t->path);
-	t->ends = td_realloc(t->ends, t->path_cap * sizeof *t->ends);
 }
 
 static void chart_emit(struct flame_tree *t, uint32_t name, uint32_t depth, double start, double end, double delta)
@@ -244,15 +294,24 @@ bool flame_tree_add_line(struct flame_tree *t, const char *line, size_t len)
 	t->total += width;
 	t->sums_done = false;
 
+	/* the fields shared with the previous line keep its nodes */
+	size_t shared = 0;
+	if (!t->o.reverse && !t->o.flamechart && t->prev_len > 0) {
+		size_t common = common_prefix(stack, t->prev, slen < t->prev_len ? slen : t->prev_len);
+		while (shared + 1 < t->path_len && t->fe[shared] < common)
+			shared++;
+	}
 	bool trailing;
-	size_t n = split_fields(t, stack, slen, &trailing);
+	size_t n = split_fields(t, stack, slen, shared, &trailing);
+	if (shared > n)
+		shared = n;
 	if (t->o.reverse && n > 1) {
 		/* the reversed stack is joined again, so its own trailing empty
 		 * fields (the original's leading ones) are dropped in turn */
 		for (size_t i = 0, j = n - 1; i < j; i++, j--) {
-			size_t s = t->fs[i], e = t->fe[i];
+			size_t s0 = t->fs[i], e0 = t->fe[i];
 			t->fs[i] = t->fs[j]; t->fe[i] = t->fe[j];
-			t->fs[j] = s; t->fe[j] = e;
+			t->fs[j] = s0; t->fe[j] = e0;
 		}
 		size_t kept = n;
 		while (kept > 0 && t->fe[kept - 1] == t->fs[kept - 1])
@@ -263,26 +322,13 @@ bool flame_tree_add_line(struct flame_tree *t, const char *line, size_t len)
 		trailing = false;
 	}
 
+	reserve_path(t, n + 1);
 	if (t->o.flamechart) {
-		reserve_path(t, n + 1);
 		for (size_t i = 0; i < n; i++)
 			t->path[i] = td_intern(t->names, stack + t->fs[i], t->fe[i] - t->fs[i]);
 		chart_line(t, t->path, n, width, delta, two);
 		return true;
 	}
-
-	/* the fields shared with the previous line keep its nodes */
-	size_t shared = 0;
-	if (!t->o.reverse && t->prev_len > 0) {
-		size_t common = 0, lim = slen < t->prev_len ? slen : t->prev_len;
-		while (common < lim && stack[common] == t->prev[common])
-			common++;
-		while (shared + 1 < t->path_len && t->ends[shared] < common)
-			shared++;
-		if (shared > n)
-			shared = n;
-	}
-	reserve_path(t, n + 1);
 	for (size_t i = shared; i < n; i++) {
 		uint32_t name = td_intern(t->names, stack + t->fs[i], t->fe[i] - t->fs[i]);
 		t->path[i + 1] = child_of(t, t->path[i], name);
@@ -291,15 +337,10 @@ bool flame_tree_add_line(struct flame_tree *t, const char *line, size_t len)
 	if (!t->o.reverse) {
 		if (slen > t->prev_cap) {
 			t->prev_cap = slen * 2;
-			free(t->prev);
-			t->prev = td_malloc(t->prev_cap);
+			t->prev = td_realloc(t->prev, t->prev_cap);
 		}
-		memcpy(t->prev, stack, slen);
+		memcpy(t->prev + shared_bytes(t, shared), stack + shared_bytes(t, shared), slen - shared_bytes(t, shared));
 		t->prev_len = slen;
-		/* a dropped trailing field ends inside the next line's prefix
-		 * only as a separator, never as a frame */
-		for (size_t i = 0; i < n; i++)
-			t->ends[i] = t->fe[i];
 	}
 	struct node *leaf = &t->nodes[t->path[n]];
 	if (trailing) {

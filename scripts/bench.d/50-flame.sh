@@ -21,35 +21,28 @@ size=$(stat -c %s "$input")
 echo "== td-flame bench: $input ($(awk -v b="$size" 'BEGIN{printf "%.1f", b/1e6}') MB, $(wc -l <"$input") stacks), $(nproc) CPUs"
 cat "$input" >/dev/null
 
-# run NAME CMD...: seconds, MB/s of folded input, max RSS; output in $BENCH_DIR/NAME.svg
+# run NAME CMD...: wall and CPU seconds, MB/s of folded input (by CPU time:
+# the three are single-threaded, and CPU time does not count waiting for a
+# core on a busy machine), max RSS; output in $BENCH_DIR/NAME.svg.
+# Runs 3 times (once for flamegraph.pl) and keeps the lowest CPU time.
 run() {
-	name=$1
-	shift
-	/usr/bin/time -f "%e %M" -o "$BENCH_DIR/$name.time" "$@" <"$input" >"$BENCH_DIR/$name.svg" 2>/dev/null
-	read -r secs rss <"$BENCH_DIR/$name.time"
-	rate=$(awk -v s="$secs" -v b="$size" 'BEGIN { printf "%.1f", (s > 0 ? b / s / 1e6 : 0) }')
-	printf '%-22s %8.2f s %10s MB/s %8.1f MiB max RSS\n' "$name" "$secs" "$rate" "$(awk -v k="$rss" 'BEGIN{print k/1024}')"
-	eval "rate_$(echo "$name" | tr -c 'a-z0-9\n' '_')=$rate"
-}
-# best of three for the fast tools: a single run of a fraction of a second is noise
-best() {
-	name=$1
-	shift
-	run "$name" "$@" >/dev/null
-	b=$(cat "$BENCH_DIR/$name.time")
-	for i in 2 3; do
-		run "$name" "$@" >/dev/null
-		t=$(cat "$BENCH_DIR/$name.time")
-		[ "$(echo "$t" | cut -d' ' -f1 | awk -v b="${b%% *}" '{print ($1 < b)}')" = 1 ] && b=$t
+	name=$1 times=$2
+	shift 2
+	best=""
+	i=0
+	while [ $i -lt "$times" ]; do
+		/usr/bin/time -f "%e %U %S %M" -o "$BENCH_DIR/$name.time" "$@" <"$input" >"$BENCH_DIR/$name.svg" 2>/dev/null
+		t=$(awk '{ printf "%.2f %.2f %d", $1, $2 + $3, $4 }' "$BENCH_DIR/$name.time")
+		if [ -z "$best" ] || [ "$(echo "$t $best" | awk '{ print ($2 < $5) }')" = 1 ]; then best=$t; fi
+		i=$((i + 1))
 	done
-	echo "$b" >"$BENCH_DIR/$name.time"
-	secs=${b% *}; rss=${b#* }
-	rate=$(awk -v s="$secs" -v b="$size" 'BEGIN { printf "%.1f", (s > 0 ? b / s / 1e6 : 0) }')
-	printf '%-22s %8.2f s %10s MB/s %8.1f MiB max RSS (best of 3)\n' "$name" "$secs" "$rate" "$(awk -v k="$rss" 'BEGIN{print k/1024}')"
+	set -- $best
+	rate=$(awk -v s="$2" -v b="$size" 'BEGIN { printf "%.1f", (s > 0 ? b / s / 1e6 : 0) }')
+	printf '%-20s %7.2f s wall %7.2f s CPU %8s MB/s %7.1f MiB max RSS\n' "$name" "$1" "$2" "$rate" "$(awk -v k="$3" 'BEGIN{print k/1024}')"
 	eval "rate_$(echo "$name" | tr -c 'a-z0-9\n' '_')=$rate"
 }
 
-best td-flame "$BIN/td-flame" --hash
+run td-flame 3 "$BIN/td-flame" --hash
 fg=""
 if [ -n "${FLAMEGRAPH_DIR:-}" ] && [ -f "$FLAMEGRAPH_DIR/flamegraph.pl" ]; then
 	fg=$FLAMEGRAPH_DIR/flamegraph.pl
@@ -57,7 +50,7 @@ elif command -v flamegraph.pl >/dev/null 2>&1; then
 	fg=$(command -v flamegraph.pl)
 fi
 if [ -n "$fg" ]; then
-	run flamegraph.pl perl "$fg" --hash
+	run flamegraph.pl 1 perl "$fg" --hash
 	perl -ne 'print "$1\n" while m{<title>(.*?)</title><rect x="([^"]*)"}g' "$BENCH_DIR/flamegraph.pl.svg" | sort >"$BENCH_DIR/flame-fg.titles"
 	perl -ne 'print "$1\n" while m{<title>(.*?)</title><rect x="([^"]*)"}g' "$BENCH_DIR/td-flame.svg" | sort >"$BENCH_DIR/flame-td.titles"
 	cmp -s "$BENCH_DIR/flame-fg.titles" "$BENCH_DIR/flame-td.titles" &&
@@ -70,7 +63,7 @@ inf=${INFERNO_FLAMEGRAPH:-}
 [ -z "$inf" ] && [ -n "${INFERNO:-}" ] && inf=$(dirname "$INFERNO")/inferno-flamegraph
 [ -z "$inf" ] && inf=$(command -v inferno-flamegraph 2>/dev/null || true)
 if [ -n "$inf" ] && [ -x "$inf" ]; then
-	best inferno-flamegraph "$inf" --hash
+	run inferno-flamegraph 3 "$inf" --hash
 else
 	echo "inferno-flamegraph     absent (set INFERNO_FLAMEGRAPH or INFERNO)"
 fi
