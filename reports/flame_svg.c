@@ -394,8 +394,9 @@ void flame_svg_write(FILE *out, const struct flame_tree *t, const struct flame_f
 
 	/* legend: the total and its unit */
 	snprintf(b2, sizeof b2, "%.0f", total * o->factor);
+	char b3[32];
 	fprintf(out, "<text id=\"legend\" x=\"%.2f\" y=\"%s\" style=\"font-size:%spx\">Total: ",
-		(double)(o->width - XPAD), num(height - 2, b1), num(o->font_size * 0.8, b1));
+		(double)(o->width - XPAD), num(height - 2, b1), num(o->font_size * 0.8, b3));
 	put_grouped(out, b2);
 	fputc(' ', out);
 	put_xml_str(out, o->count_name, false);
