@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# What every tool promises: --help, --version, -o FILE, usage errors exit 2,
+# What every tool promises: --help, --version, a man page and a README entry,
+# -o FILE, usage errors exit 2,
 # unreadable and binary input reported as "tool: FILE:LINE: ..." with exit 2.
 . "$(dirname "$0")/lib.sh"
 printf 'plain text line\nbinary\0here\n' >"$T_TMP/binary.synthetic"
@@ -12,6 +13,8 @@ for tool in $tools; do
 	grep -q "^usage: $name" "$T_TMP/out"; ok $? "$name --help prints usage"
 	run_tool "$T_TMP/out" "$T_TMP/err" "$tool" --version
 	grep -q "^$name (tdkit) [0-9]" "$T_TMP/out"; ok $? "$name --version"
+	[ -s "$TD_ROOT/man/$name.1" ]; ok $? "$name has a man page"
+	grep -qF "\`$name\`" "$TD_ROOT/README.md"; ok $? "$name is in the README"
 	run_tool "$T_TMP/out" "$T_TMP/err" "$tool" --no-such-option
 	ok $(( RC != 2 )) "$name: unknown option exits 2"
 	[ "$name" = td-explain ] && continue    # takes node names, not files
