@@ -66,7 +66,7 @@ bool flame_background(const char *bg, int palette, const char **c1, const char *
 			*c2 = backgrounds[i].c2;
 			return true;
 		}
-	if (bg[0] == '#' && strlen(bg) == 7 && !strchr(bg, '"') && !strchr(bg, '<') && !strchr(bg, '&')) {
+	if (bg[0] == '#' && strlen(bg) == 7 && strspn(bg + 1, "0123456789abcdefABCDEF") == 6) {
 		memcpy(flat, bg, 8);
 		*c1 = *c2 = flat;
 		return true;
@@ -153,11 +153,6 @@ static int java_palette(const char *s, size_t n)
 	for (size_t i = 0; i < sizeof pkgs / sizeof *pkgs; i++)
 		if (m >= strlen(pkgs[i]) && !memcmp(p, pkgs[i], strlen(pkgs[i])))
 			return GREEN;
-	if (s != p) {       /* "L" optional: the same packages without it */
-		for (size_t i = 0; i < sizeof pkgs / sizeof *pkgs; i++)
-			if (n >= strlen(pkgs[i]) && !memcmp(s, pkgs[i], strlen(pkgs[i])))
-				return GREEN;
-	}
 	if (contains(s, n, ":::"))
 		return GREEN;
 	if (contains(s, n, "::"))
