@@ -147,16 +147,16 @@ static void arm_topdown(struct plan *p, const struct machine_facts *m, const str
 {
 	if (m->desc->topdown == CPU_TD_ARM_SLOTS) {
 		static const char *const slots[] = { "cpu_cycles", "stall_slot_frontend", "stall_slot_backend", "stall_slot",
-						     "op_retired", "op_spec", NULL };
+						     "op_retired", "op_spec", "inst_retired", NULL };
 		events_group(p, m, "Top-down (slots)", "", slots, false, " cpu_cycles ");
 		p->topdown = "slot events";
 	} else {
-		static const char *const cycles[] = { "cpu_cycles", "stall_frontend", "stall_backend", "stall_backend_mem",
-						      NULL };
-		const char *have[5];
+		static const char *const cycles[] = { "cpu_cycles", "inst_retired", "stall_frontend", "stall_backend",
+						      "stall_backend_mem", NULL };
+		const char *have[6];
 		int n = 0;
 		for (int i = 0; cycles[i]; i++)
-			if (i < 3 || detect_pmu_event(m, m->core_pmu, cycles[i]))
+			if (i < 4 || detect_pmu_event(m, m->core_pmu, cycles[i]))
 				have[n++] = cycles[i];
 		have[n] = NULL;
 		events_group(p, m, "Top-down (cycles)", "", have, false, " cpu_cycles ");
@@ -180,7 +180,8 @@ static void generic(struct plan *p, const struct machine_facts *m)
 		/* the names are the PMU's sysfs events; plain names when it has them */
 		const char *const *sets[] = { ipc, br, cache, tlb };
 		const char *what[] = { "IPC", "branches", "caches", "TLB" };
-		for (int s = 0; s < 4; s++) {
+		/* the Top-down group counts cycles and instructions already */
+		for (int s = p->n > 1 ? 1 : 0; s < 4; s++) {
 			const char *have[8];
 			int n = 0;
 			for (int i = 0; sets[s][i]; i++)

@@ -1,12 +1,14 @@
 /* td-collect: measure the right events for this CPU with perf stat, on a
  * command, processes by name, PIDs or the whole system, and write a
  * self-describing capture (or keep it in td-store), once or as an agent. */
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "collect/collect.h"
 #include "collect/detect.h"
 #include "collect/perf.h"
@@ -105,6 +107,33 @@ static void optional_store_arg(int argc, char **argv)
 			argv[i] = "--store=";
 }
 
+/* The command can start: a path that is an executable file, or a name on
+ * PATH; else one line naming it. */
+static bool command_runs(const char *c)
+{
+	struct stat st;
+	if (strchr(c, '/')) {
+		if (stat(c, &st) < 0)
+			td_error("%s: cannot run: %s", c, strerror(errno));
+		else if (!S_ISREG(st.st_mode) || access(c, X_OK) < 0)
+			td_error("%s: cannot run: not an executable file", c);
+		else
+			return true;
+		return false;
+	}
+	const char *path = getenv("PATH");
+	char dir[4096];
+	for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
+		size_t n = strcspn(p, ":");
+		snprintf(dir, sizeof dir, "%.*s/%s", (int)n, n ? p : ".", c);
+		if (stat(dir, &st) == 0 && S_ISREG(st.st_mode) && access(dir, X_OK) == 0)
+			return true;
+		p += n + (p[n] == ':');
+	}
+	td_error("%s: cannot run: no such command on PATH", c);
+	return false;
+}
+
 /* The arguments again, for the unit: the unit options left out. */
 static int unit_args(int argc, char **argv, char **out)
 {
@@ -164,6 +193,8 @@ int main(int argc, char **argv)
 		return TD_EXIT_OK;
 	}
 
+	if (n > 0 && !command_runs(argv[0]))
+		return TD_EXIT_BAD;
 	struct machine_facts m;
 	char why[1024], version[64];
 	if (!detect_machine(opt_sysroot, &m, why, sizeof why)) {
