@@ -193,7 +193,7 @@ int main(int argc, char **argv)
 		return TD_EXIT_OK;
 	}
 
-	if (n > 0 && !command_runs(argv[0]))
+	if (n > 0 && !opt_dry_run && !command_runs(argv[0]))
 		return TD_EXIT_BAD;
 	struct machine_facts m;
 	char why[1024], version[64];

@@ -86,6 +86,12 @@ run_tool "$T_TMP/o" "$T_TMP/e" "$TD_BIN/td-store" list --db "$db" --label bench=
 for l in arch kernel host cpu cpuid pmus perf_version tma_level target; do
 	grep -q "$l=" "$T_TMP/o" || { diag "label $l missing"; false; } || break
 done; ok $? "stored runs carry arch, kernel, host, cpu, cpuid, pmus, perf_version, tma_level, target"
+"$C" --no-git-labels -a --duration 0.2s --every 1s --count 10 >"$T_TMP/sig.csv" 2>"$T_TMP/sig.err" & agent=$!
+sleep 1.5; kill -TERM "$agent"; wait "$agent"; RC=$?
+ok $RC "agent stopped by SIGTERM: exit 0"
+runs=$(grep -c '^# started on' "$T_TMP/sig.csv"); done_runs=$(grep -c ',duration_time,' "$T_TMP/sig.csv")
+[ "$runs" -ge 1 ] && [ "$runs" -lt 10 ] && [ "$runs" = "$done_runs" ]; ok $? "agent stopped by SIGTERM: $runs whole runs written, none cut"
+grep -q "stopped by a signal after the last run was written" "$T_TMP/sig.err"; ok $? "agent stopped by SIGTERM: says so"
 run_tool "$T_TMP/o" "$T_TMP/e" "$C" -- true --store
 ok $RC "a command whose own arguments say --store is not td-collect's --store"
 ( cd "$TD_ROOT" && "$C" --store "$T_TMP/git.db" -- true >/dev/null 2>&1 )
