@@ -181,33 +181,33 @@ int main(int argc, char **argv)
 		exe[len > 0 ? len : 0] = '\0';
 		char **args = td_malloc(sizeof(char *) * (size_t)(argc + 1));
 		int na = unit_args(argc, original, args);
-		if (opt_install_unit) {
-			char why[512];
-			if (!unit_install(opt_sysroot ? opt_sysroot : "", exe, args, na, why, sizeof why)) {
-				td_error("%s", why);
-				return TD_EXIT_BAD;
-			}
-			return TD_EXIT_OK;
-		}
-		unit_write(stdout, exe, args, na);
-		return TD_EXIT_OK;
+		int rc = TD_EXIT_OK;
+		char why[512];
+		if (!opt_install_unit)
+			unit_write(stdout, exe, args, na);
+		else if (!unit_install(opt_sysroot ? opt_sysroot : "", exe, args, na, why, sizeof why))
+			td_error("%s", why), rc = TD_EXIT_BAD;
+		free(args);
+		free(original);
+		return rc;
 	}
 
-	if (n > 0 && !opt_dry_run && !command_runs(argv[0]))
+	if (n > 0 && !opt_dry_run && !command_runs(argv[0])) {
+		free(original);
 		return TD_EXIT_BAD;
+	}
 	struct machine_facts m;
 	char why[1024], version[64];
-	if (!detect_machine(opt_sysroot, &m, why, sizeof why)) {
+	bool ready = false;
+	if (!detect_machine(opt_sysroot, &m, why, sizeof why) || !perf_version(version, sizeof version, why, sizeof why))
 		td_error("%s", why);
-		return TD_EXIT_BAD;
-	}
-	if (!perf_version(version, sizeof version, why, sizeof why)) {
-		td_error("%s", why);
-		return TD_EXIT_BAD;
-	}
-	if (opt_all && !m.perfmon && m.paranoid > 0 && !opt_dry_run) {
+	else if (opt_all && !m.perfmon && m.paranoid > 0 && !opt_dry_run)
 		td_error("-a counts every CPU: it needs kernel.perf_event_paranoid 0 or less (it is %d), CAP_PERFMON or "
 			 "root ('sysctl kernel.perf_event_paranoid=0')", m.paranoid);
+	else
+		ready = true;
+	if (!ready) {
+		free(original);
 		return TD_EXIT_BAD;
 	}
 	char *groups = perf_metric_groups(opt_sysroot ? m.cpuid : NULL);

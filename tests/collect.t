@@ -103,7 +103,7 @@ else
 fi
 
 # --- the header, read back ----------------------------------------------------
-v2=$D/stat/collect-synthetic-neoverse-v2-header.csv
+v2=$D/collect/collect-synthetic-neoverse-v2-header.csv
 run_tool "$T_TMP/o" "$T_TMP/e" "$TD_BIN/td-derive" --csv "$v2"
 grep -q 'backend_bound,37.5' "$T_TMP/o" || grep -q 'backend_bound,.*37.5' "$T_TMP/o"; ok $? "td-derive: the header's V2 cpuid selects 8 slots (backend 37.5 %)"
 grep -v '^# tdkit-collect' "$v2" >"$T_TMP/nohdr.csv"
