@@ -72,8 +72,8 @@ grep -q ',task-clock,' "$T_TMP/proc.csv"; ok $? "--process: counts written"
 run_tool "$T_TMP/o" "$T_TMP/e" "$C" --dry-run --pid "$target" --duration 0.2s
 grep -q -- "-p $target -e .* -- sleep 0.2\$" "$T_TMP/o"; ok $? "--pid: perf stat -p PID -- sleep 0.2"
 kill "$target" 2>/dev/null; wait "$target" 2>/dev/null
-"$T_TMP/$name" 0.1 & target=$!
-run_tool "$T_TMP/o" "$T_TMP/e" "$C" --no-git-labels --process "$name" --duration 0.5s
+"$T_TMP/$name" 1 & target=$!
+run_tool "$T_TMP/o" "$T_TMP/e" "$C" --no-git-labels --process "$name" --duration 2s
 wait "$target" 2>/dev/null
 [ $RC = 0 ] && grep -q ',task-clock,' "$T_TMP/o"; ok $? "--process: a target that exits during the run is fine (exit 0, counts written)"
 run_tool "$T_TMP/o" "$T_TMP/e" "$C" --process "no-such-process-$$" --duration 0.2s
