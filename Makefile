@@ -46,8 +46,8 @@ $(COUNT_LIB): $(BUILD)/count/tdcount.o
 $(BUILD)/tdcount-example: $(BUILD)/count/example.o $(COUNT_LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lpfm
 
-# td-collect: its modules (collect/*.c), td-store's add verb for --store
-COLLECT_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard collect/*.c)))
+# td-collect: its modules (filters/td-collect/*.c), td-store's add verb for --store
+COLLECT_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard filters/td-collect/*.c)))
 $(BIN)/td-collect: $(BUILD)/filters/td-collect.o $(COLLECT_OBJ) $(STORE_VERBS) $(BUILD)/libtd.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lsqlite3 -lpq -ljansson

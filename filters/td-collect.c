@@ -9,11 +9,11 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include "collect/collect.h"
-#include "collect/detect.h"
-#include "collect/perf.h"
-#include "collect/plan.h"
-#include "collect/unit.h"
+#include "filters/td-collect/collect.h"
+#include "filters/td-collect/detect.h"
+#include "filters/td-collect/perf.h"
+#include "filters/td-collect/plan.h"
+#include "filters/td-collect/unit.h"
 #include "common/diag.h"
 #include "common/opts.h"
 #include "store/store.h"

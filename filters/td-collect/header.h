@@ -8,8 +8,8 @@
 
 #include <stdio.h>
 #include <time.h>
-#include "collect/detect.h"
-#include "collect/plan.h"
+#include "filters/td-collect/detect.h"
+#include "filters/td-collect/plan.h"
 
 struct header_facts {
 	const struct machine_facts *m;

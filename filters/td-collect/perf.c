@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/wait.h>
-#include "collect/perf.h"
+#include "filters/td-collect/perf.h"
 #include "common/diag.h"
 
 volatile pid_t perf_running;

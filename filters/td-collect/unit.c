@@ -4,7 +4,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "collect/unit.h"
+#include "filters/td-collect/unit.h"
 
 const char *unit_secret_in(const char *db)
 {

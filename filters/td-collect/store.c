@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/wait.h>
-#include "collect/store.h"
+#include "filters/td-collect/store.h"
 #include "filters/td-store/verbs.h"
 
 bool store_capture(const char *db, const char *path, char *ids, size_t cap)

@@ -13,7 +13,7 @@
 #define TD_COLLECT_PLAN_H
 
 #include <stdbool.h>
-#include "collect/detect.h"
+#include "filters/td-collect/detect.h"
 
 #define PLAN_MAX_GROUPS 12
 #define PLAN_MAX_NOTES 6

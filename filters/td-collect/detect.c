@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/utsname.h>
-#include "collect/detect.h"
+#include "filters/td-collect/detect.h"
 
 static bool read_file(const struct machine_facts *m, const char *path, char *buf, size_t cap)
 {

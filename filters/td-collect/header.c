@@ -1,6 +1,6 @@
 /* The capture's header (header.h). */
 #include <string.h>
-#include "collect/header.h"
+#include "filters/td-collect/header.h"
 #include "parsers/collect_header.h"
 
 /* A value stays on its line. */

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "collect/target.h"
+#include "filters/td-collect/target.h"
 
 static bool read_proc(int pid, const char *what, char *buf, size_t cap, size_t *len)
 {

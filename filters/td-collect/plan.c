@@ -2,8 +2,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include "collect/perf.h"
-#include "collect/plan.h"
+#include "filters/td-collect/perf.h"
+#include "filters/td-collect/plan.h"
 
 static void note(struct plan *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void note(struct plan *p, const char *fmt, ...)

@@ -12,8 +12,8 @@
 #define TD_COLLECT_COLLECT_H
 
 #include <stdbool.h>
-#include "collect/detect.h"
-#include "collect/plan.h"
+#include "filters/td-collect/detect.h"
+#include "filters/td-collect/plan.h"
 
 enum target_kind { TARGET_PROCESS, TARGET_PIDS, TARGET_SYSTEM, TARGET_COMMAND };
 

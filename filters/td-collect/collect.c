@@ -8,11 +8,11 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "collect/collect.h"
-#include "collect/header.h"
-#include "collect/perf.h"
-#include "collect/store.h"
-#include "collect/target.h"
+#include "filters/td-collect/collect.h"
+#include "filters/td-collect/header.h"
+#include "filters/td-collect/perf.h"
+#include "filters/td-collect/store.h"
+#include "filters/td-collect/target.h"
 #include "common/diag.h"
 
 #define MAX_ARGS 64
