@@ -40,6 +40,7 @@ $(BIN)/td-store: $(BUILD)/filters/td-store.o $(STORE_VERBS) $(BUILD)/libtd.a
 
 # libtdcount: counting inside a program (count/), event names through libpfm4
 COUNT_LIB := $(BUILD)/libtdcount.a
+$(BUILD)/count/tdcount.o: CFLAGS += -ffat-lto-objects   # linkable by any toolchain, with LTO or without
 $(COUNT_LIB): $(BUILD)/count/tdcount.o
 	@rm -f $@
 	$(AR) rcs $@ $^
