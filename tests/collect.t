@@ -171,7 +171,7 @@ exit 255
 EOS
 chmod +x "$T_TMP/denied-perf"
 TD_PERF=$T_TMP/denied-perf run_tool "$T_TMP/o" "$T_TMP/e" "$C" -- true
-[ $RC = 2 ] && [ "$(wc -l <"$T_TMP/o")" = 0 ] && grep -q "^td-collect: perf stat failed: Error:" "$T_TMP/e"; ok $? "perf refuses: exit 2, perf's own message, no capture written"
+[ $RC = 2 ] && [ "$(wc -l <"$T_TMP/o")" = 0 ] && grep -q "^td-collect: perf stat failed: Error: Access to performance monitoring and observability operations is limited.$" "$T_TMP/e"; ok $? "perf refuses: exit 2, perf's own message, no capture written"
 run_tool "$T_TMP/o" "$T_TMP/e" "$C" -- "$T_TMP/no-such-command"
 ok $(( RC != 2 )) "a command that cannot start: exit 2"
 

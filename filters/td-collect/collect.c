@@ -162,14 +162,21 @@ int collect_print(const struct collect_job *j)
 	return 0;
 }
 
-/* The first line of perf's message that says what went wrong. */
+/* The first line of perf's message, and the next when the first only
+ * announces it ("Error:" then the reason). */
 static void first_line(const char *err, char *out, size_t cap)
 {
 	const char *p = err;
 	while (*p == '\n' || *p == ' ')
 		p++;
 	size_t n = strcspn(p, "\n");
-	snprintf(out, cap, "%.*s", (int)n, p);
+	int w = snprintf(out, cap, "%.*s", (int)n, p);
+	if (n && p[n - 1] == ':' && p[n] == '\n' && w > 0 && (size_t)w < cap) {
+		const char *q = p + n;
+		while (*q == '\n' || *q == ' ')
+			q++;
+		snprintf(out + w, cap - (size_t)w, " %.*s", (int)strcspn(q, "\n"), q);
+	}
 }
 
 /* Lines of perf's after the header: counters were written. */
@@ -235,10 +242,10 @@ int collect_once(const struct collect_job *j)
 		fseek(f, 0, SEEK_END);
 	}
 	rc = 0;
-	if (status < 0 || (status && !has_counts(f)) || !has_counts(f)) {
+	if (status < 0 || !has_counts(f)) {
 		char line[512];
 		first_line(err, line, sizeof line);
-		td_error("perf stat failed%s%s%s", status > 0 ? "" : "", line[0] ? ": " : " (no message)", line);
+		td_error("perf stat failed%s%s", line[0] ? ": " : " (no message)", line);
 		rc = 2;
 	} else {
 		if (status)

@@ -127,14 +127,15 @@ int perf_run(char *const argv[], int out_fd, int log_fd, bool echo, char *err, s
 	if (pid == 0) {
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
-		int lfd = dup(log_fd);      /* out of the way of the dup2s below */
-		dup2(out_fd, 1);
-		dup2(efd[1], 2);
-		dup2(lfd, 3);
-		if (lfd != 3)
-			close(lfd);
+		/* the log and the error pipe above 2 and 3 first: no dup2 below lands on them */
+		int lfd = fcntl(log_fd, F_DUPFD, 10), ewr = fcntl(efd[1], F_DUPFD, 10);
 		close(efd[0]);
 		close(efd[1]);
+		dup2(out_fd, 1);
+		dup2(ewr, 2);
+		dup2(lfd, 3);
+		close(lfd);
+		close(ewr);
 		execvp(argv[0], argv);
 		fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
