@@ -18,6 +18,7 @@ for tool in $tools; do
 	run_tool "$T_TMP/out" "$T_TMP/err" "$tool" --no-such-option
 	ok $(( RC != 2 )) "$name: unknown option exits 2"
 	[ "$name" = td-explain ] && continue    # takes node names, not files
+	# td-collect's operand is a command: one that cannot run is named the same way
 	twice=""; [ "$name" = td-diff ] && twice=1  # compares two inputs
 	verb=""; [ "$name" = td-store ] && verb="add --db $T_TMP/cli.db"   # files go to a verb
 	run_tool "$T_TMP/out" "$T_TMP/err" "$tool" $verb "$T_TMP/does-not-exist" ${twice:+"$T_TMP/does-not-exist"}

@@ -59,4 +59,10 @@ extern bool verb_csv, verb_json, verb_markdown;
 /* A store failure: "td-store: WHERE: ERROR" and exit 2. */
 void verb_store_failed(struct td_store *s) __attribute__((noreturn));
 
+/* The labels a capture's td-collect header gives (capture_header.c): the
+ * machine and target facts and the collection's --label's, strings
+ * allocated; and one of them by key, or NULL. */
+int capture_header_labels(const char *bytes, size_t len, struct store_label *out, int max);
+const char *capture_header_label(const struct store_label *l, int n, const char *key);
+
 #endif
