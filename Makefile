@@ -38,6 +38,12 @@ $(BIN)/td-store: $(BUILD)/filters/td-store.o $(STORE_VERBS) $(BUILD)/libtd.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lsqlite3 -lpq -ljansson
 
+# td-mcp: its modules (filters/td-mcp/*.c) over td-store's verbs, and an HTTP server
+MCP_MODS := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard filters/td-mcp/*.c)))
+$(BIN)/td-mcp: $(BUILD)/filters/td-mcp.o $(MCP_MODS) $(STORE_VERBS) $(BUILD)/libtd.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lsqlite3 -lpq -ljansson -lmicrohttpd
+
 $(BIN)/%: $(BUILD)/filters/%.o $(BUILD)/libtd.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -46,7 +52,7 @@ $(BUILD)/unit/%: $(BUILD)/tests/unit/%.o $(BUILD)/libtd.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
--include $(LIB_OBJ:.o=.d) $(TOOLS:$(BIN)/%=$(BUILD)/filters/%.d) $(STORE_VERBS:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(TOOLS:$(BIN)/%=$(BUILD)/filters/%.d) $(STORE_VERBS:.o=.d) $(MCP_MODS:.o=.d)
 
 # Tests: TAP through prove. Shell tests find the tools through TD_BIN and the
 # shared captures through TD_SHARED (skipped, with a reason, when absent).
