@@ -80,6 +80,10 @@ fuzz-build:
 	$(if $(FUZZERS),@$(MAKE) --no-print-directory $(FUZZERS:%=build-fuzz/%))
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c build-fuzz/build/libtd.a
 	$(FUZZ_CC) -std=c11 $(CPPFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+# td-mcp's reader and protocol (its tools are stubs in the target)
+build-fuzz/fuzz_mcp: tests/fuzz/fuzz_mcp.c filters/td-mcp/reader.c filters/td-mcp/protocol.c filters/td-mcp/tools.c \
+		     filters/td-mcp/resources.c build-fuzz/build/libtd.a
+	$(FUZZ_CC) -std=c11 $(CPPFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS) -ljansson
 fuzz: fuzz-build
 	@for f in $(FUZZERS); do \
 	  mkdir -p build-fuzz/corpus-$$f; \
