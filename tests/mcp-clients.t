@@ -26,6 +26,21 @@ if [ ! -x "$NPM_DIR/node_modules/.bin/mcp-inspector-cli" ]; then
 	exit
 fi
 
+# conformance needs Node 22 or newer (fs.globSync), inspector-cli's commander
+# Node 20: this machine's node is used when it is 22 or newer, else node@22
+# from npm under the same prefix (Debian 12's own nodejs is 18)
+NODE=node
+if [ "$(node -p 'process.versions.node.split(".")[0]')" -lt 22 ]; then
+	if [ ! -x "$NPM_DIR/node22/node_modules/.bin/node" ]; then
+		timeout 300 npm install --no-audit --no-fund --prefix "$NPM_DIR/node22" node@22 >"$T_TMP/npm22.log" 2>&1
+	fi
+	NODE=$NPM_DIR/node22/node_modules/.bin/node
+fi
+if ! "$NODE" --version >/dev/null 2>&1; then
+	skip "the MCP clients need Node 22 or newer; node@22 from npm did not install: $(tail -n 1 "$T_TMP/npm22.log")"
+	done_testing
+	exit
+fi
 # the store: the two awk histories and the toplev outputs, as in mcp.t
 H=$TD_ROOT/testdata/store
 "$TD_BIN/td-store" add --db "$DB" --label build=release "$H"/*_nochange_run0*.csv >/dev/null 2>&1
@@ -40,7 +55,7 @@ dbg=$("$TD_BIN/td-store" list --db "$DB" --label build=debug --csv | sed -n 2p |
 # it is run from a folder under the npm prefix, whose package.json is there
 mkdir -p "$NPM_DIR/run"
 inspector() {
-	(cd "$NPM_DIR/run" && timeout 60 node ../node_modules/@modelcontextprotocol/inspector-cli/build/index.js \
+	(cd "$NPM_DIR/run" && timeout 60 "$NODE" ../node_modules/@modelcontextprotocol/inspector-cli/build/index.js \
 		"$MCP" --db "$DB" --allow-dir "$TD_ROOT/testdata" "$@")
 }
 inspector --method tools/list >"$T_TMP/list.json" 2>"$T_TMP/err"
@@ -83,20 +98,6 @@ ok $? "inspector-cli tools/call derive on a perf stat capture ($(head -c 120 "$T
 inspector --method resources/read --uri tdkit://methodology >"$T_TMP/res.json" 2>"$T_TMP/err"
 grep -q "bottleneck path" "$T_TMP/res.json"; ok $? "inspector-cli resources/read tdkit://methodology"
 
-# conformance (Node 22 or newer: it uses fs.globSync); this machine's node is
-# used when new enough, else node@22 from npm under the same prefix
-NODE=node
-if [ "$(node -p 'process.versions.node.split(".")[0]')" -lt 22 ]; then
-	if [ ! -x "$NPM_DIR/node22/node_modules/.bin/node" ]; then
-		timeout 300 npm install --no-audit --no-fund --prefix "$NPM_DIR/node22" node@22 >"$T_TMP/npm22.log" 2>&1
-	fi
-	NODE=$NPM_DIR/node22/node_modules/.bin/node
-fi
-if ! "$NODE" --version >/dev/null 2>&1; then
-	skip "conformance needs Node 22 or newer; node@22 from npm did not install: $(tail -n 1 "$T_TMP/npm22.log")"
-	done_testing
-	exit
-fi
 "$MCP" --new-token "$T_TMP/token"
 "$MCP" --db "$DB" --http 127.0.0.1:0 --token-file "$T_TMP/token" 2>"$T_TMP/srv.log" &
 srv=$!
