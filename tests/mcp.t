@@ -457,6 +457,10 @@ try:
     ok(st == 400 and json.loads(raw)["error"]["code"] == -32020, "Mcp-Name not the body's tool: 400, -32020", raw[:200])
     st, hd, raw = post(mreq, {"Mcp-Method": "tools/call", "Mcp-Name": "explain_node"})
     ok(st == 400 and json.loads(raw)["error"]["code"] == -32020, "no MCP-Protocol-Version on a 2026-07-28 request: 400, -32020")
+    st, hd, raw = post(req, {"MCP-Protocol-Version": MODERN, "Mcp-Method": "tools/call", "Mcp-Name": "list_runs"})
+    ok(st == 400 and json.loads(raw)["error"]["code"] == -32020, "MCP-Protocol-Version 2026-07-28 on a request without _meta: 400, -32020")
+    st, hd, raw = post(req, {"MCP-Protocol-Version": "1999-01-01"})
+    ok(st == 400 and json.loads(raw)["error"]["code"] == -32600, "an unknown MCP-Protocol-Version (legacy): 400", raw[:200])
     st, hd, raw = post({"jsonrpc": "2.0", "id": 3, "method": "nope", "params": {"_meta": modern_meta()}},
                        {"MCP-Protocol-Version": MODERN, "Mcp-Method": "nope"})
     ok(st == 404 and json.loads(raw)["error"]["code"] == -32601, "HTTP unknown method (2026-07-28): 404, -32601", (st, raw))

@@ -385,8 +385,14 @@ void mcp_handle(struct mcp_session *s, const char *msg, size_t len, const struct
 			goto reply;
 	} else {
 		c.version = s->version[0] ? s->version : legacy_versions[0];
+		if (http && http->protocol_version && !strcmp(http->protocol_version, MODERN)) {
+			mcp_fail(&e, MCP_HEADER_MISMATCH, "Header mismatch: MCP-Protocol-Version is " MODERN
+				 " but params._meta does not carry " META_VERSION);
+			c.http_status = 400;
+			goto reply;
+		}
 		if (http && http->protocol_version && strcmp(name, "initialize")) {
-			if (!legacy_supported(http->protocol_version) && strcmp(http->protocol_version, MODERN)) {
+			if (!legacy_supported(http->protocol_version)) {
 				mcp_fail(&e, RPC_INVALID_REQUEST, "Unsupported MCP-Protocol-Version: %s", http->protocol_version);
 				e.data = json_pack("{s:o, s:s}", "supported", supported_versions(), "requested",
 						   http->protocol_version);

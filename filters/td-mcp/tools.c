@@ -4,6 +4,7 @@
  * reads arguments it can trust. The schema is the one statement of what a
  * tool takes: tools/list shows it and the check enforces it. */
 #include <math.h>
+#include <pthread.h>
 #include <regex.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -148,10 +149,8 @@ static const struct tool {
  * found by the first test. */
 static json_t *input_schema[NTOOLS], *output_schema[NTOOLS];
 
-static void load_schemas(void)
+static void parse_schemas(void)
 {
-	if (input_schema[0])
-		return;
 	for (size_t i = 0; i < NTOOLS; i++) {
 		json_error_t e;
 		input_schema[i] = json_loads(tools[i].input, 0, &e);
@@ -160,6 +159,13 @@ static void load_schemas(void)
 		if (tools[i].output && !(output_schema[i] = json_loads(tools[i].output, 0, &e)))
 			td_die("tool %s: outputSchema: %s", tools[i].name, e.text);
 	}
+}
+
+/* Once, whichever HTTP connection's thread asks first. */
+static void load_schemas(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, parse_schemas);
 }
 
 json_t *mcp_tools_list(void)
