@@ -487,6 +487,38 @@ finally:
         rc = -1
 ok(rc == 0, "HTTP server exits 0 on SIGTERM (%s)" % rc)
 
+# an HTTP client that hangs up cancels its request: the tool's process is killed
+import socket
+with open(os.path.join(fake, "td-collect"), "w") as f:
+    f.write("#!/bin/sh\necho \"$$\" > %s.pid\nexec sleep 30\n" % argv_file)
+os.chmod(os.path.join(fake, "td-collect"), 0o755)
+if os.path.exists(argv_file + ".pid"):
+    os.remove(argv_file + ".pid")
+srv = subprocess.Popen([os.path.join(fake, "td-mcp"), "--db", DB, "--allow-collect", "--http", "0", "--token-file", tok],
+                       stderr=subprocess.PIPE, text=True)
+try:
+    port = int(re.search(r"127\.0\.0\.1:(\d+)/mcp", srv.stderr.readline()).group(1))
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                       "params": {"name": "collect", "arguments": {"process": "redis-server", "duration": "20s"}}}).encode()
+    sk = socket.create_connection(("127.0.0.1", port))
+    sk.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + token.encode() +
+               b"\r\nContent-Type: application/json\r\nMCP-Protocol-Version: 2025-06-18\r\nContent-Length: " +
+               str(len(body)).encode() + b"\r\n\r\n" + body)
+    for _ in range(250):
+        if os.path.exists(argv_file + ".pid") and os.path.getsize(argv_file + ".pid"):
+            break
+        time.sleep(0.02)
+    pid = int(open(argv_file + ".pid").read())
+    sk.close()
+    t0 = time.time()
+    while time.time() - t0 < 3 and os.path.exists("/proc/%d" % pid) and open("/proc/%d/stat" % pid).read().split()[2] != "Z":
+        time.sleep(0.02)
+    gone = not os.path.exists("/proc/%d" % pid) or open("/proc/%d/stat" % pid).read().split()[2] == "Z"
+    ok(gone, "HTTP (--http PORT on 127.0.0.1): a client that hangs up cancels its request, td-collect killed after %.2f s" % (time.time() - t0))
+finally:
+    srv.terminate()
+    srv.wait(timeout=10)
+
 shutil.rmtree(TMP, ignore_errors=True)
 print("1..%d" % n_tests)
 sys.exit(1 if failed else 0)

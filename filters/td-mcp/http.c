@@ -166,10 +166,15 @@ static void done(void *cls, struct MHD_Connection *c, void **state, enum MHD_Req
 	*state = NULL;
 }
 
-/* HOST:PORT, HOST an IPv4 address, "localhost" or [IPv6]. */
+/* HOST:PORT, HOST an IPv4 address, "localhost" or [IPv6]; a PORT alone is
+ * on 127.0.0.1. */
 static bool parse_addr(const char *addr, struct sockaddr_storage *ss, bool *loopback)
 {
-	char host[128];
+	char host[128], with_host[160];
+	if (*addr && strspn(addr, "0123456789") == strlen(addr)) {
+		snprintf(with_host, sizeof with_host, "127.0.0.1:%s", addr);
+		addr = with_host;
+	}
 	const char *colon = strrchr(addr, ':');
 	if (!colon || colon == addr || (size_t)(colon - addr) >= sizeof host)
 		return false;
@@ -206,7 +211,7 @@ int mcp_serve_http(const char *addr, const char *token, bool allow_remote, const
 	struct sockaddr_storage ss;
 	bool loopback = false;
 	if (!parse_addr(addr, &ss, &loopback)) {
-		td_error("--http %s: want HOST:PORT (127.0.0.1:8808, [::1]:8808)", addr);
+		td_error("--http %s: want HOST:PORT or PORT (127.0.0.1:8808, [::1]:8808, 8808)", addr);
 		return TD_EXIT_BAD;
 	}
 	if (!loopback && !allow_remote) {
@@ -231,7 +236,8 @@ int mcp_serve_http(const char *addr, const char *token, bool allow_remote, const
 	}
 	const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
 	char host[128];
-	snprintf(host, sizeof host, "%.*s", (int)(strrchr(addr, ':') - addr), addr);
+	const char *colon = strrchr(addr, ':');
+	snprintf(host, sizeof host, "%.*s", colon ? (int)(colon - addr) : 9, colon ? addr : "127.0.0.1");
 	fprintf(stderr, "td-mcp: listening on http://%s:%u" ENDPOINT "\n", host, info ? info->port : 0);
 	fflush(stderr);
 	int sig;
