@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -149,6 +150,9 @@ void worker_run(int (*fn)(void *arg), void *arg, const char *key, const struct m
 	}
 	int slot = track(key, pid);
 	double deadline = now_s() + timeout_s;
+	/* a pidfd wakes the wait the moment the child exits; without one
+	 * (kernels before 5.3) the wait polls with a growing interval */
+	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	int status = 0, wait_ms = 1;
 	bool killed_by_us = false;
 	for (;;) {
@@ -162,18 +166,20 @@ void worker_run(int (*fn)(void *arg), void *arg, const char *key, const struct m
 			killed_by_us = true;
 			r->status = WORKER_TIMEOUT;
 		}
-		struct pollfd p = { cancel && cancel->fd >= 0 ? cancel->fd : -1, POLLIN | POLLRDHUP, 0 };
-		int k = poll(&p, 1, wait_ms);
+		struct pollfd p[2] = { { cancel && cancel->fd >= 0 ? cancel->fd : -1, POLLIN | POLLRDHUP, 0 }, { pidfd, POLLIN, 0 } };
+		int k = poll(p, 2, pidfd >= 0 ? 100 : wait_ms);
 		if (wait_ms < 20)
 			wait_ms *= 2;
-		if (k > 0 && !killed_by_us && cancel->cancelled && cancel->cancelled(cancel->ctx)) {
+		if (k > 0 && p[0].revents && !killed_by_us && cancel->cancelled && cancel->cancelled(cancel->ctx)) {
 			kill(pid, SIGKILL);
 			killed_by_us = true;
 			r->status = WORKER_CANCELLED;
-		} else if (k > 0) {
+		} else if (k > 0 && p[0].revents && !p[1].revents) {
 			usleep(2000);          /* readable, but not a cancellation: do not spin */
 		}
 	}
+	if (pidfd >= 0)
+		close(pidfd);
 	if (untrack(slot) && !killed_by_us)
 		r->status = WORKER_CANCELLED;
 	if (r->status == WORKER_DONE && WIFEXITED(status))
