@@ -338,7 +338,7 @@ os.makedirs(fake)
 shutil.copy(MCP, fake)
 argv_file = os.path.join(TMP, "collect.argv")
 with open(os.path.join(fake, "td-collect"), "w") as f:
-    f.write("#!/bin/sh\nprintf '%%s\\n' \"$@\" > %s\necho \"$$\" > %s.pid\nexec sleep 30\n" % (argv_file, argv_file))
+    f.write("#!/bin/sh\nprintf '%%s\\n' \"$@\" \"TD_DB=$TD_DB\" > %s\necho \"$$\" > %s.pid\nexec sleep 30\n" % (argv_file, argv_file))
 os.chmod(os.path.join(fake, "td-collect"), 0o755)
 k = Stdio("--allow-collect", exe=os.path.join(fake, "td-mcp"))
 r = k.request("tools/list")
@@ -360,8 +360,9 @@ r = k.request("ping")
 took = time.time() - t0
 ok(r and r.get("id") == k.next_id and took < 10, "notifications/cancelled stops a running tool: the next answer is the ping's, after %.2f s" % took, r)
 argv = open(argv_file).read().split("\n")[:-1] if os.path.exists(argv_file) else []
-ok(argv == ["--duration", "5s", "--label", "branch=unstable", "--label", "build=release", "--store", DB, "--process", "redis-server"],
-   "collect runs td-collect with exactly the checked arguments (no shell)", argv)
+ok(argv == ["--duration", "5s", "--label", "branch=unstable", "--label", "build=release", "--store", "--process", "redis-server",
+           "TD_DB=" + DB],
+   "collect runs td-collect with exactly the checked arguments (no shell), the store in $TD_DB, not on its command line", argv)
 pid = int(open(argv_file + ".pid").read().strip() or 0) if os.path.exists(argv_file + ".pid") else 0
 ok(pid and not os.path.exists("/proc/%d" % pid) or open("/proc/%d/stat" % pid).read().split()[2] == "Z",
    "the cancelled td-collect is gone")

@@ -439,6 +439,8 @@ struct exec_ctx {
 static int exec_child(void *arg)
 {
 	struct exec_ctx *x = arg;
+	if (mcp_cfg.db)
+		setenv("TD_DB", mcp_cfg.db, 1);
 	char exe[PATH_MAX];
 	snprintf(exe, sizeof exe, "%s/%s", mcp_cfg.bin_dir, x->tool);
 	execv(exe, x->argv);
@@ -549,11 +551,8 @@ json_t *tool_collect(json_t *args, const struct mcp_cancel *c, const char *key)
 	}
 	if (json_is_true(json_object_get(args, "dry_run")))
 		argv[n++] = "--dry-run";
-	else {
-		argv[n++] = "--store";
-		if (mcp_cfg.db)
-			argv[n++] = (char *)mcp_cfg.db;
-	}
+	else
+		argv[n++] = "--store";    /* the store comes as $TD_DB (exec_child): a URL's password stays off the command line */
 	if (process) {
 		argv[n++] = "--process";
 		argv[n++] = (char *)json_string_value(process);
