@@ -53,6 +53,12 @@ $(BIN)/td-collect: $(BUILD)/filters/td-collect.o $(COLLECT_OBJ) $(STORE_VERBS) $
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lsqlite3 -lpq -ljansson
 
+# td-mcp: its modules (filters/td-mcp/*.c) over td-store's verbs, and an HTTP server
+MCP_MODS := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard filters/td-mcp/*.c)))
+$(BIN)/td-mcp: $(BUILD)/filters/td-mcp.o $(MCP_MODS) $(STORE_VERBS) $(BUILD)/libtd.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lsqlite3 -lpq -ljansson -lmicrohttpd
+
 $(BIN)/%: $(BUILD)/filters/%.o $(BUILD)/libtd.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -62,7 +68,7 @@ $(BUILD)/unit/%: $(BUILD)/tests/unit/%.o $(BUILD)/libtd.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 -include $(LIB_OBJ:.o=.d) $(TOOLS:$(BIN)/%=$(BUILD)/filters/%.d) $(STORE_VERBS:.o=.d) $(COLLECT_OBJ:.o=.d) \
-	 $(BUILD)/count/tdcount.d $(BUILD)/count/example.d
+	 $(BUILD)/count/tdcount.d $(BUILD)/count/example.d $(MCP_MODS:.o=.d)
 
 # Tests: TAP through prove. Shell tests find the tools through TD_BIN and the
 # shared captures through TD_SHARED (skipped, with a reason, when absent).
@@ -90,6 +96,10 @@ fuzz-build:
 	$(if $(FUZZERS),@$(MAKE) --no-print-directory $(FUZZERS:%=build-fuzz/%))
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c build-fuzz/build/libtd.a
 	$(FUZZ_CC) -std=c11 $(CPPFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+# td-mcp's reader and protocol (its tools are stubs in the target)
+build-fuzz/fuzz_mcp: tests/fuzz/fuzz_mcp.c filters/td-mcp/reader.c filters/td-mcp/protocol.c filters/td-mcp/tools.c \
+		     filters/td-mcp/resources.c build-fuzz/build/libtd.a
+	$(FUZZ_CC) -std=c11 $(CPPFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS) -ljansson
 fuzz: fuzz-build
 	@for f in $(FUZZERS); do \
 	  mkdir -p build-fuzz/corpus-$$f; \

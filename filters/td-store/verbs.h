@@ -56,6 +56,10 @@ extern bool verb_csv, verb_json, verb_markdown;
 	{ 0, "json", TD_OPT_FLAG, &verb_json, NULL, "JSON", NULL }, \
 	{ 0, "markdown", TD_OPT_FLAG, &verb_markdown, NULL, "a markdown table", NULL }
 
+/* The funnel's rule: retiring (and its children) is useful work, every
+ * other Top-down node waste. */
+bool verb_node_is_useful(const char *node);
+
 /* A store failure: "td-store: WHERE: ERROR" and exit 2. */
 void verb_store_failed(struct td_store *s) __attribute__((noreturn));
 
