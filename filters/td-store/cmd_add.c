@@ -227,7 +227,7 @@ static int add_file(struct td_store *s, const char *arg, enum stat_format fmt)
 	capture_of(&cf, &capture, "");
 	struct add_ctx a = { .store = s, .cf = &cf, .capture = &capture };
 	store_time_now(a.now, sizeof a.now);
-	struct derive_options o = { fmt, NULL };
+	struct derive_options o = { fmt, NULL, true };
 	derive_file(path, &o, keep_run, &a);
 	if (a.failed)
 		verb_store_failed(s);

@@ -152,7 +152,7 @@ static void feed_side(struct td_store *s, struct diff_counters *d, int side, con
 		char sql[8192];
 		struct store_value params[64];
 		int np = 0;
-		snprintf(sql, sizeof sql, "%s WHERE x.scope = 'all' AND x.run_id IN (SELECT r.id FROM runs r WHERE 1 = 1", what[k]);
+		snprintf(sql, sizeof sql, "%s WHERE x.scope = 'all' AND x.interval_s IS NULL AND x.run_id IN (SELECT r.id FROM runs r WHERE 1 = 1", what[k]);
 		if (by_filter) {
 			store_filter_sql(&side_filter[side], s->b->dialect, sql, sizeof sql - 128, params, &np, 62);
 		} else {

@@ -28,11 +28,14 @@ static const struct td_cmd cmd = {
 	"Reads no file: the runs come from the store --db names (default: $TD_DB, else ~/.local/share/tdkit/runs.db).",
 };
 
+/* interval_s: the -I time stamp of an interval's row, empty for the whole
+ * run (last, so that an export from before it had the same first 15). */
 static const char *const columns[] = { "id", "time", "labels", "scope", "pmu", "name", "value", "unit",
-				       "better", "level", "verdict", "confidence", "variance_pct", "on_path", "source" };
+				       "better", "level", "verdict", "confidence", "variance_pct", "on_path", "source",
+				       "interval_s" };
 #define NCOLS (sizeof columns / sizeof *columns)
 enum { X_ID, X_TIME, X_LABELS, X_SCOPE, X_PMU, X_NAME, X_VALUE, X_UNIT, X_BETTER, X_LEVEL, X_VERDICT, X_CONF, X_VAR, X_PATH,
-       X_SOURCE };
+       X_SOURCE, X_INTERVAL };
 
 /* A run's labels as one JSON object, by run id (runs in export order). */
 struct run_labels {
@@ -146,7 +149,7 @@ static int metric_row(void *ctx, int n, const char *const *cols, const size_t *l
 	cells[X_LABELS] = r && r->json ? r->json : "{";
 	for (size_t c = X_SCOPE; c < NCOLS; c++) {
 		const char *v = cols[c - 1];
-		if (v && (c == X_VALUE || c == X_CONF || c == X_VAR)) {
+		if (v && (c == X_VALUE || c == X_CONF || c == X_VAR || c == X_INTERVAL)) {
 			shortest(nums[c], sizeof nums[c], v);
 			v = nums[c];
 		}
@@ -161,7 +164,7 @@ static int metric_row(void *ctx, int n, const char *const *cols, const size_t *l
 				printf("%s}", cells[c]);
 			else if (!cells[c])
 				fputs("null", stdout);
-			else if (c == X_VALUE || c == X_CONF || c == X_VAR || c == X_LEVEL || c == X_PATH)
+			else if (c == X_VALUE || c == X_CONF || c == X_VAR || c == X_LEVEL || c == X_PATH || c == X_INTERVAL)
 				fputs(cells[c], stdout);
 			else
 				td_json_string(stdout, cells[c]);
@@ -215,7 +218,7 @@ int cmd_export(int argc, char **argv)
 	}
 	np = 0;
 	snprintf(sql, sizeof sql, "SELECT r.id, r.time, m.scope, m.pmu, m.name, m.value, m.unit, m.better, m.level, m.verdict,"
-				  " m.confidence, m.variance_pct, m.on_path, m.source FROM metrics m JOIN runs r"
+				  " m.confidence, m.variance_pct, m.on_path, m.source, m.interval_s FROM metrics m JOIN runs r"
 				  " ON r.id = m.run_id WHERE 1 = 1");
 	store_filter_sql(&verb_filter, s->b->dialect, sql, sizeof sql - 64, params, &np, 63);
 	strcat(sql, " ORDER BY r.time, r.seq, m.ord");

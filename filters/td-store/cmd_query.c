@@ -114,7 +114,7 @@ static int by_mean(const void *a, const void *b)
 static void load_nodes(struct td_store *s, struct nodes *ns)
 {
 	char sql[8192] = "SELECT m.run_id, m.name, m.level, m.value, m.on_path, m.verdict FROM metrics m"
-			 " JOIN runs r ON r.id = m.run_id WHERE m.level > 0";
+			 " JOIN runs r ON r.id = m.run_id WHERE m.level > 0 AND m.interval_s IS NULL";
 	struct store_value params[64];
 	int np = 0;
 	store_filter_sql(&verb_filter, s->b->dialect, sql, sizeof sql - 64, params, &np, 63);
@@ -230,7 +230,7 @@ static struct td_table *runs_by_value(struct td_store *s, const char *name, bool
 	char sql[8192];
 	snprintf(sql, sizeof sql,
 		 "SELECT r.id, r.time, m.name, m.value, m.unit, m.scope, m.pmu FROM metrics m JOIN runs r ON r.id = m.run_id"
-		 " WHERE m.name = ? AND m.level %s 0", node ? ">" : "=");
+		 " WHERE m.name = ? AND m.level %s 0 AND m.interval_s IS NULL", node ? ">" : "=");
 	struct store_value params[64];
 	int np = 0;
 	params[np++] = SV_STR(name);

@@ -74,7 +74,7 @@ static int blob_row(void *ctx, int n, const char *const *cols, const size_t *len
 
 /* The stored value of each metric of a run, to say what changed. */
 struct old_value {
-	char key[256];             /* scope/pmu/name */
+	char key[256];             /* scope/pmu/name, and @interval for an interval's row */
 	double value;
 	bool seen;
 };
@@ -84,18 +84,25 @@ struct old_values {
 	size_t n, cap;
 };
 
+static void row_key(char *key, size_t cap, const char *scope, const char *pmu, const char *name, double interval_s)
+{
+	int n = snprintf(key, cap, "%s/%s/%s", scope, pmu, name);
+	if (!isnan(interval_s) && n > 0 && (size_t)n < cap)
+		snprintf(key + n, cap - (size_t)n, "@%.9g", interval_s);
+}
+
 static int old_row(void *ctx, int n, const char *const *cols, const size_t *lens)
 {
 	(void)lens;
 	struct old_values *o = ctx;
-	if (n < 4)
+	if (n < 5)
 		return 0;
 	if (o->n == o->cap) {
 		o->cap = o->cap ? o->cap * 2 : 64;
 		o->v = td_realloc(o->v, o->cap * sizeof *o->v);
 	}
 	struct old_value *v = &o->v[o->n++];
-	snprintf(v->key, sizeof v->key, "%s/%s/%s", cols[0], cols[1], cols[2]);
+	row_key(v->key, sizeof v->key, cols[0], cols[1], cols[2], cols[4] ? strtod(cols[4], NULL) : NAN);
 	v->value = cols[3] ? strtod(cols[3], NULL) : NAN;
 	v->seen = false;
 	return 0;
@@ -123,7 +130,8 @@ static void rederived(void *ctx, const struct derive_run *d)
 	struct store_backend *b = c->s->b;
 	struct store_value id = SV_STR(t->id);
 	struct old_values old = { 0 };
-	if (b->ops->exec(b, "SELECT scope, pmu, name, value FROM metrics WHERE run_id = ?", &id, 1, old_row, &old) < 0 ||
+	if (b->ops->exec(b, "SELECT scope, pmu, name, value, interval_s FROM metrics WHERE run_id = ? ORDER BY ord", &id, 1,
+			 old_row, &old) < 0 ||
 	    b->ops->exec(b, "DELETE FROM metrics WHERE run_id = ?", &id, 1, NULL, NULL) < 0 ||
 	    b->ops->exec(b, "DELETE FROM counters WHERE run_id = ?", &id, 1, NULL, NULL) < 0) {
 		c->failed = 1;
@@ -132,11 +140,13 @@ static void rederived(void *ctx, const struct derive_run *d)
 	}
 	struct store_run r = { 0 };
 	verb_rows_of(d, &r);
-	for (size_t i = 0; i < d->nmetrics; i++) {
-		const struct derive_metric *m = &d->metrics[i];
+	/* rows come in the order they were stored: the one at the same place
+	 * is tried first, so a run of many intervals is not compared n x n */
+	for (size_t i = 0; i < r.nmetrics; i++) {
+		const struct store_metric_row *m = &r.metrics[i];
 		char key[256];
-		snprintf(key, sizeof key, "%s/%s/%s", m->scope, m->pmu, m->name);
-		struct old_value *was = NULL;
+		row_key(key, sizeof key, m->scope, m->pmu, m->name, m->interval_s);
+		struct old_value *was = i < old.n && !old.v[i].seen && !strcmp(old.v[i].key, key) ? &old.v[i] : NULL;
 		for (size_t j = 0; j < old.n && !was; j++)
 			if (!old.v[j].seen && !strcmp(old.v[j].key, key))
 				was = &old.v[j];
@@ -197,7 +207,7 @@ static void rederive_capture(struct td_store *s, const struct targets *l, const 
 		td_die("cannot write a temporary file: %s", strerror(errno));
 	close(fd);
 	struct rederive_ctx c = { s, l, hash, 0, 0, 0 };
-	struct derive_options o = { STAT_AUTO, NULL };
+	struct derive_options o = { STAT_AUTO, NULL, true };
 	if (b->ops->begin(b) < 0)
 		verb_store_failed(s);
 	/* what the capture's lines say was said when it was added */

@@ -78,8 +78,10 @@ static int series_row(void *ctx, int n, const char *const *cols, const size_t *l
 static void load_series(struct td_store *st, const char *name, struct series *s)
 {
 	static const char *const from[2] = {
-		"SELECT r.id, r.time, m.value, m.unit FROM metrics m JOIN runs r ON r.id = m.run_id WHERE m.name = ?",
-		"SELECT r.id, r.time, m.value, '' FROM counters m JOIN runs r ON r.id = m.run_id WHERE m.name = ?",
+		"SELECT r.id, r.time, m.value, m.unit FROM metrics m JOIN runs r ON r.id = m.run_id WHERE m.name = ?"
+		" AND m.interval_s IS NULL",
+		"SELECT r.id, r.time, m.value, '' FROM counters m JOIN runs r ON r.id = m.run_id WHERE m.name = ?"
+		" AND m.interval_s IS NULL",
 	};
 	for (int k = 0; k < 2 && s->n == 0; k++) {
 		char sql[8192];

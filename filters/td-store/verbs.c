@@ -95,24 +95,35 @@ long verb_select_filtered(struct td_store *s, const struct store_filter *f, long
 	return c.n;
 }
 
+static struct store_counter_row counter_row(const struct derive_counter *c, double interval_s)
+{
+	return (struct store_counter_row){ interval_s, c->scope, c->pmu, c->name, c->value, c->enabled_pct, c->variance_pct };
+}
+
+static struct store_metric_row metric_row(const struct derive_metric *m, double interval_s)
+{
+	return (struct store_metric_row){ interval_s, m->scope, m->pmu, m->name, m->value, m->unit, m->better, m->level,
+					  m->verdict, m->confidence, m->variance_pct, m->on_path, m->source };
+}
+
+/* The whole run's rows first (ord 0, 1, ...), then each interval's. */
 void verb_rows_of(const struct derive_run *d, struct store_run *r)
 {
-	struct store_counter_row *counters = td_malloc((d->ncounters + 1) * sizeof *counters);
-	for (size_t i = 0; i < d->ncounters; i++) {
-		const struct derive_counter *c = &d->counters[i];
-		counters[i] = (struct store_counter_row){ NAN, c->scope, c->pmu, c->name, c->value, c->enabled_pct,
-							  c->variance_pct };
-	}
-	struct store_metric_row *metrics = td_malloc((d->nmetrics + 1) * sizeof *metrics);
-	for (size_t i = 0; i < d->nmetrics; i++) {
-		const struct derive_metric *m = &d->metrics[i];
-		metrics[i] = (struct store_metric_row){ NAN, m->scope, m->pmu, m->name, m->value, m->unit, m->better, m->level,
-							m->verdict, m->confidence, m->variance_pct, m->on_path, m->source };
-	}
+	size_t nc = d->ncounters + d->ninterval_counters, nm = d->nmetrics + d->ninterval_metrics;
+	struct store_counter_row *counters = td_malloc((nc + 1) * sizeof *counters);
+	for (size_t i = 0; i < d->ncounters; i++)
+		counters[i] = counter_row(&d->counters[i], NAN);
+	for (size_t i = 0; i < d->ninterval_counters; i++)
+		counters[d->ncounters + i] = counter_row(&d->interval_counters[i], d->counter_interval[i]);
+	struct store_metric_row *metrics = td_malloc((nm + 1) * sizeof *metrics);
+	for (size_t i = 0; i < d->nmetrics; i++)
+		metrics[i] = metric_row(&d->metrics[i], NAN);
+	for (size_t i = 0; i < d->ninterval_metrics; i++)
+		metrics[d->nmetrics + i] = metric_row(&d->interval_metrics[i], d->metric_interval[i]);
 	r->counters = counters;
-	r->ncounters = d->ncounters;
+	r->ncounters = nc;
 	r->metrics = metrics;
-	r->nmetrics = d->nmetrics;
+	r->nmetrics = nm;
 }
 
 void verb_rows_free(struct store_run *r)
