@@ -246,8 +246,7 @@ static int add_file(struct td_store *s, const char *arg, enum stat_format fmt)
 
 int cmd_add(int argc, char **argv)
 {
-	int n = td_parse_options(&cmd, argc, argv);
-	td_progname = "td-store";
+	int n = verb_start(&cmd, argc, argv, VERB_OPERANDS);
 	if (n == 0)
 		td_usage_error(&cmd, "no file to add (use - for stdin)");
 	enum stat_format fmt = STAT_AUTO;

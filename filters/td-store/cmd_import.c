@@ -263,8 +263,7 @@ static int import_file(struct td_store *s, const char *path, long *runs)
 
 int cmd_import(int argc, char **argv)
 {
-	int n = td_parse_options(&cmd, argc, argv);
-	td_progname = "td-store";
+	int n = verb_start(&cmd, argc, argv, VERB_OPERANDS);
 	if (n == 0)
 		td_usage_error(&cmd, "no file to import (use - for stdin)");
 	struct td_store *s = verb_open();

@@ -113,15 +113,12 @@ static int by_mean(const void *a, const void *b)
 
 static void load_nodes(struct td_store *s, struct nodes *ns)
 {
-	char sql[8192] = "SELECT m.run_id, m.name, m.level, m.value, m.on_path, m.verdict FROM metrics m"
-			 " JOIN runs r ON r.id = m.run_id WHERE m.level > 0 AND m.interval_s IS NULL";
-	struct store_value params[64];
-	int np = 0;
-	store_filter_sql(&verb_filter, s->b->dialect, sql, sizeof sql - 64, params, &np, 63);
-	size_t used = strlen(sql);
-	snprintf(sql + used, sizeof sql - used, " ORDER BY r.time, r.seq, m.ord");
-	if (s->b->ops->exec(s->b, sql, params, np, node_row, ns) < 0)
-		verb_store_failed(s);
+	struct verb_sql q;
+	verb_sql_start(&q, "SELECT m.run_id, m.name, m.level, m.value, m.on_path, m.verdict FROM metrics m"
+			   " JOIN runs r ON r.id = m.run_id WHERE m.level > 0 AND m.interval_s IS NULL");
+	verb_sql_filter(&q, s, &verb_filter);
+	verb_sql_add(&q, " ORDER BY r.time, r.seq, m.ord");
+	verb_sql_run(s, &q, node_row, ns);
 }
 
 static long count_runs(struct td_store *s)
@@ -227,38 +224,30 @@ static double bound(const char *arg, const char *opt)
 /* Runs where a node (level > 0) or a metric (level 0) is within [min, max]. */
 static struct td_table *runs_by_value(struct td_store *s, const char *name, bool node)
 {
-	char sql[8192];
-	snprintf(sql, sizeof sql,
-		 "SELECT r.id, r.time, m.name, m.value, m.unit, m.scope, m.pmu FROM metrics m JOIN runs r ON r.id = m.run_id"
-		 " WHERE m.name = ? AND m.level %s 0 AND m.interval_s IS NULL", node ? ">" : "=");
-	struct store_value params[64];
-	int np = 0;
-	params[np++] = SV_STR(name);
+	struct verb_sql q;
+	verb_sql_start(&q, "SELECT r.id, r.time, m.name, m.value, m.unit, m.scope, m.pmu FROM metrics m JOIN runs r"
+			   " ON r.id = m.run_id WHERE m.name = ? AND m.interval_s IS NULL");
+	verb_sql_add(&q, node ? " AND m.level > 0" : " AND m.level = 0");
+	verb_sql_param(&q, SV_STR(name));
 	double lo = bound(opt_min, "--min"), hi = bound(opt_max, "--max");
 	if (!isnan(lo)) {
-		strcat(sql, " AND m.value >= ?");
-		params[np++] = SV_D(lo);
+		verb_sql_add(&q, " AND m.value >= ?");
+		verb_sql_param(&q, SV_D(lo));
 	}
 	if (!isnan(hi)) {
-		strcat(sql, " AND m.value <= ?");
-		params[np++] = SV_D(hi);
+		verb_sql_add(&q, " AND m.value <= ?");
+		verb_sql_param(&q, SV_D(hi));
 	}
-	store_filter_sql(&verb_filter, s->b->dialect, sql, sizeof sql - 64, params, &np, 63);
-	strcat(sql, " ORDER BY m.value DESC, r.time DESC, r.seq DESC");
+	verb_sql_filter(&q, s, &verb_filter);
+	verb_sql_add(&q, " ORDER BY m.value DESC, r.time DESC, r.seq DESC");
 	struct td_table *t = td_table_new(run_cols, NRCOLS);
-	if (s->b->ops->exec(s->b, sql, params, np, run_value_row, t) < 0)
-		verb_store_failed(s);
+	verb_sql_run(s, &q, run_value_row, t);
 	return t;
 }
 
 int cmd_query(int argc, char **argv)
 {
-	int n = td_parse_options(&cmd, argc, argv);
-	td_progname = "td-store";
-	if (n)
-		td_usage_error(&cmd, "query takes no operands (filter with --label)");
-	if (td_bad_input_count())
-		return TD_EXIT_BAD;
+	verb_start(&cmd, argc, argv, VERB_SELECTS_RUNS);
 	int asked = opt_bottlenecks + opt_funnel + !!opt_node + !!opt_metric;
 	if (asked != 1)
 		td_usage_error(&cmd, "ask one question: --bottlenecks, --node, --metric or --funnel");

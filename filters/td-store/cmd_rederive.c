@@ -227,21 +227,14 @@ static void rederive_capture(struct td_store *s, const struct targets *l, const 
 
 int cmd_rederive(int argc, char **argv)
 {
-	int n = td_parse_options(&cmd, argc, argv);
-	td_progname = "td-store";
-	if (n)
-		td_usage_error(&cmd, "rederive takes no operands (select runs with --label)");
-	if (td_bad_input_count())
-		return TD_EXIT_BAD;
+	verb_start(&cmd, argc, argv, VERB_SELECTS_RUNS);
 	struct td_store *s = verb_open();
 	struct targets l = { 0 };
-	char sql[8192] = "SELECT r.id, r.capture, r.run_index FROM runs r WHERE 1 = 1";
-	struct store_value params[64];
-	int np = 0;
-	store_filter_sql(&verb_filter, s->b->dialect, sql, sizeof sql - 64, params, &np, 63);
-	strcat(sql, " ORDER BY r.capture, r.run_index");
-	if (s->b->ops->exec(s->b, sql, params, np, target_row, &l) < 0)
-		verb_store_failed(s);
+	struct verb_sql q;
+	verb_sql_start(&q, "SELECT r.id, r.capture, r.run_index FROM runs r WHERE 1 = 1");
+	verb_sql_filter(&q, s, &verb_filter);
+	verb_sql_add(&q, " ORDER BY r.capture, r.run_index");
+	verb_sql_run(s, &q, target_row, &l);
 	long runs = 0, changed = 0, imported = 0;
 	for (size_t i = 0; i < l.n; i++) {
 		if (!l.t[i].capture[0]) {

@@ -159,8 +159,7 @@ static const struct tma_model *model_by_id(const char *id)
 
 int cmd_show(int argc, char **argv)
 {
-	int n = td_parse_options(&cmd, argc, argv);
-	td_progname = "td-store";
+	int n = verb_start(&cmd, argc, argv, VERB_OPERANDS);
 	if (n != 1)
 		td_usage_error(&cmd, "name one run (td-store list shows their ids)");
 	if (opt_tree && opt_counters)

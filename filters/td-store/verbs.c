@@ -6,10 +6,114 @@
 #include "analysis/derive.h"
 #include "common/diag.h"
 #include "filters/td-store/verbs.h"
+#include "reports/table.h"
 
 const char *verb_db;
 bool verb_csv, verb_json, verb_markdown;
 struct store_filter verb_filter;
+
+int verb_start(const struct td_cmd *cmd, int argc, char **argv, enum verb_operands operands)
+{
+	int n = td_parse_options(cmd, argc, argv);
+	td_progname = "td-store";
+	if (operands != VERB_OPERANDS && n) {
+		const char *verb = strrchr(cmd->name, ' ');
+		td_usage_error(cmd, "%s takes no operands%s", verb ? verb + 1 : cmd->name,
+			       operands == VERB_SELECTS_RUNS ? " (select runs with --label)" : "");
+	}
+	if (td_bad_input_count())
+		exit(TD_EXIT_BAD);
+	return n;
+}
+
+void verb_sql_start(struct verb_sql *q, const char *select)
+{
+	q->len = 0;
+	q->n = 0;
+	q->text[0] = 0;
+	verb_sql_add(q, select);
+}
+
+void verb_sql_add(struct verb_sql *q, const char *text)
+{
+	size_t n = strlen(text);
+	if (q->len + n >= sizeof q->text)
+		td_die("internal: an SQL statement longer than %zu bytes", sizeof q->text);
+	memcpy(q->text + q->len, text, n + 1);
+	q->len += n;
+}
+
+void verb_sql_param(struct verb_sql *q, struct store_value v)
+{
+	if (q->n == (int)(sizeof q->params / sizeof *q->params))
+		td_die("internal: more than %d SQL parameters", q->n);
+	q->params[q->n++] = v;
+}
+
+void verb_sql_filter(struct verb_sql *q, const struct td_store *s, const struct store_filter *f)
+{
+	int want = q->n + !!f->since[0] + !!f->until[0];
+	for (int i = 0; i < f->n; i++)
+		want += f->terms[i].op == FILTER_HAS ? 1 : 2;
+	store_filter_sql(f, s->b->dialect, q->text, sizeof q->text, q->params, &q->n,
+			 (int)(sizeof q->params / sizeof *q->params));
+	q->len = strlen(q->text);
+	/* store_filter_sql leaves out the terms it has no room for */
+	if (q->n != want || q->len + 1 >= sizeof q->text)
+		td_die("a label filter too long for one SQL statement (at most %zu terms)", sizeof q->params / sizeof *q->params / 2 - 1);
+}
+
+void verb_sql_run(struct td_store *s, const struct verb_sql *q, store_row_fn fn, void *ctx)
+{
+	if (s->b->ops->exec(s->b, q->text, q->params, q->n, fn, ctx) < 0)
+		verb_store_failed(s);
+}
+
+static int exists_row(void *ctx, int n, const char *const *cols, const size_t *lens)
+{
+	(void)n;
+	(void)cols;
+	(void)lens;
+	*(bool *)ctx = true;
+	return 1;
+}
+
+bool verb_run_exists(struct td_store *s, const char *id)
+{
+	bool found = false;
+	struct store_value p = SV_STR(id);
+	if (s->b->ops->exec(s->b, "SELECT 1 FROM runs WHERE id = ?", &p, 1, exists_row, &found) < 0)
+		verb_store_failed(s);
+	return found;
+}
+
+void verb_append(char **buf, size_t *len, const char *s, size_t n)
+{
+	*buf = td_realloc(*buf, *len + n + 1);
+	memcpy(*buf + *len, s, n);
+	*len += n;
+	(*buf)[*len] = 0;
+}
+
+/* A JSON string through the one escaper (reports/table.h). */
+static void append_json_string(char **buf, size_t *len, const char *s)
+{
+	char *mem = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&mem, &size);
+	td_json_string(f, s);
+	fclose(f);
+	verb_append(buf, len, mem, size);
+	free(mem);
+}
+
+void verb_append_label_json(char **buf, size_t *len, const char *key, const char *value)
+{
+	verb_append(buf, len, *len ? ", " : "{", *len ? 2 : 1);
+	append_json_string(buf, len, key);
+	verb_append(buf, len, ": ", 2);
+	append_json_string(buf, len, value);
+}
 
 struct td_store *verb_open(void)
 {
@@ -81,16 +185,16 @@ long verb_select_runs(struct td_store *s, long limit, verb_run_fn fn, void *ctx)
 
 long verb_select_filtered(struct td_store *s, const struct store_filter *f, long limit, verb_run_fn fn, void *ctx)
 {
-	char sql[8192] = "SELECT r.id, r.time, r.summary FROM runs r WHERE 1 = 1";
-	struct store_value params[64];
-	int np = 0;
-	store_filter_sql(f, s->b->dialect, sql, sizeof sql - 64, params, &np, 63);
-	size_t used = strlen(sql);
-	snprintf(sql + used, sizeof sql - used, " ORDER BY r.time DESC, r.seq DESC%s", limit > 0 ? " LIMIT ?" : "");
-	if (limit > 0)
-		params[np++] = SV_I(limit);
+	struct verb_sql q;
+	verb_sql_start(&q, "SELECT r.id, r.time, r.summary FROM runs r WHERE 1 = 1");
+	verb_sql_filter(&q, s, f);
+	verb_sql_add(&q, " ORDER BY r.time DESC, r.seq DESC");
+	if (limit > 0) {
+		verb_sql_add(&q, " LIMIT ?");
+		verb_sql_param(&q, SV_I(limit));
+	}
 	struct select_ctx c = { fn, ctx, 0 };
-	if (s->b->ops->exec(s->b, sql, params, np, run_row, &c) < 0)
+	if (s->b->ops->exec(s->b, q.text, q.params, q.n, run_row, &c) < 0)
 		return -1;
 	return c.n;
 }
