@@ -8,15 +8,17 @@
 #include "analysis/tma.h"
 #include "common/diag.h"
 #include "common/opts.h"
+#include "filters/td-store/nodes.h"
 #include "filters/td-store/verbs.h"
 #include "reports/table.h"
 #include "reports/tma_tree.h"
 
-static bool opt_tree, opt_counters, opt_intervals;
+static bool opt_tree, opt_counters, opt_intervals, opt_funnel;
 
 static const struct td_option options[] = {
 	{ 0, "tree", TD_OPT_FLAG, &opt_tree, NULL, "only the Top-down tree", NULL },
 	{ 0, "counters", TD_OPT_FLAG, &opt_counters, NULL, "the counters as read", NULL },
+	{ 0, "funnel", TD_OPT_FLAG, &opt_funnel, NULL, "where the pipeline slots went (Levels 1 and 2, useful or waste)", NULL },
 	{ 0, "intervals", TD_OPT_FLAG, &opt_intervals, NULL, "-I input: each interval's rows too (interval column, s)", NULL },
 	VERB_FORMAT_OPTIONS,
 	VERB_DB_OPTION,
@@ -162,8 +164,8 @@ int cmd_show(int argc, char **argv)
 	int n = verb_start(&cmd, argc, argv, VERB_OPERANDS);
 	if (n != 1)
 		td_usage_error(&cmd, "name one run (td-store list shows their ids)");
-	if (opt_tree && opt_counters)
-		td_usage_error(&cmd, "--tree or --counters, not both");
+	if (opt_tree + opt_counters + opt_funnel > 1)
+		td_usage_error(&cmd, "one of --tree, --counters and --funnel");
 	struct td_store *s = verb_open();
 	struct store_value id = SV_STR(argv[0]);
 	struct run_info info = { 0 };
@@ -177,6 +179,22 @@ int cmd_show(int argc, char **argv)
 	enum td_format fmt = td_pick_format(verb_csv, verb_json, verb_markdown);
 	if (fmt == TD_FMT_TEXT)
 		printf("run %s  %s  %s\n%s%s", argv[0], info.time, info.source, info.summary, info.summary[0] ? "\n\n" : "\n");
+	if (opt_funnel) {
+		struct nodes ns = { 0 };
+		struct verb_sql q;
+		verb_sql_start(&q, NODES_SELECT " WHERE m.run_id = ? AND m.level > 0 AND m.interval_s IS NULL ORDER BY m.ord");
+		verb_sql_param(&q, id);
+		nodes_load(s, &q, &ns);
+		if (ns.n) {
+			struct td_table *t = nodes_funnel(&ns);
+			td_table_write(t, stdout, fmt);
+			td_table_free(t);
+		} else
+			td_error("%s: no Top-down tree in this run: no funnel", argv[0]);
+		free(ns.s);
+		store_close(s);
+		return td_exit_code(TD_EXIT_OK);
+	}
 	if (!opt_tree) {
 		int shift = opt_intervals ? 0 : 1;
 		struct td_table *t = opt_counters ? td_table_new(counter_cols + shift, NKCOLS - shift)
