@@ -1,13 +1,11 @@
 /* td-store rederive: every selected run's counters and metrics derived
  * again from its kept raw capture, by this version's formulas, and the
  * values that changed reported. One transaction per capture. */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <zstd.h>
 #include "analysis/derive.h"
 #include "common/diag.h"
 #include "common/opts.h"
@@ -52,24 +50,6 @@ static int target_row(void *ctx, int n, const char *const *cols, const size_t *l
 	snprintf(t->capture, sizeof t->capture, "%s", cols[1] ? cols[1] : "");
 	t->run_index = cols[2] ? atoi(cols[2]) : -1;
 	return 0;
-}
-
-struct blob {
-	char *bytes;
-	size_t len;
-	char layout[16];
-};
-
-static int blob_row(void *ctx, int n, const char *const *cols, const size_t *lens)
-{
-	struct blob *b = ctx;
-	if (n < 2 || !cols[0])
-		return 1;
-	b->bytes = td_malloc(lens[0] + 1);
-	memcpy(b->bytes, cols[0], lens[0]);
-	b->len = lens[0];
-	snprintf(b->layout, sizeof b->layout, "%s", cols[1] ? cols[1] : "");
-	return 1;
 }
 
 /* The stored value of each metric of a run, to say what changed. */
@@ -187,25 +167,9 @@ static void drop_message(void *ctx, const char *line, size_t len)
 static void rederive_capture(struct td_store *s, const struct targets *l, const char *hash, long *runs, long *changed)
 {
 	struct store_backend *b = s->b;
-	struct blob z = { 0 };
-	struct store_value key = SV_STR(hash);
-	if (b->ops->exec(b, "SELECT raw, layout FROM captures WHERE hash = ?", &key, 1, blob_row, &z) < 0)
-		verb_store_failed(s);
-	if (!z.bytes)
-		return;
-	unsigned long long size = ZSTD_getFrameContentSize(z.bytes, z.len);
-	if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN)
-		td_die("capture %s: the stored capture is not zstd data", hash);
-	char *raw = td_malloc(size + 1);
-	size_t got = ZSTD_decompress(raw, size, z.bytes, z.len);
-	if (ZSTD_isError(got))
-		td_die("capture %s: %s", hash, ZSTD_getErrorName(got));
 	char path[256];
-	snprintf(path, sizeof path, "%s/td-store-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	int fd = mkstemp(path);
-	if (fd < 0 || write(fd, raw, got) != (ssize_t)got)
-		td_die("cannot write a temporary file: %s", strerror(errno));
-	close(fd);
+	if (!verb_capture_file(s, hash, path, sizeof path))
+		return;
 	struct rederive_ctx c = { s, l, hash, 0, 0, 0 };
 	struct derive_options o = { STAT_AUTO, NULL, true };
 	if (b->ops->begin(b) < 0)
@@ -221,8 +185,6 @@ static void rederive_capture(struct td_store *s, const struct targets *l, const 
 	unlink(path);
 	*runs += c.runs;
 	*changed += c.changed;
-	free(raw);
-	free(z.bytes);
 }
 
 int cmd_rederive(int argc, char **argv)

@@ -1,8 +1,11 @@
 /* What td-store's verbs share: the store they open, the runs a filter selects. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <zstd.h>
 #include "analysis/derive.h"
 #include "common/diag.h"
 #include "filters/td-store/verbs.h"
@@ -67,6 +70,47 @@ void verb_sql_run(struct td_store *s, const struct verb_sql *q, store_row_fn fn,
 {
 	if (s->b->ops->exec(s->b, q->text, q->params, q->n, fn, ctx) < 0)
 		verb_store_failed(s);
+}
+
+struct blob {
+	char *bytes;
+	size_t len;
+};
+
+static int blob_row(void *ctx, int n, const char *const *cols, const size_t *lens)
+{
+	struct blob *b = ctx;
+	if (n < 1 || !cols[0])
+		return 1;
+	b->bytes = td_malloc(lens[0] + 1);
+	memcpy(b->bytes, cols[0], lens[0]);
+	b->len = lens[0];
+	return 1;
+}
+
+bool verb_capture_file(struct td_store *s, const char *hash, char *path, size_t cap)
+{
+	struct blob z = { 0 };
+	struct store_value key = SV_STR(hash);
+	if (s->b->ops->exec(s->b, "SELECT raw FROM captures WHERE hash = ?", &key, 1, blob_row, &z) < 0)
+		verb_store_failed(s);
+	if (!z.bytes)
+		return false;
+	unsigned long long size = ZSTD_getFrameContentSize(z.bytes, z.len);
+	if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN)
+		td_die("capture %s: the stored capture is not zstd data", hash);
+	char *raw = td_malloc(size + 1);
+	size_t got = ZSTD_decompress(raw, size, z.bytes, z.len);
+	if (ZSTD_isError(got))
+		td_die("capture %s: %s", hash, ZSTD_getErrorName(got));
+	snprintf(path, cap, "%s/td-store-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	int fd = mkstemp(path);
+	if (fd < 0 || write(fd, raw, got) != (ssize_t)got)
+		td_die("cannot write a temporary file: %s", strerror(errno));
+	close(fd);
+	free(raw);
+	free(z.bytes);
+	return true;
 }
 
 static int exists_row(void *ctx, int n, const char *const *cols, const size_t *lens)

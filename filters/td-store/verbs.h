@@ -42,6 +42,12 @@ void verb_sql_filter(struct verb_sql *q, const struct td_store *s, const struct 
 /* Runs it: rows to fn; a store failure is one line and exit 2. */
 void verb_sql_run(struct td_store *s, const struct verb_sql *q, store_row_fn fn, void *ctx);
 
+/* The capture whose content hash is hash, unpacked into a new temporary
+ * file (its name into path; the caller unlinks it), for the derive engine
+ * to read again. False when no capture has that hash; a damaged one is one
+ * line and exit 2. */
+bool verb_capture_file(struct td_store *s, const char *hash, char *path, size_t cap);
+
 /* Whether a run with this id is stored (a store failure: exit 2). */
 bool verb_run_exists(struct td_store *s, const char *id);
 
