@@ -15,6 +15,7 @@
 
 #define MAX_QUEUED 256            /* statements sent before their results are read */
 #define MAX_LOAD_PARAMS 30000     /* in one multi-row INSERT (PostgreSQL takes 65,535) */
+#define MAX_PREPARED 64           /* statements kept parsed and planned on the server */
 
 struct pg_params {
 	const char **values;
@@ -29,7 +30,12 @@ struct pg_backend {
 	struct pg_params params;   /* of the statement being sent */
 	char *sql;                 /* a multi-row INSERT being built */
 	size_t sql_len, sql_cap;
-	int pending;               /* statements sent whose results are not read yet */
+	struct prepared {
+		char *sql;         /* as sent, with $n placeholders */
+		char name[16];
+	} prepared[MAX_PREPARED];
+	int nprepared, next_name;
+	int pending;               /* results not read yet: statements, and preparations */
 	bool send_failed;          /* sending one failed: the next sync reports it */
 	bool in_transaction;
 };
@@ -185,6 +191,36 @@ static bool rows_to(PGresult *res, store_row_fn fn, void *ctx)
 	return false;
 }
 
+static void forget_prepared(struct pg_backend *b)
+{
+	for (int i = 0; i < b->nprepared; i++)
+		free(b->prepared[i].sql);
+	b->nprepared = 0;
+}
+
+/* The server-side name of a statement prepared before, or of one prepared
+ * now (its preparation queued before it); NULL: sent unnamed. A run's
+ * statements are the same few texts every time: parsed and planned once. */
+static const char *prepared_name(struct pg_backend *b, const char *text, int nparams)
+{
+	if (strncmp(text, "INSERT", 6) && strncmp(text, "SELECT", 6) && strncmp(text, "UPDATE", 6) &&
+	    strncmp(text, "DELETE", 6))
+		return NULL;
+	for (int i = 0; i < b->nprepared; i++)
+		if (!strcmp(b->prepared[i].sql, text))
+			return b->prepared[i].name;
+	if (b->nprepared == MAX_PREPARED)
+		return NULL;
+	struct prepared *p = &b->prepared[b->nprepared];
+	snprintf(p->name, sizeof p->name, "td%d", ++b->next_name);
+	if (PQsendPrepare(b->conn, p->name, text, nparams, NULL) != 1)
+		return NULL;
+	b->pending++;
+	p->sql = td_strndup(text, strlen(text));
+	b->nprepared++;
+	return p->name;
+}
+
 /* A sync, then the results of every statement sent since the last one, in
  * order; the last statement's rows go to fn. The first failure is kept in
  * b->error (the server skips the statements after it: "aborted"). */
@@ -223,6 +259,10 @@ static int pg_sync(struct pg_backend *b, store_row_fn fn, void *ctx)
 	}
 	b->pending = 0;
 	b->send_failed = false;
+	/* a failed preparation leaves its name unknown to the server: forget
+	 * them all (names are never reused, so none is prepared twice) */
+	if (rc < 0)
+		forget_prepared(b);
 	return rc;
 }
 
@@ -235,7 +275,9 @@ static int pg_send(struct pg_backend *b, const char *sql, store_row_fn fn, void 
 {
 	char *text = numbered_placeholders(sql);
 	const struct pg_params *p = &b->params;
-	int sent = PQsendQueryParams(b->conn, text, p->n, NULL, p->values, p->lengths, p->formats, 0);
+	const char *name = prepared_name(b, text, p->n);
+	int sent = name ? PQsendQueryPrepared(b->conn, name, p->n, p->values, p->lengths, p->formats, 0)
+			: PQsendQueryParams(b->conn, text, p->n, NULL, p->values, p->lengths, p->formats, 0);
 	free(text);
 	params_clear(&b->params);
 	if (sent != 1) {
@@ -338,6 +380,7 @@ static void pg_close(struct store_backend *base)
 	if (b->pending)
 		pg_sync(b, NULL, NULL);
 	PQfinish(b->conn);
+	forget_prepared(b);
 	params_free(&b->params);
 	free(b->sql);
 	free(b);
