@@ -123,12 +123,14 @@ assert any(r["summary"].startswith("retiring 15.5%") for r in d)' "$T_TMP/z4.jso
 		tid=$("$S" query --db "$db" --node backend_bound --min 85 --csv | sed -n 2p | cut -d, -f1)
 		"$S" show --db "$db" "$tid" >"$T_TMP/show"
 		grep -q 'backend_bound .*85.1%.*<- bottleneck' "$T_TMP/show"; ok $? "$name: show draws the stored tree"
+		sed -n 2p "$T_TMP/show" | grep -q '^command \$ perf stat -ddd --pid=.*  elapsed 8.435 s$'
+		ok $? "$name: show says what the capture said: its command and elapsed time ($(sed -n 2p "$T_TMP/show" | head -c 80))"
 		"$S" show --db "$db" --counters --csv "$tid" | grep -q '^all,,cycles,'; ok $? "$name: show --counters"
 		"$S" show --db "$db" --funnel --csv "$tid" >"$T_TMP/sf.csv"
 		grep -q '^backend_bound,1,85.1,waste,' "$T_TMP/sf.csv" && grep -q '^retiring,1,11.7,useful,' "$T_TMP/sf.csv"
 		ok $? "$name: show --funnel: one run's slots (backend_bound 85.1 % waste, retiring 11.7 % useful)"
 	else
-		for i in 1 2 3 4 5 6 7 8; do skip "$name: $Z4 absent"; done
+		for i in 1 2 3 4 5 6 7 8 9; do skip "$name: $Z4 absent"; done
 	fi
 
 	# export -> import into an empty store -> export: the same bytes

@@ -35,6 +35,7 @@ static const struct td_cmd cmd = {
 struct run_info {
 	bool found;
 	char time[32], model[64], source[512], summary[256];
+	char host[256], perf_version[64], command[512], duration[32];
 };
 
 static void copy_cell(char *dst, size_t cap, const char *s) { snprintf(dst, cap, "%s", s ? s : ""); }
@@ -43,13 +44,18 @@ static int info_row(void *ctx, int n, const char *const *cols, const size_t *len
 {
 	(void)lens;
 	struct run_info *r = ctx;
-	if (n < 4)
+	if (n < 8)
 		return 1;
 	r->found = true;
 	copy_cell(r->time, sizeof r->time, cols[0]);
 	copy_cell(r->model, sizeof r->model, cols[1]);
 	copy_cell(r->source, sizeof r->source, cols[2]);
 	copy_cell(r->summary, sizeof r->summary, cols[3]);
+	copy_cell(r->host, sizeof r->host, cols[4]);
+	copy_cell(r->perf_version, sizeof r->perf_version, cols[5]);
+	copy_cell(r->command, sizeof r->command, cols[6]);
+	if (cols[7])
+		snprintf(r->duration, sizeof r->duration, "%.3f s", strtod(cols[7], NULL));
 	return 1;
 }
 
@@ -169,7 +175,7 @@ int cmd_show(int argc, char **argv)
 	struct td_store *s = verb_open();
 	struct store_value id = SV_STR(argv[0]);
 	struct run_info info = { 0 };
-	if (s->b->ops->exec(s->b, "SELECT time, cpu, source, summary FROM runs WHERE id = ?", &id, 1, info_row, &info) < 0)
+	if (s->b->ops->exec(s->b, "SELECT time, cpu, source, summary, host, perf_version, command, duration_s FROM runs WHERE id = ?", &id, 1, info_row, &info) < 0)
 		verb_store_failed(s);
 	if (!info.found) {
 		td_error("%s: no such run", argv[0]);
@@ -177,8 +183,19 @@ int cmd_show(int argc, char **argv)
 		return TD_EXIT_BAD;
 	}
 	enum td_format fmt = td_pick_format(verb_csv, verb_json, verb_markdown);
-	if (fmt == TD_FMT_TEXT)
-		printf("run %s  %s  %s\n%s%s", argv[0], info.time, info.source, info.summary, info.summary[0] ? "\n\n" : "\n");
+	if (fmt == TD_FMT_TEXT) {
+		printf("run %s  %s  %s\n", argv[0], info.time, info.source);
+		/* what the capture said about itself, where it said it */
+		const char *what[4][2] = { { "command", info.command }, { "elapsed", info.duration },
+					   { "host", info.host }, { "perf", info.perf_version } };
+		bool any = false;
+		for (int i = 0; i < 4; i++)
+			if (what[i][1][0]) {
+				printf("%s%s %s", any ? "  " : "", what[i][0], what[i][1]);
+				any = true;
+			}
+		printf("%s%s%s", any ? "\n" : "", info.summary, info.summary[0] ? "\n\n" : "\n");
+	}
 	if (opt_funnel) {
 		struct nodes ns = { 0 };
 		struct verb_sql q;
