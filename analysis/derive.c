@@ -10,6 +10,7 @@
 #include "analysis/stat_model.h"
 #include "analysis/tma.h"
 #include "common/diag.h"
+#include "common/intern.h"
 
 #define MAX_PRINTED 64
 
@@ -135,10 +136,83 @@ static void add_set(struct run_rows *r, const struct stat_model *m, const struct
 		snprintf(r->summary, sizeof r->summary, "%s", level1);
 }
 
+/* Each interval's rows as the model hands the interval out: appended to
+ * one list for the whole file, with their time stamps and runs (runs come
+ * in order, so a run's rows are one stretch). */
+struct interval_rows {
+	const struct derive_options *o;
+	struct td_intern *names;   /* scopes, PMUs, counter names: the model reuses its interval sets */
+	struct run_rows rows;
+	double *counter_t, *metric_t;
+	int *counter_run, *metric_run;
+	size_t cap_c, cap_m;
+};
+
+static const char *kept(struct td_intern *t, const char *s)
+{
+	return td_intern_str(t, td_intern(t, s, strlen(s)), NULL);
+}
+
+static void on_interval(void *ctx, const struct stat_model *m)
+{
+	struct interval_rows *iv = ctx;
+	if (!iv->names)
+		iv->names = td_intern_new();
+	for (int i = 0; i < m->ncur; i++) {
+		size_t c0 = iv->rows.ncounters, m0 = iv->rows.nmetrics;
+		add_set(&iv->rows, m, &m->cur[i], iv->o);
+		if (iv->rows.cap_counters > iv->cap_c) {
+			iv->cap_c = iv->rows.cap_counters;
+			iv->counter_t = td_realloc(iv->counter_t, iv->cap_c * sizeof *iv->counter_t);
+			iv->counter_run = td_realloc(iv->counter_run, iv->cap_c * sizeof *iv->counter_run);
+		}
+		if (iv->rows.cap_metrics > iv->cap_m) {
+			iv->cap_m = iv->rows.cap_metrics;
+			iv->metric_t = td_realloc(iv->metric_t, iv->cap_m * sizeof *iv->metric_t);
+			iv->metric_run = td_realloc(iv->metric_run, iv->cap_m * sizeof *iv->metric_run);
+		}
+		for (size_t k = c0; k < iv->rows.ncounters; k++) {
+			struct derive_counter *c = &iv->rows.counters[k];
+			c->scope = kept(iv->names, c->scope);
+			c->pmu = kept(iv->names, c->pmu);
+			c->name = kept(iv->names, c->name);
+			iv->counter_t[k] = m->cur[i].interval;
+			iv->counter_run[k] = m->cur[i].session;
+		}
+		for (size_t k = m0; k < iv->rows.nmetrics; k++) {
+			struct derive_metric *d = &iv->rows.metrics[k];
+			d->scope = kept(iv->names, d->scope);
+			d->pmu = kept(iv->names, d->pmu);
+			d->name = kept(iv->names, d->name);
+			d->unit = kept(iv->names, d->unit);
+			iv->metric_t[k] = m->cur[i].interval;
+			iv->metric_run[k] = m->cur[i].session;
+		}
+	}
+}
+
+/* The stretch [*from, *to) of rows whose run is session. */
+static void stretch(const int *run, size_t n, int session, size_t *from, size_t *to)
+{
+	size_t a = 0;
+	while (a < n && run[a] < session)
+		a++;
+	size_t b = a;
+	while (b < n && run[b] == session)
+		b++;
+	*from = a;
+	*to = b;
+}
+
 int derive_file(const char *path, const struct derive_options *o, derive_run_fn fn, void *ctx)
 {
 	struct stat_model m;
 	stat_model_init(&m);
+	struct interval_rows iv = { .o = o };
+	if (o->intervals) {
+		m.on_interval = on_interval;
+		m.on_interval_ctx = &iv;
+	}
 	enum stat_format got = stat_read(path, o->format, stat_model_add, &m);
 	stat_model_finish(&m);
 	int nsum, runs = 0;
@@ -172,6 +246,15 @@ int derive_file(const char *path, const struct derive_options *o, derive_run_fn 
 			.metrics = r.metrics,
 			.nmetrics = r.nmetrics,
 		};
+		size_t a, b;
+		stretch(iv.counter_run, iv.rows.ncounters, session, &a, &b);
+		run.interval_counters = iv.rows.counters + a;
+		run.counter_interval = iv.counter_t + a;
+		run.ninterval_counters = b - a;
+		stretch(iv.metric_run, iv.rows.nmetrics, session, &a, &b);
+		run.interval_metrics = iv.rows.metrics + a;
+		run.metric_interval = iv.metric_t + a;
+		run.ninterval_metrics = b - a;
 		fn(ctx, &run);
 		runs++;
 		free(r.counters);
@@ -179,5 +262,14 @@ int derive_file(const char *path, const struct derive_options *o, derive_run_fn 
 		free(r.events);
 	}
 	stat_model_free(&m);
+	free(iv.rows.counters);
+	free(iv.rows.metrics);
+	free(iv.rows.events);
+	free(iv.counter_t);
+	free(iv.metric_t);
+	free(iv.counter_run);
+	free(iv.metric_run);
+	if (iv.names)
+		td_intern_free(iv.names);
 	return runs;
 }

@@ -7,8 +7,8 @@
  * One run is one perf stat invocation in the file (perf's `# started on`
  * line, `--append`, `-r` summaries as perf printed them). Rows describe
  * the whole run per scope and PMU; interval input (-I) is summed per run
- * as td-derive's summary is. Strings in the rows live until the callback
- * returns.
+ * as td-derive's summary is, and on request each interval's rows come too.
+ * Strings in the rows live until the callback returns.
  *
  * This is the engine's first client-facing form (td-store uses it); the
  * same computations back td-derive's own rows (metrics_compute, tma_build
@@ -23,6 +23,7 @@
 struct derive_options {
 	enum stat_format format;     /* STAT_AUTO: detect */
 	const char *cpu;             /* Top-down model id, NULL: detect (as td-derive --cpu) */
+	bool intervals;              /* -I input: also each interval's rows (derive_run.intervals) */
 };
 
 struct derive_counter {
@@ -57,6 +58,15 @@ struct derive_run {
 	size_t ncounters;
 	const struct derive_metric *metrics;
 	size_t nmetrics;
+	/* derive_options.intervals and -I input: the same rows for each
+	 * interval of the run, in input order; counter_interval[i] and
+	 * metric_interval[i] are their time stamps (s). Empty otherwise. */
+	const struct derive_counter *interval_counters;
+	const double *counter_interval;
+	size_t ninterval_counters;
+	const struct derive_metric *interval_metrics;
+	const double *metric_interval;
+	size_t ninterval_metrics;
 };
 
 typedef void (*derive_run_fn)(void *ctx, const struct derive_run *r);

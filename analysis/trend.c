@@ -36,7 +36,8 @@ void trend_points(const double *x, size_t n, const struct trend_options *o, stru
 			p[i].z = (x[i] - mean) / sd;
 		double moved = mean != 0 ? fabs(x[i] - mean) / fabs(mean) * 100 : INFINITY;
 		bool enough = isnan(o->threshold_abs) ? moved >= o->threshold_pct : fabs(x[i] - mean) >= o->threshold_abs;
-		p[i].anomaly = !isnan(p[i].z) && fabs(p[i].z) >= o->z && enough;
+		p[i].anomaly = !isnan(p[i].z) && fabs(p[i].z) >= o->z && enough &&
+			       td_student_t_p(p[i].z / sqrt(1 + 1.0 / (double)w), (double)(w - 1)) <= erfc(o->z / M_SQRT2);
 	}
 }
 
@@ -83,6 +84,8 @@ static void segment(struct segmenter *g, size_t a, size_t b)
 	side_stats(g, best, b, &mr, &sr);
 	double p = sl == 0 && sr == 0 ? (mr != ml ? 0 : 1)
 		 : td_welch_p(ml, sl, (int)(best - a), mr, sr, (int)(b - best), &df);
+	/* the best of the segment's candidate splits: Bonferroni over them */
+	p = fmin(1, p * (double)(b - a - 2 * m + 1));
 	double delta = ml != 0 ? (mr - ml) / fabs(ml) * 100 : INFINITY;
 	bool enough = isnan(g->o->threshold_abs) ? fabs(delta) >= g->o->threshold_pct
 						   : fabs(mr - ml) >= g->o->threshold_abs;

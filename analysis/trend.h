@@ -9,8 +9,16 @@
  * Apache Otava) uses in place of E-Divisive's permutation test: the split
  * with the largest |t| between the segment's two sides is kept when its
  * p-value is below alpha and the means differ by at least the metric's
- * threshold, and both sides are searched again. Deterministic: the same
- * series gives the same answer. O(n log n) with prefix sums. */
+ * threshold, and both sides are searched again. The split is the best of
+ * K candidates, so its p-value is K times Welch's (Bonferroni).
+ * Deterministic: the same series gives the same answer. O(n log n) with
+ * prefix sums.
+ *
+ * Anomalies: |z| >= Z is not enough where the window's standard deviation
+ * comes from a few runs (at 2 runs a quarter of steady runs would pass):
+ * a run is also as improbable as a Z-sigma normal deviation by the
+ * prediction interval of one new observation (z / sqrt(1 + 1/w) on
+ * Student's t, w - 1 degrees of freedom). */
 #ifndef TD_TREND_H
 #define TD_TREND_H
 
@@ -37,7 +45,7 @@ struct trend_change {
 	size_t at;                 /* index of the first run after the step */
 	double before, after;      /* means of the segments on each side */
 	double delta_pct;
-	double p_value;
+	double p_value;            /* Welch's, times the candidate splits (Bonferroni) */
 };
 
 void trend_options_default(struct trend_options *o);

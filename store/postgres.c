@@ -1,7 +1,9 @@
-/* The PostgreSQL backend, through libpq: parameters are sent apart from
- * the SQL text (PQexecParams), bulk rows go in one COPY, results come as
- * text (bytea columns are decoded from bytea's hex form before the caller
- * sees them). */
+/* The PostgreSQL backend, through libpq in pipeline mode: parameters are
+ * sent apart from the SQL text (PQsendQueryParams), statements of a
+ * transaction whose rows nobody reads are queued and their results read at
+ * the next statement that waits (a query, the commit), bulk rows go as
+ * multi-row INSERTs; results come as text (bytea columns are decoded from
+ * bytea's hex form before the caller sees them). */
 #include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,11 +13,31 @@
 
 #define BYTEA_OID 17
 
+#define MAX_QUEUED 256            /* statements sent before their results are read */
+#define MAX_LOAD_PARAMS 30000     /* in one multi-row INSERT (PostgreSQL takes 65,535) */
+#define MAX_PREPARED 64           /* statements kept parsed and planned on the server */
+
+struct pg_params {
+	const char **values;
+	int *lengths, *formats;
+	char **owned;              /* the values this made (numbers, NUL-terminated text) */
+	int n, cap;
+};
+
 struct pg_backend {
 	struct store_backend base;
 	PGconn *conn;
-	char *copy_buf;            /* COPY rows being built */
-	size_t copy_len, copy_cap;
+	struct pg_params params;   /* of the statement being sent */
+	char *sql;                 /* a multi-row INSERT being built */
+	size_t sql_len, sql_cap;
+	struct prepared {
+		char *sql;         /* as sent, with $n placeholders */
+		char name[16];
+	} prepared[MAX_PREPARED];
+	int nprepared, next_name;
+	int pending;               /* results not read yet: statements, and preparations */
+	bool send_failed;          /* sending one failed: the next sync reports it */
+	bool in_transaction;
 };
 
 /* libpq's messages end in a newline and may run over several lines: keep the first. */
@@ -84,164 +106,283 @@ static size_t bytea_decode(char *s, size_t len)
 	return o;
 }
 
+/* Parameters in libpq's form (text; blobs binary), valid until cleared. */
+static void params_clear(struct pg_params *p)
+{
+	for (int i = 0; i < p->n; i++)
+		free(p->owned[i]);
+	p->n = 0;
+}
+
+static void params_free(struct pg_params *p)
+{
+	params_clear(p);
+	free(p->values);
+	free(p->lengths);
+	free(p->formats);
+	free(p->owned);
+}
+
+static void params_add(struct pg_params *p, const struct store_value *v)
+{
+	if (p->n == p->cap) {
+		p->cap = p->cap ? p->cap * 2 : 64;
+		p->values = td_realloc(p->values, (size_t)p->cap * sizeof *p->values);
+		p->lengths = td_realloc(p->lengths, (size_t)p->cap * sizeof *p->lengths);
+		p->formats = td_realloc(p->formats, (size_t)p->cap * sizeof *p->formats);
+		p->owned = td_realloc(p->owned, (size_t)p->cap * sizeof *p->owned);
+	}
+	int i = p->n++;
+	char num[40];
+	p->owned[i] = NULL;
+	p->lengths[i] = 0;
+	p->formats[i] = 0;
+	switch (v->type) {
+	case SV_NULL:
+		p->values[i] = NULL;
+		return;
+	case SV_INT:
+		snprintf(num, sizeof num, "%lld", v->i);
+		break;
+	case SV_REAL:
+		snprintf(num, sizeof num, "%.17g", v->d);
+		break;
+	case SV_BLOB:
+		p->values[i] = v->s;
+		p->lengths[i] = (int)v->len;
+		p->formats[i] = 1;
+		return;
+	case SV_TEXT:
+		/* libpq reads a text parameter up to its NUL: a copy for one without */
+		if (v->s[v->len] == 0)
+			p->values[i] = v->s;
+		else
+			p->values[i] = p->owned[i] = td_strndup(v->s, v->len);
+		return;
+	}
+	p->values[i] = p->owned[i] = td_strndup(num, strlen(num));
+}
+
+/* The rows of one result, to fn; returns fn's stop. */
+static bool rows_to(PGresult *res, store_row_fn fn, void *ctx)
+{
+	int rows = PQntuples(res), cols = PQnfields(res);
+	if (cols > 64)
+		cols = 64;
+	for (int r = 0; r < rows; r++) {
+		const char *cells[64];
+		size_t lens[64];
+		for (int c = 0; c < cols; c++) {
+			if (PQgetisnull(res, r, c)) {
+				cells[c] = NULL;
+				lens[c] = 0;
+				continue;
+			}
+			char *v = PQgetvalue(res, r, c);
+			size_t len = (size_t)PQgetlength(res, r, c);
+			if (PQftype(res, c) == BYTEA_OID)
+				len = bytea_decode(v, len);
+			cells[c] = v;
+			lens[c] = len;
+		}
+		if (fn(ctx, cols, cells, lens))
+			return true;
+	}
+	return false;
+}
+
+static void forget_prepared(struct pg_backend *b)
+{
+	for (int i = 0; i < b->nprepared; i++)
+		free(b->prepared[i].sql);
+	b->nprepared = 0;
+}
+
+/* The server-side name of a statement prepared before, or of one prepared
+ * now (its preparation queued before it); NULL: sent unnamed. A run's
+ * statements are the same few texts every time: parsed and planned once. */
+static const char *prepared_name(struct pg_backend *b, const char *text, int nparams)
+{
+	if (strncmp(text, "INSERT", 6) && strncmp(text, "SELECT", 6) && strncmp(text, "UPDATE", 6) &&
+	    strncmp(text, "DELETE", 6))
+		return NULL;
+	for (int i = 0; i < b->nprepared; i++)
+		if (!strcmp(b->prepared[i].sql, text))
+			return b->prepared[i].name;
+	if (b->nprepared == MAX_PREPARED)
+		return NULL;
+	struct prepared *p = &b->prepared[b->nprepared];
+	snprintf(p->name, sizeof p->name, "td%d", ++b->next_name);
+	if (PQsendPrepare(b->conn, p->name, text, nparams, NULL) != 1)
+		return NULL;
+	b->pending++;
+	p->sql = td_strndup(text, strlen(text));
+	b->nprepared++;
+	return p->name;
+}
+
+/* A sync, then the results of every statement sent since the last one, in
+ * order; the last statement's rows go to fn. The first failure is kept in
+ * b->error (the server skips the statements after it: "aborted"). */
+static int pg_sync(struct pg_backend *b, store_row_fn fn, void *ctx)
+{
+	int rc = b->send_failed ? -1 : 0;
+	if (PQpipelineSync(b->conn) != 1) {
+		set_error(b, NULL);
+		b->pending = 0;
+		return -1;
+	}
+	/* each statement's results end in a NULL; the sync's result ends it all */
+	int finished = 0;
+	bool stop = false;
+	while (finished <= b->pending + 1) {
+		PGresult *res = PQgetResult(b->conn);
+		if (!res) {
+			finished++;
+			continue;
+		}
+		ExecStatusType st = PQresultStatus(res);
+		if (st == PGRES_PIPELINE_SYNC) {
+			PQclear(res);
+			break;
+		}
+		if (st == PGRES_PIPELINE_ABORTED) {
+			rc = -1;
+		} else if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
+			if (rc == 0)
+				set_error(b, PQresultErrorMessage(res));
+			rc = -1;
+		} else if (st == PGRES_TUPLES_OK && fn && !stop && rc == 0 && finished == b->pending - 1) {
+			stop = rows_to(res, fn, ctx);
+		}
+		PQclear(res);
+	}
+	b->pending = 0;
+	b->send_failed = false;
+	/* a failed preparation leaves its name unknown to the server: forget
+	 * them all (names are never reused, so none is prepared twice) */
+	if (rc < 0)
+		forget_prepared(b);
+	return rc;
+}
+
+/* Sends one statement. In a transaction, a statement whose rows nobody
+ * reads is only queued (libpq's pipeline mode): an added run's dozen
+ * statements cost one round trip, at the commit, not one each. A queued
+ * statement's failure is reported by the next call that waits for the
+ * server (the commit then fails, and the caller rolls back). */
+static int pg_send(struct pg_backend *b, const char *sql, store_row_fn fn, void *ctx, bool wait)
+{
+	char *text = numbered_placeholders(sql);
+	const struct pg_params *p = &b->params;
+	const char *name = prepared_name(b, text, p->n);
+	int sent = name ? PQsendQueryPrepared(b->conn, name, p->n, p->values, p->lengths, p->formats, 0)
+			: PQsendQueryParams(b->conn, text, p->n, NULL, p->values, p->lengths, p->formats, 0);
+	free(text);
+	params_clear(&b->params);
+	if (sent != 1) {
+		if (!b->send_failed)
+			set_error(b, NULL);
+		b->send_failed = true;
+		pg_sync(b, NULL, NULL);
+		return -1;
+	}
+	b->pending++;
+	if (!wait && !fn && b->in_transaction && b->pending < MAX_QUEUED)
+		return 0;
+	return pg_sync(b, fn, ctx);
+}
+
 static int pg_exec(struct store_backend *base, const char *sql, const struct store_value *params, int nparams,
 		   store_row_fn fn, void *ctx)
 {
 	struct pg_backend *b = (struct pg_backend *)base;
-	char *text = numbered_placeholders(sql);
-	const char *values[64];
-	int lengths[64], formats[64];
-	char numbers[64][32];
-	if (nparams > 64)
-		td_die("too many SQL parameters (%d)", nparams);
-	for (int i = 0; i < nparams; i++) {
-		lengths[i] = 0;
-		formats[i] = 0;
-		switch (params[i].type) {
-		case SV_NULL: values[i] = NULL; break;
-		case SV_TEXT: values[i] = params[i].s; lengths[i] = (int)params[i].len; break;
-		case SV_BLOB: values[i] = params[i].s; lengths[i] = (int)params[i].len; formats[i] = 1; break;
-		case SV_INT: snprintf(numbers[i], sizeof numbers[i], "%lld", params[i].i); values[i] = numbers[i]; break;
-		case SV_REAL: snprintf(numbers[i], sizeof numbers[i], "%.17g", params[i].d); values[i] = numbers[i]; break;
-		}
-	}
-	/* text parameters are not NUL-terminated in general: libpq reads text
-	 * format up to the NUL, so copy those that need it */
-	char *copies[64] = { 0 };
+	params_clear(&b->params);
 	for (int i = 0; i < nparams; i++)
-		if (params[i].type == SV_TEXT && params[i].s[params[i].len] != 0)
-			values[i] = copies[i] = td_strndup(params[i].s, params[i].len);
-	PGresult *res = PQexecParams(b->conn, text, nparams, NULL, values, lengths, formats, 0);
-	for (int i = 0; i < nparams; i++)
-		free(copies[i]);
-	free(text);
-	ExecStatusType st = PQresultStatus(res);
-	if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
-		set_error(b, PQresultErrorMessage(res));
-		PQclear(res);
-		return -1;
-	}
-	if (fn && st == PGRES_TUPLES_OK) {
-		int rows = PQntuples(res), cols = PQnfields(res);
-		if (cols > 64)
-			cols = 64;
-		for (int r = 0; r < rows; r++) {
-			const char *cells[64];
-			size_t lens[64];
-			for (int c = 0; c < cols; c++) {
-				if (PQgetisnull(res, r, c)) {
-					cells[c] = NULL;
-					lens[c] = 0;
-					continue;
-				}
-				char *v = PQgetvalue(res, r, c);
-				size_t len = (size_t)PQgetlength(res, r, c);
-				if (PQftype(res, c) == BYTEA_OID)
-					len = bytea_decode(v, len);
-				cells[c] = v;
-				lens[c] = len;
-			}
-			if (fn(ctx, cols, cells, lens))
-				break;
-		}
-	}
-	PQclear(res);
-	return 0;
+		params_add(&b->params, &params[i]);
+	return pg_send(b, sql, fn, ctx, false);
 }
 
-static void copy_put(struct pg_backend *b, const char *s, size_t n)
+static void sql_put(struct pg_backend *b, const char *s)
 {
-	if (b->copy_len + n + 1 > b->copy_cap) {
-		b->copy_cap = (b->copy_len + n + 1) * 2;
-		b->copy_buf = td_realloc(b->copy_buf, b->copy_cap);
+	size_t n = strlen(s);
+	if (b->sql_len + n + 1 > b->sql_cap) {
+		b->sql_cap = (b->sql_len + n + 1) * 2;
+		b->sql = td_realloc(b->sql, b->sql_cap);
 	}
-	memcpy(b->copy_buf + b->copy_len, s, n);
-	b->copy_len += n;
+	memcpy(b->sql + b->sql_len, s, n + 1);
+	b->sql_len += n;
 }
 
-/* COPY's text format: tab between columns, \N for NULL, backslash escapes. */
-static void copy_value(struct pg_backend *b, const struct store_value *v)
-{
-	char num[40];
-	switch (v->type) {
-	case SV_NULL: copy_put(b, "\\N", 2); return;
-	case SV_INT: copy_put(b, num, (size_t)snprintf(num, sizeof num, "%lld", v->i)); return;
-	case SV_REAL: copy_put(b, num, (size_t)snprintf(num, sizeof num, "%.17g", v->d)); return;
-	case SV_BLOB: td_die("COPY of a blob is not supported");
-	case SV_TEXT: break;
-	}
-	for (size_t i = 0; i < v->len; i++) {
-		char c = v->s[i];
-		const char *esc = c == '\\' ? "\\\\" : c == '\t' ? "\\t" : c == '\n' ? "\\n" : c == '\r' ? "\\r" : NULL;
-		if (esc)
-			copy_put(b, esc, 2);
-		else
-			copy_put(b, &c, 1);
-	}
-}
-
+/* Rows as multi-row INSERTs of bound parameters (COPY cannot be
+ * pipelined), at most MAX_LOAD_PARAMS parameters a statement. */
 static int pg_load(struct store_backend *base, const char *table, const char *const *cols, int ncols,
 		   const struct store_value *values, size_t nrows)
 {
 	struct pg_backend *b = (struct pg_backend *)base;
-	if (nrows == 0)
-		return 0;
-	char sql[1024];
-	int len = snprintf(sql, sizeof sql, "COPY %s (", table);
-	for (int i = 0; i < ncols; i++)
-		len += snprintf(sql + len, sizeof sql - (size_t)len, "%s%s", i ? ", " : "", cols[i]);
-	snprintf(sql + len, sizeof sql - (size_t)len, ") FROM STDIN");
-	b->copy_len = 0;
-	for (size_t r = 0; r < nrows; r++)
+	size_t per = MAX_LOAD_PARAMS / (size_t)ncols;
+	for (size_t at = 0; at < nrows; at += per) {
+		size_t n = nrows - at < per ? nrows - at : per;
+		b->sql_len = 0;
+		sql_put(b, "INSERT INTO ");
+		sql_put(b, table);
 		for (int c = 0; c < ncols; c++) {
-			copy_value(b, &values[r * (size_t)ncols + (size_t)c]);
-			copy_put(b, c + 1 < ncols ? "\t" : "\n", 1);
+			sql_put(b, c ? ", " : " (");
+			sql_put(b, cols[c]);
 		}
-	PGresult *res = PQexec(b->conn, sql);
-	if (PQresultStatus(res) != PGRES_COPY_IN) {
-		set_error(b, PQresultErrorMessage(res));
-		PQclear(res);
-		return -1;
-	}
-	PQclear(res);
-	if (PQputCopyData(b->conn, b->copy_buf, (int)b->copy_len) != 1 || PQputCopyEnd(b->conn, NULL) != 1) {
-		set_error(b, NULL);
-		return -1;
-	}
-	int rc = 0;
-	while ((res = PQgetResult(b->conn))) {
-		if (PQresultStatus(res) != PGRES_COMMAND_OK && rc == 0) {
-			set_error(b, PQresultErrorMessage(res));
-			rc = -1;
+		sql_put(b, ") VALUES ");
+		params_clear(&b->params);
+		for (size_t r = 0; r < n; r++) {
+			sql_put(b, r ? ", (" : "(");
+			for (int c = 0; c < ncols; c++) {
+				sql_put(b, c ? ", ?" : "?");
+				params_add(&b->params, &values[(at + r) * (size_t)ncols + (size_t)c]);
+			}
+			sql_put(b, ")");
 		}
-		PQclear(res);
+		if (pg_send(b, b->sql, NULL, NULL, false) < 0)
+			return -1;
 	}
-	return rc;
+	return 0;
 }
 
-static int run_plain(struct pg_backend *b, const char *sql)
+static int pg_begin(struct store_backend *base)
 {
-	PGresult *res = PQexec(b->conn, sql);
-	int rc = PQresultStatus(res) == PGRES_COMMAND_OK ? 0 : -1;
-	if (rc)
-		set_error(b, PQresultErrorMessage(res));
-	PQclear(res);
+	struct pg_backend *b = (struct pg_backend *)base;
+	b->in_transaction = true;
+	params_clear(&b->params);
+	return pg_send(b, "BEGIN", NULL, NULL, false);
+}
+
+static int pg_commit(struct store_backend *base)
+{
+	struct pg_backend *b = (struct pg_backend *)base;
+	params_clear(&b->params);
+	int rc = pg_send(b, "COMMIT", NULL, NULL, true);
+	b->in_transaction = false;
 	return rc;
 }
 
-static int pg_begin(struct store_backend *base) { return run_plain((struct pg_backend *)base, "BEGIN"); }
-static int pg_commit(struct store_backend *base) { return run_plain((struct pg_backend *)base, "COMMIT"); }
 static int pg_rollback(struct store_backend *base)
 {
 	struct pg_backend *b = (struct pg_backend *)base;
-	return PQtransactionStatus(b->conn) == PQTRANS_IDLE ? 0 : run_plain(b, "ROLLBACK");
+	if (!b->in_transaction && !b->pending)
+		return 0;
+	params_clear(&b->params);
+	int rc = pg_send(b, "ROLLBACK", NULL, NULL, true);
+	b->in_transaction = false;
+	return rc;
 }
 
 static void pg_close(struct store_backend *base)
 {
 	struct pg_backend *b = (struct pg_backend *)base;
+	if (b->pending)
+		pg_sync(b, NULL, NULL);
 	PQfinish(b->conn);
-	free(b->copy_buf);
+	forget_prepared(b);
+	params_free(&b->params);
+	free(b->sql);
 	free(b);
 }
 
@@ -271,6 +412,12 @@ struct store_backend *store_postgres_open(const char *conninfo, char *err, size_
 		return NULL;
 	}
 	PQsetNoticeProcessor(b->conn, quiet_notice, NULL);
+	if (PQenterPipelineMode(b->conn) != 1) {
+		first_line(err, errlen, "PostgreSQL: cannot enter pipeline mode", PQerrorMessage(b->conn));
+		PQfinish(b->conn);
+		free(b);
+		return NULL;
+	}
 	snprintf(b->base.where, sizeof b->base.where, "postgresql database %s on %s", PQdb(b->conn),
 		 PQhost(b->conn) ? PQhost(b->conn) : "localhost");
 	return &b->base;

@@ -51,6 +51,31 @@ sys.exit(not (r["labels"]["note"]==w and r["labels"]["a.b-c_d"]==w))' "$T_TMP/li
 	n=$("$S" list --db "$db" --label 'note~*100?%*' --csv | tail -n +2 | wc -l)
 	ok $(( n != 0 )) "$name: ? matches one character ($n)"
 
+	# interval input (-I 250, -A): each interval's counters and metrics kept with
+	# its time stamp beside the whole-run sums, which stay what the rest reads
+	wid=$(cat "$T_TMP/wid")
+	"$S" show --db "$db" --intervals --counters --csv "$wid" >"$T_TMP/iv.csv"
+	grep -q '^0.250694,CPU0,,task-clock,251.250000,' "$T_TMP/iv.csv" && grep -q '^0.250694,CPU0,,page-faults,7195.000000,' "$T_TMP/iv.csv"
+	ok $? "$name: show --intervals --counters: the first interval as perf printed it (0.250694149 CPU0 task-clock 251.25, 7195 page faults)"
+	python3 -c '
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+whole = {(r["scope"], r["event"]): float(r["value"]) for r in rows if r["interval"] == ""}
+iv = {}
+for r in rows:
+    if r["interval"]:
+        iv[(r["scope"], r["event"])] = iv.get((r["scope"], r["event"]), 0) + float(r["value"])
+assert len({r["interval"] for r in rows if r["interval"]}) == 5
+assert whole and all(abs(iv[k] - v) < 1e-6 * max(1, v) for k, v in whole.items()), (whole, iv)' "$T_TMP/iv.csv"
+	ok $? "$name: 5 intervals kept; the whole-run counters are their sums"
+	n=$("$S" show --db "$db" --csv "$wid" | tail -n +2 | wc -l)
+	m=$("$S" show --db "$db" --intervals --csv "$wid" | tail -n +2 | wc -l)
+	ok $(( n != 6 || m <= n )) "$name: show: the whole run's 6 metrics; --intervals adds each interval's ($n, $m)"
+	"$S" export --db "$db" --label note >"$T_TMP/ivx.csv"
+	grep -q ',page_faults_per_s,.*,tdkit,0.250694149$' "$T_TMP/ivx.csv"; ok $? "$name: export: an interval's row carries interval_s"
+	"$S" query --db "$db" --metric page_faults_per_s --label note --csv | tail -n +2 >"$T_TMP/ivq"
+	ok $(( $(wc -l <"$T_TMP/ivq") != 2 )) "$name: query --metric reads the whole run only (one row per CPU: $(wc -l <"$T_TMP/ivq"))"
+
 	# filters
 	n=$("$S" list --db "$db" --label bench=swevents --csv | tail -n +2 | wc -l)
 	ok $(( n != 2 )) "$name: k=v selects ($n of 2)"
@@ -98,9 +123,14 @@ assert any(r["summary"].startswith("retiring 15.5%") for r in d)' "$T_TMP/z4.jso
 		tid=$("$S" query --db "$db" --node backend_bound --min 85 --csv | sed -n 2p | cut -d, -f1)
 		"$S" show --db "$db" "$tid" >"$T_TMP/show"
 		grep -q 'backend_bound .*85.1%.*<- bottleneck' "$T_TMP/show"; ok $? "$name: show draws the stored tree"
+		sed -n 2p "$T_TMP/show" | grep -q '^command \$ perf stat -ddd --pid=.*  elapsed 8.435 s$'
+		ok $? "$name: show says what the capture said: its command and elapsed time ($(sed -n 2p "$T_TMP/show" | head -c 80))"
 		"$S" show --db "$db" --counters --csv "$tid" | grep -q '^all,,cycles,'; ok $? "$name: show --counters"
+		"$S" show --db "$db" --funnel --csv "$tid" >"$T_TMP/sf.csv"
+		grep -q '^backend_bound,1,85.1,waste,' "$T_TMP/sf.csv" && grep -q '^retiring,1,11.7,useful,' "$T_TMP/sf.csv"
+		ok $? "$name: show --funnel: one run's slots (backend_bound 85.1 % waste, retiring 11.7 % useful)"
 	else
-		for i in 1 2 3 4 5 6 7; do skip "$name: $Z4 absent"; done
+		for i in 1 2 3 4 5 6 7 8 9; do skip "$name: $Z4 absent"; done
 	fi
 
 	# export -> import into an empty store -> export: the same bytes
@@ -112,6 +142,18 @@ assert any(r["summary"].startswith("retiring 15.5%") for r in d)' "$T_TMP/z4.jso
 		same "$T_TMP/e1.$form" "$T_TMP/e2.$form" "$name: export -> import -> export is byte-identical ($form, $(wc -l <"$T_TMP/e1.$form") lines)"
 		$sql "$db2" "DELETE FROM runs"
 	done
+
+	# an export written before interval_s (15 columns) still imports
+	python3 -c '
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+w = csv.writer(open(sys.argv[2], "w", newline=""), lineterminator="\n")
+for r in rows:
+    if r[15] == "" or r[0] == "id":
+        w.writerow(r[:15])' "$T_TMP/e1.csv" "$T_TMP/e15.csv"
+	run_tool "$T_TMP/o" "$T_TMP/e" "$S" import --db "$db2" "$T_TMP/e15.csv"
+	ok $RC "$name: an export of 15 columns (before interval_s) imports (exit $RC, $(cat "$T_TMP/e"))"
+	$sql "$db2" "DELETE FROM runs"
 
 	# rederive from the kept captures: nothing changes; a damaged value is put right
 	run_tool "$T_TMP/o" "$T_TMP/e" "$S" rederive --db "$db"
@@ -215,7 +257,7 @@ ok $(( RC != 2 )) "import, binary: exit 2 (exit $RC)"
 { head -n 2 "$T_TMP/x.csv"; echo 'broken,row'; tail -n +3 "$T_TMP/x.csv"; } | sed 's/$/\r/' >"$T_TMP/x-crlf-broken-synthetic.csv"
 run_tool "$T_TMP/o" "$T_TMP/e" "$S" import --db "$T_TMP/matrix2.db" "$T_TMP/x-crlf-broken-synthetic.csv"
 ok $(( RC != 2 )) "import, a broken row in CRLF text: exit 2 (exit $RC)"
-grep -q "x-crlf-broken-synthetic.csv:3: expected 15 fields, found 2" "$T_TMP/e"; ok $? "import: file:line and what is wrong"
+grep -q "x-crlf-broken-synthetic.csv:3: expected 16 fields, found 2" "$T_TMP/e"; ok $? "import: file:line and what is wrong"
 n=$("$S" export --db "$T_TMP/matrix2.db" | tail -n +2 | wc -l)
 ok $(( n != $(tail -n +2 "$T_TMP/x.csv" | wc -l) )) "import: every valid row still imported ($n)"
 

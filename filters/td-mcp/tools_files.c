@@ -138,7 +138,7 @@ static int derive_child(void *arg)
 	if (fd < 0 || write(fd, d->text, d->len) != (ssize_t)d->len || lseek(fd, 0, SEEK_SET) != 0 || dup2(fd, 0) < 0)
 		td_die("cannot hold the text: %s", strerror(errno));
 	json_t *runs = json_array();
-	struct derive_options o = { STAT_AUTO, d->cpu };
+	struct derive_options o = { .format = STAT_AUTO, .cpu = d->cpu };
 	derive_file("-", &o, derived_run, runs);
 	json_dumpf(json_pack("{s:o}", "runs", runs), stdout, JSON_COMPACT);
 	return td_bad_input_count() && !json_array_size(runs) ? TD_EXIT_BAD : TD_EXIT_OK;

@@ -190,6 +190,9 @@ static void keep_run(void *ctx, const struct derive_run *d)
 	verb_rows_free(&r);
 }
 
+/* One compression context for every file: its tables are allocated once. */
+static ZSTD_CCtx *zstd_ctx;
+
 static void capture_of(const struct capture_file *cf, struct store_capture *c, const char *layout)
 {
 	XXH128_hash_t h = XXH3_128bits(cf->bytes, cf->len);
@@ -198,7 +201,7 @@ static void capture_of(const struct capture_file *cf, struct store_capture *c, c
 	c->size = cf->len;
 	size_t bound = ZSTD_compressBound(cf->len);
 	void *z = td_malloc(bound);
-	size_t zn = ZSTD_compress(z, bound, cf->bytes, cf->len, 3);
+	size_t zn = ZSTD_compressCCtx(zstd_ctx, z, bound, cf->bytes, cf->len, 3);
 	if (ZSTD_isError(zn))
 		td_die("zstd: %s", ZSTD_getErrorName(zn));
 	c->zstd = z;
@@ -237,7 +240,7 @@ static int add_file(struct td_store *s, const char *arg, enum stat_format fmt)
 	capture_of(&cf, &capture, "");
 	struct add_ctx a = { .store = s, .cf = &cf, .capture = &capture };
 	store_time_now(a.now, sizeof a.now);
-	struct derive_options o = { fmt, NULL };
+	struct derive_options o = { fmt, NULL, true };
 	derive_file(path, &o, keep_run, &a);
 	if (a.failed)
 		verb_store_failed(s);
@@ -258,8 +261,7 @@ static int add_file(struct td_store *s, const char *arg, enum stat_format fmt)
 
 int cmd_add(int argc, char **argv)
 {
-	int n = td_parse_options(&cmd, argc, argv);
-	td_progname = "td-store";
+	int n = verb_start(&cmd, argc, argv, VERB_OPERANDS);
 	if (n == 0)
 		td_usage_error(&cmd, "no file to add (use - for stdin)");
 	enum stat_format fmt = STAT_AUTO;
@@ -273,9 +275,12 @@ int cmd_add(int argc, char **argv)
 		opt_time = td_strndup(iso, strlen(iso));
 	}
 	struct td_store *s = verb_open();
+	if (!(zstd_ctx = ZSTD_createCCtx()))
+		td_die("zstd: out of memory");
 	int bad = 0;
 	for (int i = 0; i < n; i++)
 		bad |= add_file(s, argv[i], fmt) < 0;
+	ZSTD_freeCCtx(zstd_ctx);
 	store_close(s);
 	return td_exit_code(bad ? TD_EXIT_BAD : TD_EXIT_OK);
 }

@@ -149,42 +149,28 @@ static void feed_side(struct td_store *s, struct diff_counters *d, int side, con
 		"SELECT x.pmu, x.name, x.value, x.unit, x.better, x.level, x.verdict, x.confidence, x.variance_pct FROM metrics x",
 	};
 	for (int k = 0; k < 2; k++) {
-		char sql[8192];
-		struct store_value params[64];
-		int np = 0;
-		snprintf(sql, sizeof sql, "%s WHERE x.scope = 'all' AND x.run_id IN (SELECT r.id FROM runs r WHERE 1 = 1", what[k]);
+		struct verb_sql q;
+		verb_sql_start(&q, what[k]);
+		verb_sql_add(&q, " WHERE x.scope = 'all' AND x.interval_s IS NULL AND x.run_id IN (SELECT r.id FROM runs r WHERE 1 = 1");
 		if (by_filter) {
-			store_filter_sql(&side_filter[side], s->b->dialect, sql, sizeof sql - 128, params, &np, 62);
+			verb_sql_filter(&q, s, &side_filter[side]);
 		} else {
-			strcat(sql, " AND r.id = ?");
-			params[np++] = SV_STR(r->id[0]);
+			verb_sql_add(&q, " AND r.id = ?");
+			verb_sql_param(&q, SV_STR(r->id[0]));
 		}
 		if (opt_latest > 0) {
-			strcat(sql, " ORDER BY r.time DESC, r.seq DESC LIMIT ?");
-			params[np++] = SV_I(opt_latest);
+			verb_sql_add(&q, " ORDER BY r.time DESC, r.seq DESC LIMIT ?");
+			verb_sql_param(&q, SV_I(opt_latest));
 		}
-		strcat(sql, ") ORDER BY x.run_id, x.ord");
+		verb_sql_add(&q, ") ORDER BY x.run_id, x.ord");
 		struct feed f = { d, side };
-		if (s->b->ops->exec(s->b, sql, params, np, k ? metric_row : counter_row, &f) < 0)
-			verb_store_failed(s);
+		verb_sql_run(s, &q, k ? metric_row : counter_row, &f);
 	}
-}
-
-static int exists_row(void *ctx, int n, const char *const *cols, const size_t *lens)
-{
-	(void)n;
-	(void)cols;
-	(void)lens;
-	*(int *)ctx = 1;
-	return 1;
 }
 
 int cmd_compare(int argc, char **argv)
 {
-	int n = td_parse_options(&cmd, argc, argv);
-	td_progname = "td-store";
-	if (td_bad_input_count())
-		return TD_EXIT_BAD;
+	int n = verb_start(&cmd, argc, argv, VERB_OPERANDS);
 	bool by_filter = side_filter[0].n || side_filter[1].n;
 	if (by_filter && (n || !side_filter[0].n || !side_filter[1].n))
 		td_usage_error(&cmd, "give --a FILTER and --b FILTER, or two run ids");
@@ -213,11 +199,7 @@ int cmd_compare(int argc, char **argv)
 				verb_store_failed(s);
 			snprintf(names[side], sizeof names[side], "%s", side_text[side]);
 		} else {
-			int found = 0;
-			struct store_value id = SV_STR(argv[side]);
-			if (s->b->ops->exec(s->b, "SELECT 1 FROM runs WHERE id = ?", &id, 1, exists_row, &found) < 0)
-				verb_store_failed(s);
-			if (found)
+			if (verb_run_exists(s, argv[side]))
 				collect(&runs[side], argv[side], NULL, NULL);
 			snprintf(names[side], sizeof names[side], "%s", argv[side]);
 		}

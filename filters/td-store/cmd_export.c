@@ -28,11 +28,14 @@ static const struct td_cmd cmd = {
 	"Reads no file: the runs come from the store --db names (default: $TD_DB, else ~/.local/share/tdkit/runs.db).",
 };
 
+/* interval_s: the -I time stamp of an interval's row, empty for the whole
+ * run (last, so that an export from before it had the same first 15). */
 static const char *const columns[] = { "id", "time", "labels", "scope", "pmu", "name", "value", "unit",
-				       "better", "level", "verdict", "confidence", "variance_pct", "on_path", "source" };
+				       "better", "level", "verdict", "confidence", "variance_pct", "on_path", "source",
+				       "interval_s" };
 #define NCOLS (sizeof columns / sizeof *columns)
 enum { X_ID, X_TIME, X_LABELS, X_SCOPE, X_PMU, X_NAME, X_VALUE, X_UNIT, X_BETTER, X_LEVEL, X_VERDICT, X_CONF, X_VAR, X_PATH,
-       X_SOURCE };
+       X_SOURCE, X_INTERVAL };
 
 /* A run's labels as one JSON object, by run id (runs in export order). */
 struct run_labels {
@@ -46,27 +49,6 @@ struct export_ctx {
 	size_t n, cap, at;
 };
 
-static void json_of(char **out, size_t *len, const char *s)
-{
-	char *mem = NULL;
-	size_t size = 0;
-	FILE *f = open_memstream(&mem, &size);
-	td_json_string(f, s);
-	fclose(f);
-	*out = td_realloc(*out, *len + size + 1);
-	memcpy(*out + *len, mem, size);
-	*len += size;
-	(*out)[*len] = 0;
-	free(mem);
-}
-
-static void put(char **out, size_t *len, const char *s)
-{
-	size_t n = strlen(s);
-	*out = td_realloc(*out, *len + n + 1);
-	memcpy(*out + *len, s, n + 1);
-	*len += n;
-}
 
 static void selected(void *ctx, const char *id, const char *time, const char *summary)
 {
@@ -101,10 +83,7 @@ static int label_row(void *ctx, int n, const char *const *cols, const size_t *le
 	struct run_labels *r = n >= 3 ? run_of(ctx, cols[0]) : NULL;
 	if (!r)
 		return 0;
-	put(&r->json, &r->len, r->len ? ", " : "{");
-	json_of(&r->json, &r->len, cols[1]);
-	put(&r->json, &r->len, ": ");
-	json_of(&r->json, &r->len, cols[2]);
+	verb_append_label_json(&r->json, &r->len, cols[1], cols[2]);
 	return 0;
 }
 
@@ -146,7 +125,7 @@ static int metric_row(void *ctx, int n, const char *const *cols, const size_t *l
 	cells[X_LABELS] = r && r->json ? r->json : "{";
 	for (size_t c = X_SCOPE; c < NCOLS; c++) {
 		const char *v = cols[c - 1];
-		if (v && (c == X_VALUE || c == X_CONF || c == X_VAR)) {
+		if (v && (c == X_VALUE || c == X_CONF || c == X_VAR || c == X_INTERVAL)) {
 			shortest(nums[c], sizeof nums[c], v);
 			v = nums[c];
 		}
@@ -161,7 +140,7 @@ static int metric_row(void *ctx, int n, const char *const *cols, const size_t *l
 				printf("%s}", cells[c]);
 			else if (!cells[c])
 				fputs("null", stdout);
-			else if (c == X_VALUE || c == X_CONF || c == X_VAR || c == X_LEVEL || c == X_PATH)
+			else if (c == X_VALUE || c == X_CONF || c == X_VAR || c == X_LEVEL || c == X_PATH || c == X_INTERVAL)
 				fputs(cells[c], stdout);
 			else
 				td_json_string(stdout, cells[c]);
@@ -174,8 +153,8 @@ static int metric_row(void *ctx, int n, const char *const *cols, const size_t *l
 			if (c == X_LABELS) {
 				char *cell = NULL;
 				size_t len = 0;
-				put(&cell, &len, cells[c]);
-				put(&cell, &len, "}");
+				verb_append(&cell, &len, cells[c], strlen(cells[c]));
+				verb_append(&cell, &len, "}", 1);
 				td_csv_field(stdout, cell);
 				free(cell);
 			} else if (cells[c]) {
@@ -189,39 +168,30 @@ static int metric_row(void *ctx, int n, const char *const *cols, const size_t *l
 
 int cmd_export(int argc, char **argv)
 {
-	int n = td_parse_options(&cmd, argc, argv);
-	td_progname = "td-store";
-	if (n)
-		td_usage_error(&cmd, "export takes no operands (filter with --label)");
-	if (td_bad_input_count())
-		return TD_EXIT_BAD;
+	verb_start(&cmd, argc, argv, VERB_SELECTS_RUNS);
 	if (opt_csv && opt_jsonl)
 		td_usage_error(&cmd, "--csv or --jsonl, not both");
 	struct td_store *s = verb_open();
 	struct export_ctx x = { 0 };
 	if (verb_select_runs(s, 0, selected, &x) < 0)
 		verb_store_failed(s);
-	struct store_value params[64];
-	int np = 0;
-	char sql[8192] = "SELECT l.run_id, l.key, l.value FROM labels l JOIN runs r ON r.id = l.run_id WHERE 1 = 1";
-	store_filter_sql(&verb_filter, s->b->dialect, sql, sizeof sql - 64, params, &np, 63);
-	strcat(sql, " ORDER BY r.time, r.seq, l.key");
-	if (s->b->ops->exec(s->b, sql, params, np, label_row, &x) < 0)
-		verb_store_failed(s);
+	struct verb_sql q;
+	verb_sql_start(&q, "SELECT l.run_id, l.key, l.value FROM labels l JOIN runs r ON r.id = l.run_id WHERE 1 = 1");
+	verb_sql_filter(&q, s, &verb_filter);
+	verb_sql_add(&q, " ORDER BY r.time, r.seq, l.key");
+	verb_sql_run(s, &q, label_row, &x);
 	if (!opt_jsonl) {
 		for (size_t c = 0; c < NCOLS; c++)
 			printf("%s%s", c ? "," : "", columns[c]);
 		putchar('\n');
 	}
-	np = 0;
-	snprintf(sql, sizeof sql, "SELECT r.id, r.time, m.scope, m.pmu, m.name, m.value, m.unit, m.better, m.level, m.verdict,"
-				  " m.confidence, m.variance_pct, m.on_path, m.source FROM metrics m JOIN runs r"
-				  " ON r.id = m.run_id WHERE 1 = 1");
-	store_filter_sql(&verb_filter, s->b->dialect, sql, sizeof sql - 64, params, &np, 63);
-	strcat(sql, " ORDER BY r.time, r.seq, m.ord");
+	verb_sql_start(&q, "SELECT r.id, r.time, m.scope, m.pmu, m.name, m.value, m.unit, m.better, m.level, m.verdict,"
+			   " m.confidence, m.variance_pct, m.on_path, m.source, m.interval_s FROM metrics m JOIN runs r"
+			   " ON r.id = m.run_id WHERE 1 = 1");
+	verb_sql_filter(&q, s, &verb_filter);
+	verb_sql_add(&q, " ORDER BY r.time, r.seq, m.ord");
 	x.at = 0;
-	if (s->b->ops->exec(s->b, sql, params, np, metric_row, &x) < 0)
-		verb_store_failed(s);
+	verb_sql_run(s, &q, metric_row, &x);
 	for (size_t i = 0; i < x.n; i++)
 		free(x.runs[i].json);
 	free(x.runs);

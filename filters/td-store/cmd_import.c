@@ -24,11 +24,14 @@ static const struct td_cmd cmd = {
 	"Reads td-store export output, CSV or JSON lines (detected): FILEs, - for stdin.",
 };
 
-#define NFIELDS 15
+/* An export has 16 fields; one from before interval_s, 15. */
+#define NFIELDS 16
+#define NFIELDS_OLD 15
 enum { X_ID, X_TIME, X_LABELS, X_SCOPE, X_PMU, X_NAME, X_VALUE, X_UNIT, X_BETTER, X_LEVEL, X_VERDICT, X_CONF, X_VAR, X_PATH,
-       X_SOURCE };
+       X_SOURCE, X_INTERVAL };
 static const char *const field_names[NFIELDS] = { "id", "time", "labels", "scope", "pmu", "name", "value", "unit",
-						  "better", "level", "verdict", "confidence", "variance_pct", "on_path", "source" };
+						  "better", "level", "verdict", "confidence", "variance_pct", "on_path", "source",
+						  "interval_s" };
 
 /* The run being read: its rows until the id changes. */
 struct pending {
@@ -117,7 +120,7 @@ static int take_row(struct td_store *s, struct pending *p, const char *const *f,
 		p->rows = td_realloc(p->rows, p->cap * sizeof *p->rows);
 	}
 	p->rows[p->n++] = (struct store_metric_row){
-		NAN, keep(p, f[X_SCOPE] ? f[X_SCOPE] : ""), keep(p, f[X_PMU] ? f[X_PMU] : ""), keep(p, f[X_NAME]),
+		number(f[X_INTERVAL]), keep(p, f[X_SCOPE] ? f[X_SCOPE] : ""), keep(p, f[X_PMU] ? f[X_PMU] : ""), keep(p, f[X_NAME]),
 		number(f[X_VALUE]), keep(p, f[X_UNIT] ? f[X_UNIT] : ""), keep(p, f[X_BETTER] ? f[X_BETTER] : ""),
 		f[X_LEVEL] ? atoi(f[X_LEVEL]) : 0,
 		keep(p, f[X_VERDICT] ? f[X_VERDICT] : ""), number(f[X_CONF]), number(f[X_VAR]),
@@ -178,6 +181,7 @@ static int import_file(struct td_store *s, const char *path, long *runs)
 	struct pending p = { 0 };
 	int rc = 0;
 	bool header = false;
+	int width = NFIELDS;                   /* fields a CSV row has, as its header says */
 	unsigned long lineno_json = 0;         /* JSON lines read */
 	if (store_add_begin(s, NULL) < 0)
 		verb_store_failed(s);
@@ -220,17 +224,19 @@ static int import_file(struct td_store *s, const char *path, long *runs)
 		int n = split_csv(line, cells, NFIELDS + 1);
 		if (!header) {
 			header = true;
-			if (n == NFIELDS && cells[0] && !strcmp(cells[0], "id"))
+			if ((n == NFIELDS || n == NFIELDS_OLD) && cells[0] && !strcmp(cells[0], "id")) {
+				width = n;
 				continue;
+			}
 			td_bad_input(name, lineno, "not td-store export output (the header is id,time,labels,...)");
 			rc = -1;
 			break;
 		}
-		if (n != NFIELDS) {
-			td_bad_input(name, lineno, "expected %d fields, found %d", NFIELDS, n);
+		if (n != width) {
+			td_bad_input(name, lineno, "expected %d fields, found %d", width, n);
 			continue;
 		}
-		for (int i = 0; i < NFIELDS; i++)
+		for (int i = 0; i < n; i++)
 			fields[i] = cells[i];
 		rc = take_row(s, &p, fields, name, lineno, runs);
 	}
@@ -257,8 +263,7 @@ static int import_file(struct td_store *s, const char *path, long *runs)
 
 int cmd_import(int argc, char **argv)
 {
-	int n = td_parse_options(&cmd, argc, argv);
-	td_progname = "td-store";
+	int n = verb_start(&cmd, argc, argv, VERB_OPERANDS);
 	if (n == 0)
 		td_usage_error(&cmd, "no file to import (use - for stdin)");
 	struct td_store *s = verb_open();

@@ -54,25 +54,6 @@ static void collect(void *ctx, const char *id, const char *time, const char *sum
 	r->summary = td_strndup(summary, strlen(summary));
 }
 
-static void append(char **buf, size_t *len, const char *s, size_t n)
-{
-	*buf = td_realloc(*buf, *len + n + 1);
-	memcpy(*buf + *len, s, n);
-	*len += n;
-	(*buf)[*len] = 0;
-}
-
-/* A JSON string of s (through the one escaper, reports/table.h). */
-static void append_json(char **buf, size_t *len, const char *s)
-{
-	char *mem = NULL;
-	size_t size = 0;
-	FILE *f = open_memstream(&mem, &size);
-	td_json_string(f, s);
-	fclose(f);
-	append(buf, len, mem, size);
-	free(mem);
-}
 
 static int label_row(void *ctx, int n, const char *const *cols, const size_t *lens)
 {
@@ -89,18 +70,15 @@ static int label_row(void *ctx, int n, const char *const *cols, const size_t *le
 	if (at == c->n)
 		return 0;
 	struct listed *r = &c->runs[at];
-	append(&r->labels_json, &r->json_len, r->json_len ? ", " : "{", r->json_len ? 2 : 1);
-	append_json(&r->labels_json, &r->json_len, cols[1]);
-	append(&r->labels_json, &r->json_len, ": ", 2);
-	append_json(&r->labels_json, &r->json_len, cols[2]);
+	verb_append_label_json(&r->labels_json, &r->json_len, cols[1], cols[2]);
 	/* the text view leaves the event list out: it is long and in the JSON */
 	if (!strcmp(cols[1], "events"))
 		return 0;
 	if (r->labels_len)
-		append(&r->labels, &r->labels_len, " ", 1);
-	append(&r->labels, &r->labels_len, cols[1], lens[1]);
-	append(&r->labels, &r->labels_len, "=", 1);
-	append(&r->labels, &r->labels_len, cols[2], lens[2]);
+		verb_append(&r->labels, &r->labels_len, " ", 1);
+	verb_append(&r->labels, &r->labels_len, cols[1], lens[1]);
+	verb_append(&r->labels, &r->labels_len, "=", 1);
+	verb_append(&r->labels, &r->labels_len, cols[2], lens[2]);
 	return 0;
 }
 
@@ -109,20 +87,16 @@ static void load_labels(struct td_store *s, struct list_ctx *c)
 {
 	if (c->n == 0)
 		return;
-	char sql[8192] = "SELECT l.run_id, l.key, l.value FROM labels l JOIN runs r ON r.id = l.run_id WHERE 1 = 1";
-	struct store_value params[64];
-	int np = 0;
-	store_filter_sql(&verb_filter, s->b->dialect, sql, sizeof sql - 128, params, &np, 62);
+	struct verb_sql q;
+	verb_sql_start(&q, "SELECT l.run_id, l.key, l.value FROM labels l JOIN runs r ON r.id = l.run_id WHERE 1 = 1");
+	verb_sql_filter(&q, s, &verb_filter);
 	/* with a limit, only the runs listed: those at or after the oldest one's time */
 	if (opt_limit > 0) {
-		size_t used = strlen(sql);
-		snprintf(sql + used, sizeof sql - used, " AND r.time >= ?");
-		params[np++] = SV_STR(c->runs[c->n - 1].time);
+		verb_sql_add(&q, " AND r.time >= ?");
+		verb_sql_param(&q, SV_STR(c->runs[c->n - 1].time));
 	}
-	size_t used = strlen(sql);
-	snprintf(sql + used, sizeof sql - used, " ORDER BY r.time DESC, r.seq DESC, l.key");
-	if (s->b->ops->exec(s->b, sql, params, np, label_row, c) < 0)
-		verb_store_failed(s);
+	verb_sql_add(&q, " ORDER BY r.time DESC, r.seq DESC, l.key");
+	verb_sql_run(s, &q, label_row, c);
 }
 
 enum { L_ID, L_TIME, L_SUMMARY, L_LABELS, NLCOLS };
@@ -132,12 +106,7 @@ static const struct td_column columns[NLCOLS] = {
 
 int cmd_list(int argc, char **argv)
 {
-	int n = td_parse_options(&cmd, argc, argv);
-	td_progname = "td-store";
-	if (n)
-		td_usage_error(&cmd, "list takes no operands (filter with --label)");
-	if (td_bad_input_count())
-		return TD_EXIT_BAD;
+	verb_start(&cmd, argc, argv, VERB_SELECTS_RUNS);
 	if (opt_limit < 0)
 		td_usage_error(&cmd, "--limit: a count of runs, 1 or more");
 	struct td_store *s = verb_open();

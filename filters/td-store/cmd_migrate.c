@@ -18,10 +18,7 @@ static const struct td_cmd cmd = {
 
 int cmd_migrate(int argc, char **argv)
 {
-	int n = td_parse_options(&cmd, argc, argv);
-	td_progname = "td-store";
-	if (n)
-		td_usage_error(&cmd, "migrate takes no operands");
+	verb_start(&cmd, argc, argv, VERB_NO_OPERANDS);
 	char err[1024];
 	struct td_store *s = store_open_raw(verb_db, err, sizeof err);
 	if (!s)

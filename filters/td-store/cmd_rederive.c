@@ -1,13 +1,11 @@
 /* td-store rederive: every selected run's counters and metrics derived
  * again from its kept raw capture, by this version's formulas, and the
  * values that changed reported. One transaction per capture. */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <zstd.h>
 #include "analysis/derive.h"
 #include "common/diag.h"
 #include "common/opts.h"
@@ -54,27 +52,9 @@ static int target_row(void *ctx, int n, const char *const *cols, const size_t *l
 	return 0;
 }
 
-struct blob {
-	char *bytes;
-	size_t len;
-	char layout[16];
-};
-
-static int blob_row(void *ctx, int n, const char *const *cols, const size_t *lens)
-{
-	struct blob *b = ctx;
-	if (n < 2 || !cols[0])
-		return 1;
-	b->bytes = td_malloc(lens[0] + 1);
-	memcpy(b->bytes, cols[0], lens[0]);
-	b->len = lens[0];
-	snprintf(b->layout, sizeof b->layout, "%s", cols[1] ? cols[1] : "");
-	return 1;
-}
-
 /* The stored value of each metric of a run, to say what changed. */
 struct old_value {
-	char key[256];             /* scope/pmu/name */
+	char key[256];             /* scope/pmu/name, and @interval for an interval's row */
 	double value;
 	bool seen;
 };
@@ -84,18 +64,25 @@ struct old_values {
 	size_t n, cap;
 };
 
+static void row_key(char *key, size_t cap, const char *scope, const char *pmu, const char *name, double interval_s)
+{
+	int n = snprintf(key, cap, "%s/%s/%s", scope, pmu, name);
+	if (!isnan(interval_s) && n > 0 && (size_t)n < cap)
+		snprintf(key + n, cap - (size_t)n, "@%.9g", interval_s);
+}
+
 static int old_row(void *ctx, int n, const char *const *cols, const size_t *lens)
 {
 	(void)lens;
 	struct old_values *o = ctx;
-	if (n < 4)
+	if (n < 5)
 		return 0;
 	if (o->n == o->cap) {
 		o->cap = o->cap ? o->cap * 2 : 64;
 		o->v = td_realloc(o->v, o->cap * sizeof *o->v);
 	}
 	struct old_value *v = &o->v[o->n++];
-	snprintf(v->key, sizeof v->key, "%s/%s/%s", cols[0], cols[1], cols[2]);
+	row_key(v->key, sizeof v->key, cols[0], cols[1], cols[2], cols[4] ? strtod(cols[4], NULL) : NAN);
 	v->value = cols[3] ? strtod(cols[3], NULL) : NAN;
 	v->seen = false;
 	return 0;
@@ -123,7 +110,8 @@ static void rederived(void *ctx, const struct derive_run *d)
 	struct store_backend *b = c->s->b;
 	struct store_value id = SV_STR(t->id);
 	struct old_values old = { 0 };
-	if (b->ops->exec(b, "SELECT scope, pmu, name, value FROM metrics WHERE run_id = ?", &id, 1, old_row, &old) < 0 ||
+	if (b->ops->exec(b, "SELECT scope, pmu, name, value, interval_s FROM metrics WHERE run_id = ? ORDER BY ord", &id, 1,
+			 old_row, &old) < 0 ||
 	    b->ops->exec(b, "DELETE FROM metrics WHERE run_id = ?", &id, 1, NULL, NULL) < 0 ||
 	    b->ops->exec(b, "DELETE FROM counters WHERE run_id = ?", &id, 1, NULL, NULL) < 0) {
 		c->failed = 1;
@@ -132,11 +120,13 @@ static void rederived(void *ctx, const struct derive_run *d)
 	}
 	struct store_run r = { 0 };
 	verb_rows_of(d, &r);
-	for (size_t i = 0; i < d->nmetrics; i++) {
-		const struct derive_metric *m = &d->metrics[i];
+	/* rows come in the order they were stored: the one at the same place
+	 * is tried first, so a run of many intervals is not compared n x n */
+	for (size_t i = 0; i < r.nmetrics; i++) {
+		const struct store_metric_row *m = &r.metrics[i];
 		char key[256];
-		snprintf(key, sizeof key, "%s/%s/%s", m->scope, m->pmu, m->name);
-		struct old_value *was = NULL;
+		row_key(key, sizeof key, m->scope, m->pmu, m->name, m->interval_s);
+		struct old_value *was = i < old.n && !old.v[i].seen && !strcmp(old.v[i].key, key) ? &old.v[i] : NULL;
 		for (size_t j = 0; j < old.n && !was; j++)
 			if (!old.v[j].seen && !strcmp(old.v[j].key, key))
 				was = &old.v[j];
@@ -177,27 +167,11 @@ static void drop_message(void *ctx, const char *line, size_t len)
 static void rederive_capture(struct td_store *s, const struct targets *l, const char *hash, long *runs, long *changed)
 {
 	struct store_backend *b = s->b;
-	struct blob z = { 0 };
-	struct store_value key = SV_STR(hash);
-	if (b->ops->exec(b, "SELECT raw, layout FROM captures WHERE hash = ?", &key, 1, blob_row, &z) < 0)
-		verb_store_failed(s);
-	if (!z.bytes)
-		return;
-	unsigned long long size = ZSTD_getFrameContentSize(z.bytes, z.len);
-	if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN)
-		td_die("capture %s: the stored capture is not zstd data", hash);
-	char *raw = td_malloc(size + 1);
-	size_t got = ZSTD_decompress(raw, size, z.bytes, z.len);
-	if (ZSTD_isError(got))
-		td_die("capture %s: %s", hash, ZSTD_getErrorName(got));
 	char path[256];
-	snprintf(path, sizeof path, "%s/td-store-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	int fd = mkstemp(path);
-	if (fd < 0 || write(fd, raw, got) != (ssize_t)got)
-		td_die("cannot write a temporary file: %s", strerror(errno));
-	close(fd);
+	if (!verb_capture_file(s, hash, path, sizeof path))
+		return;
 	struct rederive_ctx c = { s, l, hash, 0, 0, 0 };
-	struct derive_options o = { STAT_AUTO, NULL };
+	struct derive_options o = { STAT_AUTO, NULL, true };
 	if (b->ops->begin(b) < 0)
 		verb_store_failed(s);
 	/* what the capture's lines say was said when it was added */
@@ -211,27 +185,18 @@ static void rederive_capture(struct td_store *s, const struct targets *l, const 
 	unlink(path);
 	*runs += c.runs;
 	*changed += c.changed;
-	free(raw);
-	free(z.bytes);
 }
 
 int cmd_rederive(int argc, char **argv)
 {
-	int n = td_parse_options(&cmd, argc, argv);
-	td_progname = "td-store";
-	if (n)
-		td_usage_error(&cmd, "rederive takes no operands (select runs with --label)");
-	if (td_bad_input_count())
-		return TD_EXIT_BAD;
+	verb_start(&cmd, argc, argv, VERB_SELECTS_RUNS);
 	struct td_store *s = verb_open();
 	struct targets l = { 0 };
-	char sql[8192] = "SELECT r.id, r.capture, r.run_index FROM runs r WHERE 1 = 1";
-	struct store_value params[64];
-	int np = 0;
-	store_filter_sql(&verb_filter, s->b->dialect, sql, sizeof sql - 64, params, &np, 63);
-	strcat(sql, " ORDER BY r.capture, r.run_index");
-	if (s->b->ops->exec(s->b, sql, params, np, target_row, &l) < 0)
-		verb_store_failed(s);
+	struct verb_sql q;
+	verb_sql_start(&q, "SELECT r.id, r.capture, r.run_index FROM runs r WHERE 1 = 1");
+	verb_sql_filter(&q, s, &verb_filter);
+	verb_sql_add(&q, " ORDER BY r.capture, r.run_index");
+	verb_sql_run(s, &q, target_row, &l);
 	long runs = 0, changed = 0, imported = 0;
 	for (size_t i = 0; i < l.n; i++) {
 		if (!l.t[i].capture[0]) {

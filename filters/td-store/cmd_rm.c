@@ -44,21 +44,9 @@ static void selected(void *ctx, const char *id, const char *time, const char *su
 	add_id(ctx, id);
 }
 
-static int exists_row(void *ctx, int n, const char *const *cols, const size_t *lens)
-{
-	(void)n;
-	(void)cols;
-	(void)lens;
-	*(int *)ctx = 1;
-	return 1;
-}
-
 int cmd_rm(int argc, char **argv)
 {
-	int n = td_parse_options(&cmd, argc, argv);
-	td_progname = "td-store";
-	if (td_bad_input_count())
-		return TD_EXIT_BAD;
+	int n = verb_start(&cmd, argc, argv, VERB_OPERANDS);
 	bool by_filter = verb_filter.n || verb_filter.since[0] || verb_filter.until[0];
 	if (!n && !by_filter)
 		td_usage_error(&cmd, "name the runs to remove, or select them with --label/--since/--until");
@@ -68,11 +56,7 @@ int cmd_rm(int argc, char **argv)
 	struct ids l = { 0 };
 	int bad = 0;
 	for (int i = 0; i < n; i++) {
-		int found = 0;
-		struct store_value p = SV_STR(argv[i]);
-		if (s->b->ops->exec(s->b, "SELECT 1 FROM runs WHERE id = ?", &p, 1, exists_row, &found) < 0)
-			verb_store_failed(s);
-		if (found)
+		if (verb_run_exists(s, argv[i]))
 			add_id(&l, argv[i]);
 		else {
 			td_error("%s: no such run", argv[i]);

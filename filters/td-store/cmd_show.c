@@ -8,15 +8,18 @@
 #include "analysis/tma.h"
 #include "common/diag.h"
 #include "common/opts.h"
+#include "filters/td-store/nodes.h"
 #include "filters/td-store/verbs.h"
 #include "reports/table.h"
 #include "reports/tma_tree.h"
 
-static bool opt_tree, opt_counters;
+static bool opt_tree, opt_counters, opt_intervals, opt_funnel;
 
 static const struct td_option options[] = {
 	{ 0, "tree", TD_OPT_FLAG, &opt_tree, NULL, "only the Top-down tree", NULL },
 	{ 0, "counters", TD_OPT_FLAG, &opt_counters, NULL, "the counters as read", NULL },
+	{ 0, "funnel", TD_OPT_FLAG, &opt_funnel, NULL, "where the pipeline slots went (Levels 1 and 2, useful or waste)", NULL },
+	{ 0, "intervals", TD_OPT_FLAG, &opt_intervals, NULL, "-I input: each interval's rows too (interval column, s)", NULL },
 	VERB_FORMAT_OPTIONS,
 	VERB_DB_OPTION,
 	TD_OPTS_END
@@ -32,6 +35,7 @@ static const struct td_cmd cmd = {
 struct run_info {
 	bool found;
 	char time[32], model[64], source[512], summary[256];
+	char host[256], perf_version[64], command[512], duration[32];
 };
 
 static void copy_cell(char *dst, size_t cap, const char *s) { snprintf(dst, cap, "%s", s ? s : ""); }
@@ -40,48 +44,60 @@ static int info_row(void *ctx, int n, const char *const *cols, const size_t *len
 {
 	(void)lens;
 	struct run_info *r = ctx;
-	if (n < 4)
+	if (n < 8)
 		return 1;
 	r->found = true;
 	copy_cell(r->time, sizeof r->time, cols[0]);
 	copy_cell(r->model, sizeof r->model, cols[1]);
 	copy_cell(r->source, sizeof r->source, cols[2]);
 	copy_cell(r->summary, sizeof r->summary, cols[3]);
+	copy_cell(r->host, sizeof r->host, cols[4]);
+	copy_cell(r->perf_version, sizeof r->perf_version, cols[5]);
+	copy_cell(r->command, sizeof r->command, cols[6]);
+	if (cols[7])
+		snprintf(r->duration, sizeof r->duration, "%.3f s", strtod(cols[7], NULL));
 	return 1;
 }
 
-enum { M_SCOPE, M_PMU, M_NAME, M_VALUE, M_UNIT, M_VERDICT, M_CONF, M_VAR, M_LEVEL, M_PATH, M_SOURCE, NMCOLS };
+/* Column 0 is the interval (s; empty for the whole run), shown with --intervals. */
+enum { M_INTERVAL, M_SCOPE, M_PMU, M_NAME, M_VALUE, M_UNIT, M_VERDICT, M_CONF, M_VAR, M_LEVEL, M_PATH, M_SOURCE, NMCOLS };
 static const struct td_column metric_cols[NMCOLS] = {
+	{ "interval", TD_COL_NUM, 6 },
 	{ "scope", TD_COL_STR, 0 }, { "pmu", TD_COL_STR, 0 }, { "metric", TD_COL_STR, 0 },
 	{ "value", TD_COL_NUM, 3 }, { "unit", TD_COL_STR, 0 }, { "verdict", TD_COL_STR, 0 },
 	{ "confidence", TD_COL_NUM, 2 }, { "variance_pct", TD_COL_NUM, 2 }, { "tma_level", TD_COL_INT, 0 },
 	{ "bottleneck", TD_COL_STR, 0 }, { "source", TD_COL_STR, 0 },
 };
 
-enum { K_SCOPE, K_PMU, K_EVENT, K_VALUE, K_ENABLED, K_VAR, NKCOLS };
+enum { K_INTERVAL, K_SCOPE, K_PMU, K_EVENT, K_VALUE, K_ENABLED, K_VAR, NKCOLS };
 static const struct td_column counter_cols[NKCOLS] = {
+	{ "interval", TD_COL_NUM, 6 },
 	{ "scope", TD_COL_STR, 0 }, { "pmu", TD_COL_STR, 0 }, { "event", TD_COL_STR, 0 },
 	{ "value", TD_COL_NUM, 6 }, { "enabled_pct", TD_COL_NUM, 2 }, { "variance_pct", TD_COL_NUM, 2 },
 };
 
 static double cell_number(const char *s) { return s ? strtod(s, NULL) : NAN; }
 
+/* The query's columns, interval first; without --intervals the table has
+ * no interval column and every cell shifts left by one. */
 static int table_row(void *ctx, int n, const char *const *cols, const size_t *lens)
 {
 	(void)lens;
 	struct td_table *t = ctx;
 	td_table_row(t);
-	for (int i = 0; i < n; i++) {
-		bool number = opt_counters ? i >= K_VALUE : (i == M_VALUE || i == M_CONF || i == M_VAR);
+	int shift = opt_intervals ? 0 : 1;
+	for (int i = shift; i < n; i++) {
+		bool number = i == 0 || (opt_counters ? i >= K_VALUE : (i == M_VALUE || i == M_CONF || i == M_VAR));
+		int col = i - shift;
 		if (!opt_counters && i == M_LEVEL) {
 			if (cols[i] && atoi(cols[i]))
-				td_table_int(t, i, atoi(cols[i]));
+				td_table_int(t, col, atoi(cols[i]));
 		} else if (!opt_counters && i == M_PATH) {
-			td_table_str(t, i, cols[i] && atoi(cols[i]) ? "yes" : "");
+			td_table_str(t, col, cols[i] && atoi(cols[i]) ? "yes" : "");
 		} else if (number) {
-			td_table_num(t, i, cell_number(cols[i]));
+			td_table_num(t, col, cell_number(cols[i]));
 		} else {
-			td_table_str(t, i, cols[i]);
+			td_table_str(t, col, cols[i]);
 		}
 	}
 	return 0;
@@ -151,16 +167,15 @@ static const struct tma_model *model_by_id(const char *id)
 
 int cmd_show(int argc, char **argv)
 {
-	int n = td_parse_options(&cmd, argc, argv);
-	td_progname = "td-store";
+	int n = verb_start(&cmd, argc, argv, VERB_OPERANDS);
 	if (n != 1)
 		td_usage_error(&cmd, "name one run (td-store list shows their ids)");
-	if (opt_tree && opt_counters)
-		td_usage_error(&cmd, "--tree or --counters, not both");
+	if (opt_tree + opt_counters + opt_funnel > 1)
+		td_usage_error(&cmd, "one of --tree, --counters and --funnel");
 	struct td_store *s = verb_open();
 	struct store_value id = SV_STR(argv[0]);
 	struct run_info info = { 0 };
-	if (s->b->ops->exec(s->b, "SELECT time, cpu, source, summary FROM runs WHERE id = ?", &id, 1, info_row, &info) < 0)
+	if (s->b->ops->exec(s->b, "SELECT time, cpu, source, summary, host, perf_version, command, duration_s FROM runs WHERE id = ?", &id, 1, info_row, &info) < 0)
 		verb_store_failed(s);
 	if (!info.found) {
 		td_error("%s: no such run", argv[0]);
@@ -168,14 +183,44 @@ int cmd_show(int argc, char **argv)
 		return TD_EXIT_BAD;
 	}
 	enum td_format fmt = td_pick_format(verb_csv, verb_json, verb_markdown);
-	if (fmt == TD_FMT_TEXT)
-		printf("run %s  %s  %s\n%s%s", argv[0], info.time, info.source, info.summary, info.summary[0] ? "\n\n" : "\n");
+	if (fmt == TD_FMT_TEXT) {
+		printf("run %s  %s  %s\n", argv[0], info.time, info.source);
+		/* what the capture said about itself, where it said it */
+		const char *what[4][2] = { { "command", info.command }, { "elapsed", info.duration },
+					   { "host", info.host }, { "perf", info.perf_version } };
+		bool any = false;
+		for (int i = 0; i < 4; i++)
+			if (what[i][1][0]) {
+				printf("%s%s %s", any ? "  " : "", what[i][0], what[i][1]);
+				any = true;
+			}
+		printf("%s%s%s", any ? "\n" : "", info.summary, info.summary[0] ? "\n\n" : "\n");
+	}
+	if (opt_funnel) {
+		struct nodes ns = { 0 };
+		struct verb_sql q;
+		verb_sql_start(&q, NODES_SELECT " WHERE m.run_id = ? AND m.level > 0 AND m.interval_s IS NULL ORDER BY m.ord");
+		verb_sql_param(&q, id);
+		nodes_load(s, &q, &ns);
+		if (ns.n) {
+			struct td_table *t = nodes_funnel(&ns);
+			td_table_write(t, stdout, fmt);
+			td_table_free(t);
+		} else
+			td_error("%s: no Top-down tree in this run: no funnel", argv[0]);
+		free(ns.s);
+		store_close(s);
+		return td_exit_code(TD_EXIT_OK);
+	}
 	if (!opt_tree) {
-		struct td_table *t = opt_counters ? td_table_new(counter_cols, NKCOLS) : td_table_new(metric_cols, NMCOLS);
-		const char *sql = opt_counters
-			? "SELECT scope, pmu, name, value, enabled_pct, variance_pct FROM counters WHERE run_id = ? ORDER BY ord"
-			: "SELECT scope, pmu, name, value, unit, verdict, confidence, variance_pct, level, on_path, source"
-			  " FROM metrics WHERE run_id = ?" " ORDER BY ord";
+		int shift = opt_intervals ? 0 : 1;
+		struct td_table *t = opt_counters ? td_table_new(counter_cols + shift, NKCOLS - shift)
+						  : td_table_new(metric_cols + shift, NMCOLS - shift);
+		char sql[512];
+		snprintf(sql, sizeof sql, "%s WHERE run_id = ?%s ORDER BY ord", opt_counters
+			 ? "SELECT interval_s, scope, pmu, name, value, enabled_pct, variance_pct FROM counters"
+			 : "SELECT interval_s, scope, pmu, name, value, unit, verdict, confidence, variance_pct, level, on_path,"
+			   " source FROM metrics", opt_intervals ? "" : " AND interval_s IS NULL");
 		if (s->b->ops->exec(s->b, sql, &id, 1, table_row, t) < 0)
 			verb_store_failed(s);
 		td_table_write(t, stdout, fmt);
@@ -187,7 +232,7 @@ int cmd_show(int argc, char **argv)
 		memset(&c, 0, sizeof c);
 		c.model = model;
 		if (s->b->ops->exec(s->b, "SELECT scope, pmu, name, value, level, verdict, on_path, source FROM metrics"
-					  " WHERE run_id = ? AND level > 0 ORDER BY ord", &id, 1, node_row, &c) < 0)
+					  " WHERE run_id = ? AND level > 0 AND interval_s IS NULL ORDER BY ord", &id, 1, node_row, &c) < 0)
 			verb_store_failed(s);
 		write_tree(&c);
 	} else if (opt_tree && fmt == TD_FMT_TEXT) {

@@ -78,19 +78,18 @@ static int series_row(void *ctx, int n, const char *const *cols, const size_t *l
 static void load_series(struct td_store *st, const char *name, struct series *s)
 {
 	static const char *const from[2] = {
-		"SELECT r.id, r.time, m.value, m.unit FROM metrics m JOIN runs r ON r.id = m.run_id WHERE m.name = ?",
-		"SELECT r.id, r.time, m.value, '' FROM counters m JOIN runs r ON r.id = m.run_id WHERE m.name = ?",
+		"SELECT r.id, r.time, m.value, m.unit FROM metrics m JOIN runs r ON r.id = m.run_id WHERE m.name = ?"
+		" AND m.interval_s IS NULL",
+		"SELECT r.id, r.time, m.value, '' FROM counters m JOIN runs r ON r.id = m.run_id WHERE m.name = ?"
+		" AND m.interval_s IS NULL",
 	};
 	for (int k = 0; k < 2 && s->n == 0; k++) {
-		char sql[8192];
-		snprintf(sql, sizeof sql, "%s", from[k]);
-		struct store_value params[64];
-		int np = 0;
-		params[np++] = SV_STR(name);
-		store_filter_sql(&verb_filter, st->b->dialect, sql, sizeof sql - 128, params, &np, 63);
-		strcat(sql, " ORDER BY r.time, r.seq, CASE WHEN m.scope = 'all' THEN 0 ELSE 1 END, m.ord");
-		if (st->b->ops->exec(st->b, sql, params, np, series_row, s) < 0)
-			verb_store_failed(st);
+		struct verb_sql q;
+		verb_sql_start(&q, from[k]);
+		verb_sql_param(&q, SV_STR(name));
+		verb_sql_filter(&q, st, &verb_filter);
+		verb_sql_add(&q, " ORDER BY r.time, r.seq, CASE WHEN m.scope = 'all' THEN 0 ELSE 1 END, m.ord");
+		verb_sql_run(st, &q, series_row, s);
 	}
 }
 
@@ -165,12 +164,7 @@ static void write_table(const struct series *s, const struct trend_point *p, con
 
 int cmd_trend(int argc, char **argv)
 {
-	int n = td_parse_options(&cmd, argc, argv);
-	td_progname = "td-store";
-	if (n)
-		td_usage_error(&cmd, "trend takes no operands (select runs with --label)");
-	if (td_bad_input_count())
-		return TD_EXIT_BAD;
+	verb_start(&cmd, argc, argv, VERB_SELECTS_RUNS);
 	if (!opt_metric)
 		td_usage_error(&cmd, "--metric NAME: which counter, metric or node to follow");
 	struct trend_options o;

@@ -1,15 +1,163 @@
 /* What td-store's verbs share: the store they open, the runs a filter selects. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <zstd.h>
 #include "analysis/derive.h"
 #include "common/diag.h"
 #include "filters/td-store/verbs.h"
+#include "reports/table.h"
 
 const char *verb_db;
 bool verb_csv, verb_json, verb_markdown;
 struct store_filter verb_filter;
+
+int verb_start(const struct td_cmd *cmd, int argc, char **argv, enum verb_operands operands)
+{
+	int n = td_parse_options(cmd, argc, argv);
+	td_progname = "td-store";
+	if (operands != VERB_OPERANDS && n) {
+		const char *verb = strrchr(cmd->name, ' ');
+		td_usage_error(cmd, "%s takes no operands%s", verb ? verb + 1 : cmd->name,
+			       operands == VERB_SELECTS_RUNS ? " (select runs with --label)" : "");
+	}
+	if (td_bad_input_count())
+		exit(TD_EXIT_BAD);
+	return n;
+}
+
+void verb_sql_start(struct verb_sql *q, const char *select)
+{
+	q->len = 0;
+	q->n = 0;
+	q->text[0] = 0;
+	verb_sql_add(q, select);
+}
+
+void verb_sql_add(struct verb_sql *q, const char *text)
+{
+	size_t n = strlen(text);
+	if (q->len + n >= sizeof q->text)
+		td_die("internal: an SQL statement longer than %zu bytes", sizeof q->text);
+	memcpy(q->text + q->len, text, n + 1);
+	q->len += n;
+}
+
+void verb_sql_param(struct verb_sql *q, struct store_value v)
+{
+	if (q->n == (int)(sizeof q->params / sizeof *q->params))
+		td_die("internal: more than %d SQL parameters", q->n);
+	q->params[q->n++] = v;
+}
+
+void verb_sql_filter(struct verb_sql *q, const struct td_store *s, const struct store_filter *f)
+{
+	int want = q->n + !!f->since[0] + !!f->until[0];
+	for (int i = 0; i < f->n; i++)
+		want += f->terms[i].op == FILTER_HAS ? 1 : 2;
+	store_filter_sql(f, s->b->dialect, q->text, sizeof q->text, q->params, &q->n,
+			 (int)(sizeof q->params / sizeof *q->params));
+	q->len = strlen(q->text);
+	/* store_filter_sql leaves out the terms it has no room for */
+	if (q->n != want || q->len + 1 >= sizeof q->text)
+		td_die("a label filter too long for one SQL statement (at most %zu terms)", sizeof q->params / sizeof *q->params / 2 - 1);
+}
+
+void verb_sql_run(struct td_store *s, const struct verb_sql *q, store_row_fn fn, void *ctx)
+{
+	if (s->b->ops->exec(s->b, q->text, q->params, q->n, fn, ctx) < 0)
+		verb_store_failed(s);
+}
+
+struct blob {
+	char *bytes;
+	size_t len;
+};
+
+static int blob_row(void *ctx, int n, const char *const *cols, const size_t *lens)
+{
+	struct blob *b = ctx;
+	if (n < 1 || !cols[0])
+		return 1;
+	b->bytes = td_malloc(lens[0] + 1);
+	memcpy(b->bytes, cols[0], lens[0]);
+	b->len = lens[0];
+	return 1;
+}
+
+bool verb_capture_file(struct td_store *s, const char *hash, char *path, size_t cap)
+{
+	struct blob z = { 0 };
+	struct store_value key = SV_STR(hash);
+	if (s->b->ops->exec(s->b, "SELECT raw FROM captures WHERE hash = ?", &key, 1, blob_row, &z) < 0)
+		verb_store_failed(s);
+	if (!z.bytes)
+		return false;
+	unsigned long long size = ZSTD_getFrameContentSize(z.bytes, z.len);
+	if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN)
+		td_die("capture %s: the stored capture is not zstd data", hash);
+	char *raw = td_malloc(size + 1);
+	size_t got = ZSTD_decompress(raw, size, z.bytes, z.len);
+	if (ZSTD_isError(got))
+		td_die("capture %s: %s", hash, ZSTD_getErrorName(got));
+	snprintf(path, cap, "%s/td-store-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	int fd = mkstemp(path);
+	if (fd < 0 || write(fd, raw, got) != (ssize_t)got)
+		td_die("cannot write a temporary file: %s", strerror(errno));
+	close(fd);
+	free(raw);
+	free(z.bytes);
+	return true;
+}
+
+static int exists_row(void *ctx, int n, const char *const *cols, const size_t *lens)
+{
+	(void)n;
+	(void)cols;
+	(void)lens;
+	*(bool *)ctx = true;
+	return 1;
+}
+
+bool verb_run_exists(struct td_store *s, const char *id)
+{
+	bool found = false;
+	struct store_value p = SV_STR(id);
+	if (s->b->ops->exec(s->b, "SELECT 1 FROM runs WHERE id = ?", &p, 1, exists_row, &found) < 0)
+		verb_store_failed(s);
+	return found;
+}
+
+void verb_append(char **buf, size_t *len, const char *s, size_t n)
+{
+	*buf = td_realloc(*buf, *len + n + 1);
+	memcpy(*buf + *len, s, n);
+	*len += n;
+	(*buf)[*len] = 0;
+}
+
+/* A JSON string through the one escaper (reports/table.h). */
+static void append_json_string(char **buf, size_t *len, const char *s)
+{
+	char *mem = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&mem, &size);
+	td_json_string(f, s);
+	fclose(f);
+	verb_append(buf, len, mem, size);
+	free(mem);
+}
+
+void verb_append_label_json(char **buf, size_t *len, const char *key, const char *value)
+{
+	verb_append(buf, len, *len ? ", " : "{", *len ? 2 : 1);
+	append_json_string(buf, len, key);
+	verb_append(buf, len, ": ", 2);
+	append_json_string(buf, len, value);
+}
 
 struct td_store *verb_open(void)
 {
@@ -81,16 +229,16 @@ long verb_select_runs(struct td_store *s, long limit, verb_run_fn fn, void *ctx)
 
 long verb_select_filtered(struct td_store *s, const struct store_filter *f, long limit, verb_run_fn fn, void *ctx)
 {
-	char sql[8192] = "SELECT r.id, r.time, r.summary FROM runs r WHERE 1 = 1";
-	struct store_value params[64];
-	int np = 0;
-	store_filter_sql(f, s->b->dialect, sql, sizeof sql - 64, params, &np, 63);
-	size_t used = strlen(sql);
-	snprintf(sql + used, sizeof sql - used, " ORDER BY r.time DESC, r.seq DESC%s", limit > 0 ? " LIMIT ?" : "");
-	if (limit > 0)
-		params[np++] = SV_I(limit);
+	struct verb_sql q;
+	verb_sql_start(&q, "SELECT r.id, r.time, r.summary FROM runs r WHERE 1 = 1");
+	verb_sql_filter(&q, s, f);
+	verb_sql_add(&q, " ORDER BY r.time DESC, r.seq DESC");
+	if (limit > 0) {
+		verb_sql_add(&q, " LIMIT ?");
+		verb_sql_param(&q, SV_I(limit));
+	}
 	struct select_ctx c = { fn, ctx, 0 };
-	if (s->b->ops->exec(s->b, sql, params, np, run_row, &c) < 0)
+	if (s->b->ops->exec(s->b, q.text, q.params, q.n, run_row, &c) < 0)
 		return -1;
 	return c.n;
 }
@@ -100,24 +248,35 @@ bool verb_node_is_useful(const char *node)
 	return !strcmp(node, "retiring") || !strcmp(node, "light_operations") || !strcmp(node, "heavy_operations");
 }
 
+static struct store_counter_row counter_row(const struct derive_counter *c, double interval_s)
+{
+	return (struct store_counter_row){ interval_s, c->scope, c->pmu, c->name, c->value, c->enabled_pct, c->variance_pct };
+}
+
+static struct store_metric_row metric_row(const struct derive_metric *m, double interval_s)
+{
+	return (struct store_metric_row){ interval_s, m->scope, m->pmu, m->name, m->value, m->unit, m->better, m->level,
+					  m->verdict, m->confidence, m->variance_pct, m->on_path, m->source };
+}
+
+/* The whole run's rows first (ord 0, 1, ...), then each interval's. */
 void verb_rows_of(const struct derive_run *d, struct store_run *r)
 {
-	struct store_counter_row *counters = td_malloc((d->ncounters + 1) * sizeof *counters);
-	for (size_t i = 0; i < d->ncounters; i++) {
-		const struct derive_counter *c = &d->counters[i];
-		counters[i] = (struct store_counter_row){ NAN, c->scope, c->pmu, c->name, c->value, c->enabled_pct,
-							  c->variance_pct };
-	}
-	struct store_metric_row *metrics = td_malloc((d->nmetrics + 1) * sizeof *metrics);
-	for (size_t i = 0; i < d->nmetrics; i++) {
-		const struct derive_metric *m = &d->metrics[i];
-		metrics[i] = (struct store_metric_row){ NAN, m->scope, m->pmu, m->name, m->value, m->unit, m->better, m->level,
-							m->verdict, m->confidence, m->variance_pct, m->on_path, m->source };
-	}
+	size_t nc = d->ncounters + d->ninterval_counters, nm = d->nmetrics + d->ninterval_metrics;
+	struct store_counter_row *counters = td_malloc((nc + 1) * sizeof *counters);
+	for (size_t i = 0; i < d->ncounters; i++)
+		counters[i] = counter_row(&d->counters[i], NAN);
+	for (size_t i = 0; i < d->ninterval_counters; i++)
+		counters[d->ncounters + i] = counter_row(&d->interval_counters[i], d->counter_interval[i]);
+	struct store_metric_row *metrics = td_malloc((nm + 1) * sizeof *metrics);
+	for (size_t i = 0; i < d->nmetrics; i++)
+		metrics[i] = metric_row(&d->metrics[i], NAN);
+	for (size_t i = 0; i < d->ninterval_metrics; i++)
+		metrics[d->nmetrics + i] = metric_row(&d->interval_metrics[i], d->metric_interval[i]);
 	r->counters = counters;
-	r->ncounters = d->ncounters;
+	r->ncounters = nc;
 	r->metrics = metrics;
-	r->nmetrics = d->nmetrics;
+	r->nmetrics = nm;
 }
 
 void verb_rows_free(struct store_run *r)

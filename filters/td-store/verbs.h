@@ -3,6 +3,7 @@
 #ifndef TD_STORE_VERBS_H
 #define TD_STORE_VERBS_H
 
+#include "common/opts.h"
 #include "store/filter.h"
 #include "store/store.h"
 
@@ -17,6 +18,44 @@ int cmd_import(int argc, char **argv);
 int cmd_rm(int argc, char **argv);
 int cmd_rederive(int argc, char **argv);
 int cmd_migrate(int argc, char **argv);
+
+/* Every verb's first lines: argv parsed by cmd's option table, messages
+ * named "td-store", and a usage error for operands given to a verb that
+ * takes none (one that selects runs with --label says so). Returns the
+ * count of operands left in argv[0..n). */
+enum verb_operands { VERB_OPERANDS, VERB_SELECTS_RUNS, VERB_NO_OPERANDS };
+int verb_start(const struct td_cmd *cmd, int argc, char **argv, enum verb_operands operands);
+
+/* A statement built in steps: the SELECT, parameters bound in order, the
+ * conditions of a filter on runs (aliased r), then the rest (ORDER BY ...).
+ * Too long a statement or too many parameters is a bug: it dies. */
+struct verb_sql {
+	char text[8192];
+	size_t len;
+	struct store_value params[64];
+	int n;
+};
+void verb_sql_start(struct verb_sql *q, const char *select);
+void verb_sql_add(struct verb_sql *q, const char *text);
+void verb_sql_param(struct verb_sql *q, struct store_value v);
+void verb_sql_filter(struct verb_sql *q, const struct td_store *s, const struct store_filter *f);
+/* Runs it: rows to fn; a store failure is one line and exit 2. */
+void verb_sql_run(struct td_store *s, const struct verb_sql *q, store_row_fn fn, void *ctx);
+
+/* The capture whose content hash is hash, unpacked into a new temporary
+ * file (its name into path; the caller unlinks it), for the derive engine
+ * to read again. False when no capture has that hash; a damaged one is one
+ * line and exit 2. */
+bool verb_capture_file(struct td_store *s, const char *hash, char *path, size_t cap);
+
+/* Whether a run with this id is stored (a store failure: exit 2). */
+bool verb_run_exists(struct td_store *s, const char *id);
+
+/* Appends n bytes of s to a growing NUL-terminated buffer (*buf, *len). */
+void verb_append(char **buf, size_t *len, const char *s, size_t n);
+/* Appends `"key": "value"` to a JSON object being built in *buf: `{`
+ * first, `, ` after; the caller closes it with `}`. */
+void verb_append_label_json(char **buf, size_t *len, const char *key, const char *value);
 
 /* --db URL, shared by every verb's option table. */
 extern const char *verb_db;

@@ -26,12 +26,14 @@ if [ "$(ls "$caps" 2>/dev/null | wc -l)" -lt 1000 ]; then
 	wait
 fi
 
-t() { /usr/bin/time -f "%e %M" -o "$T_TMP/time" "$@" >/dev/null 2>"$T_TMP/err"; read -r s k <"$T_TMP/time"; }
+# t CMD...: s = wall seconds, k = max RSS (KiB), cpu = user + system seconds
+t() { /usr/bin/time -f "%e %M %U %S" -o "$T_TMP/time" "$@" >/dev/null 2>"$T_TMP/err"; read -r s k u y <"$T_TMP/time"; cpu=$(awk -v u="$u" -v y="$y" 'BEGIN { printf "%.2f", u + y }'); }
+load() { cut -d' ' -f1 /proc/loadavg; }
 rate() { awk -v n="$1" -v s="$2" 'BEGIN { printf "%.0f", (s > 0 ? n / s : 0) }'; }
 
 sqlite_db=$T_TMP/add.db
 t "$BIN/td-store" add --db "$sqlite_db" "$caps"/*.csv
-echo "add, SQLite:      1000 captures in ${s} s = $(rate 1000 "$s") captures/s (target 2000), ${k} KiB max RSS"
+echo "add, SQLite:      1000 captures in ${s} s = $(rate 1000 "$s") captures/s (target 2000), ${k} KiB max RSS; CPU ${cpu} s, load $(load)"
 # memory: 10,000 files (the 1,000 ten times: the repeats are recognised by content)
 set -- "$caps"/*.csv
 t "$BIN/td-store" add --db "$T_TMP/mem.db" "$@" "$@" "$@" "$@" "$@" "$@" "$@" "$@" "$@" "$@"
@@ -41,7 +43,7 @@ echo "SQLite size:      $(awk -v b="$size" 'BEGIN { printf "%.2f", b / 1000 / 10
 
 if pg_start; then
 	t "$BIN/td-store" add --db "$PG_URL" "$caps"/*.csv
-	echo "add, PostgreSQL:  1000 captures in ${s} s = $(rate 1000 "$s") captures/s (target 500), ${k} KiB max RSS"
+	echo "add, PostgreSQL:  1000 captures in ${s} s = $(rate 1000 "$s") captures/s (target 500), ${k} KiB max RSS; client CPU ${cpu} s, load $(load)"
 else
 	echo "add, PostgreSQL:  absent ($PG_WHY)"
 fi
@@ -80,12 +82,16 @@ query_times() {     # query_times DB NAME TARGET_MS
 	"$BIN/td-store" list --db "$1" --limit 1 >/dev/null 2>&1     # warm the cache
 	for q in "list --label bench=b43,branch=main" "list --label bench=b42 --limit 20" "query --node backend_bound --min 80 --label bench=b7" "query --node backend_bound --min 80"; do
 		best=
+		bestcpu=
 		for i in 1 2 3; do
 			t "$BIN/td-store" $q --db "$1"
-			[ -z "$best" ] || [ "$(awk -v a="$s" -v b="$best" 'BEGIN { print (a < b) }')" = 1 ] && best=$s
+			if [ -z "$best" ] || [ "$(awk -v a="$s" -v b="$best" 'BEGIN { print (a < b) }')" = 1 ]; then
+				best=$s
+				bestcpu=$cpu
+			fi
 		done
 		lines=$("$BIN/td-store" $q --db "$1" --csv 2>/dev/null | tail -n +2 | wc -l)
-		echo "$2: td-store $q: $(awk -v s="$best" 'BEGIN { printf "%.0f", s * 1000 }') ms, $lines rows (target $3 ms; best of 3, whole process)"
+		echo "$2: td-store $q: $(awk -v s="$best" 'BEGIN { printf "%.0f", s * 1000 }') ms, $lines rows (target $3 ms; best of 3, whole process; its CPU ${bestcpu} s, load $(load))"
 	done
 }
 t "$BIN/td-store" import --db "$T_TMP/big.db" "$T_TMP/big.csv"
@@ -95,7 +101,7 @@ echo "SQLite size:      $(awk -v b="$size" 'BEGIN { printf "%.2f", b / 100000 / 
 query_times "$T_TMP/big.db" "SQLite" 50
 for q in "compare --a bench=b1 --b bench=b2" "trend --metric page_faults_per_s --label bench~b1*"; do
 	t "$BIN/td-store" $q --db "$T_TMP/big.db"
-	echo "SQLite: td-store $q: $(awk -v s="$s" 'BEGIN { printf "%.0f", s * 1000 }') ms (2 x 1,000 runs; trend: 11,000 runs; target 200 ms)"
+	echo "SQLite: td-store $q: $(awk -v s="$s" 'BEGIN { printf "%.0f", s * 1000 }') ms (2 x 1,000 runs; trend: 11,000 runs; target 200 ms; CPU ${cpu} s, load $(load))"
 done
 python3 -c '
 import sqlite3, sys
