@@ -225,4 +225,44 @@ struct derive_perf_check {
 };
 void derive_perf_check(const struct derive_engine *e, struct derive_perf_check *out);
 
+/* ---- Runs side by side (td-diff) ----
+ *
+ * derive_compare_file reads one file and gives, per run, its whole-run sets
+ * with their metrics and Top-down tree, as a comparison of runs wants them:
+ * the scoped sets (CPUs, cores ...) of a run summed per PMU unless
+ * per_scope; a tree from the raw counts, or from the nodes toplev printed
+ * (a Top-down value perf printed is not a count: it is left out, so both
+ * sides' nodes come from the same formulas). No check against perf, no
+ * next steps. */
+struct derive_compare_options {
+	enum stat_format format;     /* STAT_AUTO: detect */
+	bool per_scope;
+};
+
+struct derive_compare_set {
+	const struct counter_set *set;   /* scope "" when summed; its counters set->c[0 .. n - 1] */
+	const struct metric_value *metrics;   /* metrics.h's values, with direction and not_meaningful */
+	int nmetrics;
+	const struct tma_tree *tree;     /* NULL: none */
+};
+
+struct derive_compare_run {
+	int index;                   /* 0, 1, ... in the file */
+	int repeats;                 /* perf -r N as the run printed it; 0: not said */
+	bool variance;               /* a counter of the run carries perf -r's variance */
+	const struct derive_compare_set *sets;
+	int nsets;
+};
+
+struct derive_compare_file {
+	bool any;                    /* counters or toplev's values were found */
+	int runs;                    /* runs in the file (also when !any) */
+	char command[512];           /* the profiled command, "" if not printed */
+};
+
+/* fn returns false to be given no more runs. info: the file as a whole. */
+void derive_compare_file(const char *path, const struct derive_compare_options *o,
+			 bool (*fn)(void *ctx, const struct derive_compare_run *r), void *ctx,
+			 struct derive_compare_file *info);
+
 #endif
