@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The byte-identity manifest of td-derive and td-diff: one line per input x
+# The byte-identity manifest of td-derive, td-diff and td-info: one line per input x
 # mode, "HASH RC SET MODE INPUT": HASH joins the sha256 (first 20 digits
 # each) of stderr, stdout and the chart --svg wrote, RC is the exit code. SET is "repo" (paths from the repository
 # root) or "shared" (paths from $TD_SHARED); inputs are named relative to
@@ -94,6 +94,17 @@ derive_all() {
 	done
 }
 
+# info_all DIR SET FILE...: td-info's views of perf.data files
+info_all() {
+	local dir=$1 set=$2 f
+	shift 2
+	for f in "$@"; do
+		hash "$dir" "$set" info-text "$f" "$bin/td-info" "$f"
+		hash "$dir" "$set" info-json "$f" "$bin/td-info" --json "$f"
+		hash "$dir" "$set" info-dump "$f" "$bin/td-info" --dump "$f"
+	done
+}
+
 stat_files() {
 	local d
 	for d in "$@"; do
@@ -105,6 +116,8 @@ stat_files() {
 cd "$root" || exit 2
 mapfile -t repo < <(stat_files testdata/stat testdata/toplev testdata/diff testdata/store)
 derive_all "$root" repo "${repo[@]}"
+mapfile -t pd < <(find testdata/perfdata -name '*.perf.data' | sort)
+info_all "$root" repo "${pd[@]}"
 # several runs on each side of a diff, as td-diff's docs show it
 hash "$root" repo diff-runs testdata/diff/run1-3 "$bin/td-diff" \
 	testdata/diff/local-kvm_gzip-1_stat-run{1,2,3}.txt -- testdata/diff/local-kvm_gzip-9_stat-run{1,2,3}.txt
@@ -123,6 +136,8 @@ if [ -n "$shared" ] && [ -d "$shared/testdata" ]; then
 	cd "$shared" || exit 2
 	mapfile -t sh_files < <(stat_files testdata/stat testdata/stat_csv testdata/stat_json testdata/stat_text)
 	derive_all "$shared" shared "${sh_files[@]}"
+	mapfile -t pd < <(find testdata/perfdata -name '*.perf.data' | sort)
+	info_all "$shared" shared "${pd[@]}"
 fi
 cd "$tmp" || exit 2
 # the line of case N: the hash of its stdout, stderr and chart, its exit code
