@@ -9,6 +9,7 @@
 #include "common/diag.h"
 #include "common/numfmt.h"
 #include "reports/derive_report.h"
+#include "reports/row_stream.h"
 #include "reports/tma_svg.h"
 #include "reports/tma_tree.h"
 
@@ -44,7 +45,8 @@ struct derive_report {
 	struct derive_report_options o;
 	FILE *f;
 	bool streaming;              /* CSV, JSON: rows written as they come */
-	struct td_table *rows;       /* streaming, or the counters' text table */
+	struct td_rows *stream;      /* ... by this */
+	struct td_table *counters;   /* text: the counters' table */
 	struct td_table *view;       /* text: the metric rows as shown */
 	char *summary;               /* markdown: the summary table's rows */
 	size_t summary_len;
@@ -70,18 +72,17 @@ struct derive_report *derive_report_new(const struct derive_report_options *o, F
 	r->o = *o;
 	r->f = out;
 	r->streaming = o->format == TD_FMT_CSV || o->format == TD_FMT_JSON;
-	if (o->counters)
-		r->rows = td_table_new(counter_columns, NKCOLS);
-	else if (r->streaming)
-		r->rows = td_table_new(columns, NCOLS);
+	if (o->format == TD_FMT_JSON)
+		fputs("{\"metrics\": ", out);
+	if (r->streaming)
+		r->stream = o->counters ? td_rows_new(counter_columns, NKCOLS, out, o->format)
+					: td_rows_new(columns, NCOLS, out, o->format);
+	else if (o->counters)
+		r->counters = td_table_new(counter_columns, NKCOLS);
 	else if (o->format == TD_FMT_MARKDOWN)
 		r->summary_f = open_memstream(&r->summary, &r->summary_len);
 	else
 		r->view = td_table_new(view_columns, NVCOLS);
-	if (o->format == TD_FMT_JSON)
-		fputs("{\"metrics\": ", out);
-	if (r->streaming)
-		td_table_stream(r->rows, out, o->format);
 	if (o->svg)
 		r->chart = tma_chart_new(o->level);
 	return r;
@@ -89,18 +90,20 @@ struct derive_report *derive_report_new(const struct derive_report_options *o, F
 
 static void counter_rows(struct derive_report *r, const struct derive_set *ds)
 {
-	struct td_table *t = r->rows;
 	const struct counter_set *s = ds->set;
+	struct td_cell row[NKCOLS];
 	for (int i = 0; i < s->n; i++) {
-		td_table_row(t);
-		if (ds->interval >= 0)
-			td_table_num(t, K_INTERVAL, ds->interval);
-		td_table_str(t, K_SCOPE, ds->scope);
-		td_table_str(t, K_PMU, ds->pmu);
-		td_table_str(t, K_EVENT, s->c[i].name);
-		td_table_num(t, K_VALUE, s->c[i].value);
-		td_table_num(t, K_ENABLED, s->c[i].enabled_pct);
-		td_table_num(t, K_VAR, s->c[i].variance_pct);
+		row[K_INTERVAL] = ds->interval >= 0 ? TD_CELL_NUM(ds->interval) : TD_CELL_NONE;
+		row[K_SCOPE] = TD_CELL_STR(ds->scope);
+		row[K_PMU] = TD_CELL_STR(ds->pmu);
+		row[K_EVENT] = TD_CELL_STR(s->c[i].name);
+		row[K_VALUE] = TD_CELL_NUM(s->c[i].value);
+		row[K_ENABLED] = TD_CELL_NUM(s->c[i].enabled_pct);
+		row[K_VAR] = TD_CELL_NUM(s->c[i].variance_pct);
+		if (r->stream)
+			td_rows_put(r->stream, row, 1, NKCOLS);
+		else
+			td_table_put_row(r->counters, row);
 	}
 }
 
@@ -117,36 +120,36 @@ static void node_note(char *note, size_t cap, const struct tma_tree *tree, const
 
 static void tree_rows(struct derive_report *r, const struct derive_set *ds)
 {
-	struct td_table *t = r->rows;
+	struct td_rows *t = r->stream;
 	for (int i = 0; i < ds->tree->n; i++) {
 		const struct derive_node *dn = &ds->nodes[i];
 		const struct tma_node *n = dn->node;
 		if (r->o.level && n->level > r->o.level)
 			continue;
-		td_table_row(t);
+		td_rows_row(t);
 		if (ds->interval >= 0)
-			td_table_num(t, C_INTERVAL, ds->interval);
-		td_table_str(t, C_SCOPE, ds->scope);
-		td_table_str(t, C_PMU, ds->pmu);
-		td_table_str(t, C_METRIC, n->def->name);
-		td_table_num(t, C_VALUE, 100 * n->value);
-		td_table_str(t, C_UNIT, "%");
-		td_table_str(t, C_VERDICT, tma_assessment(n));
-		td_table_str(t, C_BAND, n->on_path ? "bottleneck" : "");
-		td_table_num(t, C_CONF, dn->confidence);
-		td_table_str(t, C_LOWCONF, dn->confidence < 50 ? "yes" : "no");
-		td_table_str(t, C_NEXT, dn->next_step);
-		td_table_int(t, C_LEVEL, n->level);
+			td_rows_num(t, C_INTERVAL, ds->interval);
+		td_rows_str(t, C_SCOPE, ds->scope);
+		td_rows_str(t, C_PMU, ds->pmu);
+		td_rows_str(t, C_METRIC, n->def->name);
+		td_rows_num(t, C_VALUE, 100 * n->value);
+		td_rows_str(t, C_UNIT, "%");
+		td_rows_str(t, C_VERDICT, tma_assessment(n));
+		td_rows_str(t, C_BAND, n->on_path ? "bottleneck" : "");
+		td_rows_num(t, C_CONF, dn->confidence);
+		td_rows_str(t, C_LOWCONF, dn->confidence < 50 ? "yes" : "no");
+		td_rows_str(t, C_NEXT, dn->next_step);
+		td_rows_int(t, C_LEVEL, n->level);
 		char note[360];
 		node_note(note, sizeof note, ds->tree, n);
-		td_table_str(t, C_NOTE, note);
+		td_rows_str(t, C_NOTE, note);
 	}
 }
 
 /* CSV and JSON: the set's rows, streamed. */
 static void table_rows(struct derive_report *r, const struct derive_set *ds)
 {
-	struct td_table *t = r->rows;
+	struct td_rows *t = r->stream;
 	struct td_cell rows[METRICS_MAX][NCOLS];
 	for (int i = 0; i < ds->nmetrics; i++) {
 		const struct derive_value *v = &ds->metrics[i];
@@ -166,17 +169,17 @@ static void table_rows(struct derive_report *r, const struct derive_set *ds)
 		row[C_NEXT] = TD_CELL_LIT(v->next_step);
 		row[C_LEVEL] = row[C_NOTE] = TD_CELL_NONE;
 	}
-	td_table_put_rows(t, rows[0], ds->nmetrics, C_UNIT);     /* one set's rows; a metric's unit ... next step repeat */
+	td_rows_put(t, rows[0], ds->nmetrics, C_UNIT);     /* one set's rows; a metric's unit ... next step repeat */
 	const struct derive_value *w = ds->perf_wall_share;
 	if (w) {
-		td_table_row(t);
-		td_table_str(t, C_SCOPE, ds->scope);
-		td_table_str(t, C_PMU, ds->pmu);
-		td_table_str(t, C_METRIC, w->name);
-		td_table_num(t, C_VALUE, w->value);
-		td_table_str(t, C_UNIT, w->unit);
-		td_table_str(t, C_LOWCONF, "no");
-		td_table_str(t, C_NOTE, w->note);
+		td_rows_row(t);
+		td_rows_str(t, C_SCOPE, ds->scope);
+		td_rows_str(t, C_PMU, ds->pmu);
+		td_rows_str(t, C_METRIC, w->name);
+		td_rows_num(t, C_VALUE, w->value);
+		td_rows_str(t, C_UNIT, w->unit);
+		td_rows_str(t, C_LOWCONF, "no");
+		td_rows_str(t, C_NOTE, w->note);
 	}
 	if (ds->tree)
 		tree_rows(r, ds);
@@ -262,7 +265,7 @@ static void on_set(void *ctx, const struct derive_set *ds)
 static void on_pause(void *ctx)
 {
 	struct derive_report *r = ctx;
-	td_table_flush(r->rows);
+	td_rows_flush(r->stream);
 }
 
 static void on_chart(void *ctx, const char *series, double interval, const struct tma_tree *t)
@@ -501,13 +504,18 @@ static void write_chart(const struct derive_report *r, const char *inputs)
 void derive_report_end(struct derive_report *r, const struct derive_engine *e, const char *inputs)
 {
 	if (r->streaming)
-		td_table_end_stream(r->rows);
+		td_rows_end(r->stream);
 	if (r->o.format == TD_FMT_JSON) {
 		write_json_tail(r, e, inputs);
 	} else if (r->o.format == TD_FMT_MARKDOWN) {
 		write_markdown(r, e, inputs);
 	} else if (r->o.counters) {
-		td_table_write(r->rows, r->f, TD_FMT_TEXT);
+		/* text: the counters' table; CSV: after the rows, the same table
+		 * empty, i.e. its header line as text (td-derive's CSV --counters
+		 * output as the identity manifest holds it) */
+		struct td_table *empty = r->counters ? NULL : td_table_new(counter_columns, NKCOLS);
+		td_table_write(r->counters ? r->counters : empty, r->f, TD_FMT_TEXT);
+		td_table_free(empty);
 	} else if (r->o.format == TD_FMT_TEXT) {
 		write_text(r, e, inputs);
 		write_perf_check(r->f, e);
@@ -520,7 +528,8 @@ void derive_report_free(struct derive_report *r)
 {
 	if (!r)
 		return;
-	td_table_free(r->rows);
+	td_rows_free(r->stream);
+	td_table_free(r->counters);
 	td_table_free(r->view);
 	if (r->summary_f)
 		fclose(r->summary_f);
