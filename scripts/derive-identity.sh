@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The byte-identity manifest of td-derive, td-diff and td-info: one line per input x
+# The byte-identity manifest of td-derive, td-diff, td-info and td-branches: one line per input x
 # mode, "HASH RC SET MODE INPUT": HASH joins the sha256 (first 20 digits
 # each) of stderr, stdout and the chart --svg wrote, RC is the exit code. SET is "repo" (paths from the repository
 # root) or "shared" (paths from $TD_SHARED); inputs are named relative to
@@ -105,6 +105,19 @@ info_all() {
 	done
 }
 
+# branches_all DIR SET FILE...: td-branches' views of branch stacks
+branches_all() {
+	local dir=$1 set=$2 f m
+	shift 2
+	for f in "$@"; do
+		for m in text: csv:--csv json:--json markdown:--markdown by-func:"--by func --sort rate" \
+			 min-count:"--min-count 1000 --top 3"; do
+			# shellcheck disable=SC2086
+			hash "$dir" "$set" "branches-${m%%:*}" "$f" "$bin/td-branches" ${m#*:} "$f"
+		done
+	done
+}
+
 stat_files() {
 	local d
 	for d in "$@"; do
@@ -138,6 +151,8 @@ if [ -n "$shared" ] && [ -d "$shared/testdata" ]; then
 	derive_all "$shared" shared "${sh_files[@]}"
 	mapfile -t pd < <(find testdata/perfdata -name '*.perf.data' | sort)
 	info_all "$shared" shared "${pd[@]}"
+	mapfile -t br < <(find testdata/brstack testdata/spe -type f ! -name PROVENANCE.md | sort)
+	branches_all "$shared" shared "${br[@]}"
 fi
 cd "$tmp" || exit 2
 # the line of case N: the hash of its stdout, stderr and chart, its exit code

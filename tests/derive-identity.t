@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Byte identity of td-derive, td-diff and td-info: stdout, stderr, exit code (and the
+# Byte identity of td-derive, td-diff, td-info and td-branches: stdout, stderr, exit code (and the
 # --svg chart) of every stat capture here and in ../shared, in every output
 # format and mode (scripts/derive-identity.sh lists them), against the
 # manifest of hashes tests/derive-identity.manifest holds. The manifest was
