@@ -104,7 +104,7 @@ static const char *scope_name(const struct stat_model *m, const struct counter_s
 	return buf;
 }
 
-static int metrics_of_slow(struct derive_engine *e, const struct counter_set *s, struct metric_value *mv,
+int derive_metrics_of_slow(struct derive_engine *e, const struct counter_set *s, struct metric_value *mv,
 			   const struct metric_value **out)
 {
 	const struct stat_model *m = &e->m;
@@ -129,19 +129,6 @@ static int metrics_of_slow(struct derive_engine *e, const struct counter_set *s,
 		e->metrics.n[i] = stat_model_metrics(m, s, e->metrics.mv[i], METRICS_MAX);
 	*out = e->metrics.mv[i];
 	return e->metrics.n[i];
-}
-
-int derive_metrics_of(struct derive_engine *e, const struct counter_set *s, struct metric_value *mv,
-		      const struct metric_value **out)
-{
-	const struct stat_model *m = &e->m;
-	size_t i = (size_t)((uintptr_t)s - (uintptr_t)m->cur) / sizeof(*m->cur);   /* huge below cur */
-	if (e->metrics.cur == m->cur && e->metrics.interval == m->intervals && i < (size_t)m->ncur &&
-	    s == &m->cur[i] && e->metrics.n[i] >= 0) {
-		*out = e->metrics.mv[i];
-		return e->metrics.n[i];
-	}
-	return metrics_of_slow(e, s, mv, out);
 }
 
 /* CSV and JSON print no wall time, so CPUs utilized cannot be computed for

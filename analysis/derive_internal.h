@@ -74,9 +74,22 @@ static inline const struct derive_unit *derive_unit(struct derive_engine *e, con
 	return u->unit == unit ? u : derive_unit_slow(e, unit);
 }
 bool derive_build_tree(struct derive_engine *e, const struct counter_set *s, const char *cpu, struct tma_tree *t);
-/* The metrics of s: in *out, which is mv for a set not of the open interval. */
-int derive_metrics_of(struct derive_engine *e, const struct counter_set *s, struct metric_value *mv,
-		      const struct metric_value **out);
+int derive_metrics_of_slow(struct derive_engine *e, const struct counter_set *s, struct metric_value *mv,
+			   const struct metric_value **out);
+/* The metrics of s: in *out, which is mv for a set not of the open interval
+ * (a set of it: computed once per interval). */
+static inline int derive_metrics_of(struct derive_engine *e, const struct counter_set *s, struct metric_value *mv,
+				    const struct metric_value **out)
+{
+	const struct stat_model *m = &e->m;
+	size_t i = (size_t)((uintptr_t)s - (uintptr_t)m->cur) / sizeof(*m->cur);   /* huge below cur */
+	if (e->metrics.cur == m->cur && e->metrics.interval == m->intervals && i < (size_t)m->ncur &&
+	    s == &m->cur[i] && e->metrics.n[i] >= 0) {
+		*out = e->metrics.mv[i];
+		return e->metrics.n[i];
+	}
+	return derive_metrics_of_slow(e, s, mv, out);
+}
 /* Every metric perf printed in pm, checked (derive_check.c). */
 void derive_check_perf(struct derive_engine *e, const struct perf_metric *pm, int npm);
 
