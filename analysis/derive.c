@@ -110,16 +110,18 @@ static void add_set(struct run_rows *r, const struct stat_model *m, const struct
 	struct tma_printed printed[MAX_PRINTED];
 	int np = printed_for(m, s, printed);
 	struct tma_options to = { o->cpu };
-	static struct tma_tree tree;     /* large: not on the stack */
-	if (!tma_build(s, printed, np, &to, &tree))
+	struct tma_tree *t = td_malloc(sizeof(*t));    /* large: not on the stack */
+	if (!tma_build(s, printed, np, &to, t)) {
+		free(t);
 		return;
+	}
 	double conf = counter_set_lowest_enabled(s);
 	if (!r->model[0])
-		snprintf(r->model, sizeof r->model, "%s", tree.model->id);
+		snprintf(r->model, sizeof r->model, "%s", t->model->id);
 	char level1[256] = "";
 	size_t used = 0;
-	for (int i = 0; i < tree.n; i++) {
-		const struct tma_node *nd = &tree.node[i];
+	for (int i = 0; i < t->n; i++) {
+		const struct tma_node *nd = &t->node[i];
 		/* more retiring is better, more of any stall category worse (as td-diff) */
 		bool useful = !strcmp(nd->def->name, "retiring") || !strcmp(nd->def->name, "light_operations");
 		*new_metric(r) = (struct derive_metric){ scope, s->pmu, nd->def->name, 100 * nd->value, "%",
@@ -134,6 +136,7 @@ static void add_set(struct run_rows *r, const struct stat_model *m, const struct
 	/* the tree's Level 1 is the summary, over an IPC found before */
 	if (level1[0] && (!r->summary[0] || !strncmp(r->summary, "IPC", 3)) && !strstr(r->summary, "%"))
 		snprintf(r->summary, sizeof r->summary, "%s", level1);
+	free(t);
 }
 
 /* Each interval's rows as the model hands the interval out: appended to

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "analysis/stat_model.h"
+#include "analysis/derive.h"
 #include "analysis/tma.h"
 #include "common/diag.h"
 #include "common/input.h"
@@ -125,29 +125,17 @@ static void quantity_name(char *buf, size_t cap, const struct counter_set *s, bo
 		 s->pmu, s->pmu[0] ? "/" : "", name);
 }
 
-#define MAX_PRINTED 256
-
 /* Top-down nodes (from raw events, or as toplev printed them) as metrics in
  * %, level recorded: more retiring is better, more of any stall category
  * worse. A set of toplev's has no counters, so its scope is kept: there is
  * nothing to sum. */
-static void add_tree(struct diff_counters *d, int side, const struct stat_model *m, const struct counter_set *s)
+static void add_tree(struct diff_counters *d, int side, int repeats, const struct counter_set *s,
+		     const struct tma_tree *t)
 {
-	struct tma_printed printed[MAX_PRINTED];
-	int np = 0;
-	for (int i = 0; i < m->nperf && np < MAX_PRINTED && s->interval < 0; i++) {
-		const struct perf_metric *p = &m->perf[i];
-		if (p->source == STAT_FROM_TOPLEV && p->session == s->session && !strcmp(p->scope, s->scope) &&
-		    !strcmp(p->pmu, s->pmu))
-			printed[np++] = (struct tma_printed){ .unit = p->unit, .value = p->value, .toplev = true };
-	}
-	struct tma_tree t;
-	if (!tma_build(s, printed, np, NULL, &t))
-		return;
 	double enabled = counter_set_lowest_enabled(s);
 	char name[256];
-	for (int i = 0; i < t.n; i++) {
-		const struct tma_node *nd = &t.node[i];
+	for (int i = 0; i < t->n; i++) {
+		const struct tma_node *nd = &t->node[i];
 		if (isnan(nd->value))
 			continue;              /* not computable: nothing to compare */
 		quantity_name(name, sizeof name, s, d->per_scope || s->n == 0, nd->def->name);
@@ -156,92 +144,73 @@ static void add_tree(struct diff_counters *d, int side, const struct stat_model 
 		q->tma_level = nd->level;
 		q->has_direction = true;
 		q->higher_is_better = !strcmp(nd->def->name, "retiring") || !strcmp(nd->def->name, "light_operations");
-		add_value(q, side, 100 * nd->value, NAN, m->session_repeats[s->session], enabled);
+		add_value(q, side, 100 * nd->value, NAN, repeats, enabled);
 	}
 }
 
-static void add_set(struct diff_counters *d, int side, const struct stat_model *m, const struct counter_set *s)
+static void add_set(struct diff_counters *d, int side, int repeats, const struct derive_compare_set *ds)
 {
+	const struct counter_set *s = ds->set;
 	char name[256];
 	for (int i = 0; i < s->n; i++) {
 		quantity_name(name, sizeof name, s, d->per_scope, s->c[i].name);
 		struct dc_quantity *q = quantity(d, name, false);
 		q->has_direction = counter_higher_is_worse(s->c[i].name);
-		add_value(q, side, s->c[i].value, s->c[i].variance_pct, m->session_repeats[s->session], s->c[i].enabled_pct);
+		add_value(q, side, s->c[i].value, s->c[i].variance_pct, repeats, s->c[i].enabled_pct);
 	}
-	struct metric_value mv[METRICS_MAX];
-	int n = stat_model_metrics(m, s, mv, METRICS_MAX);
-	for (int i = 0; i < n; i++) {
+	const struct metric_value *mv = ds->metrics;
+	for (int i = 0; i < ds->nmetrics; i++) {
 		quantity_name(name, sizeof name, s, d->per_scope, mv[i].name);
 		struct dc_quantity *q = quantity(d, name, true);
 		q->unit = mv[i].unit;
 		q->has_direction = mv[i].has_direction || strcmp(mv[i].name, "elapsed_s") == 0;
 		q->higher_is_better = mv[i].higher_is_better;
-		add_value(q, side, mv[i].value, mv[i].variance_pct, m->session_repeats[s->session], mv[i].confidence);
+		add_value(q, side, mv[i].value, mv[i].variance_pct, repeats, mv[i].confidence);
 		q->not_meaningful[side] |= mv[i].not_meaningful;
 	}
-	add_tree(d, side, m, s);
+	if (ds->tree)
+		add_tree(d, side, repeats, s, ds->tree);
 }
 
-/* The whole-run sets of one run, scopes summed per PMU unless per_scope. */
-static void add_session(struct diff_counters *d, int side, const struct stat_model *m, int session)
+struct reading {
+	struct diff_counters *d;
+	int side;
+	const char *path;
+};
+
+/* One run of the file: its sets as the engine derived them. */
+static bool add_run(void *ctx, const struct derive_compare_run *r)
 {
-	int n;
-	const struct counter_set *sum = stat_model_summary(m, &n);
-	struct counter_set merged[16];
-	int nmerged = 0;
-	for (int i = 0; i < n; i++) {
-		const struct counter_set *s = &sum[i];
-		if (s->session != session)
-			continue;
-		if (d->per_scope || !s->scope[0] || s->n == 0) {
-			add_set(d, side, m, s);
-			continue;
-		}
-		int k = 0;
-		while (k < nmerged && strcmp(merged[k].pmu, s->pmu))
-			k++;
-		if (k == nmerged) {
-			if (nmerged == 16)
-				continue;
-			counter_set_init(&merged[nmerged], -1, "", s->pmu);
-			merged[nmerged++].session = session;
-		}
-		counter_set_merge(&merged[k], s);
+	struct reading *rd = ctx;
+	struct diff_counters *d = rd->d;
+	int side = rd->side;
+	if (d->runs[side] == DC_MAX_RUNS) {
+		td_bad_input(td_input_display_name(rd->path), 0, "more than %d runs on one side: the later ones "
+			     "are not compared", DC_MAX_RUNS);
+		return false;
 	}
-	for (int k = 0; k < nmerged; k++) {
-		add_set(d, side, m, &merged[k]);
-		counter_set_free(&merged[k]);
+	for (int i = 0; i < r->nsets; i++)
+		add_set(d, side, r->repeats, &r->sets[i]);
+	d->runs[side]++;
+	if (r->repeats > 1 || r->variance) {
+		d->repeated[side]++;
+		d->repeats[side] += r->repeats;
+		d->repeats_unknown[side] |= r->repeats <= 1;
 	}
+	return true;
 }
 
 bool diff_counters_read(struct diff_counters *d, int side, const char *path, enum stat_format fmt)
 {
-	struct stat_model m;
-	stat_model_init(&m);
-	stat_read(path, fmt, stat_model_add, &m);
-	stat_model_finish(&m);
-	bool any = m.counters > 0 || m.toplev_metrics > 0;
-	for (int s = 0; any && s <= m.session; s++) {
-		if (d->runs[side] == DC_MAX_RUNS) {
-			td_bad_input(td_input_display_name(path), 0, "more than %d runs on one side: the later ones "
-				     "are not compared", DC_MAX_RUNS);
-			break;
-		}
-		add_session(d, side, &m, s);
-		d->runs[side]++;
-		if (m.session_repeats[s] > 1 || m.session_variance[s]) {
-			d->repeated[side]++;
-			d->repeats[side] += m.session_repeats[s];
-			d->repeats_unknown[side] |= m.session_repeats[s] <= 1;
-		}
-	}
-	if (m.command[0] && !d->command[side][0])
-		snprintf(d->command[side], sizeof d->command[side], "%s", m.command);
-	if (!any)
+	struct derive_compare_options o = { fmt, d->per_scope };
+	struct reading rd = { d, side, path };
+	struct derive_compare_file info;
+	derive_compare_file(path, &o, add_run, &rd, &info);
+	if (info.command[0] && !d->command[side][0])
+		snprintf(d->command[side], sizeof d->command[side], "%s", info.command);
+	if (!info.any)
 		td_bad_input(td_input_display_name(path), 0, "no perf stat counters in this input");
-	stat_model_free(&m);
-	return any;
+	return info.any;
 }
 
 int diff_counters_check(const struct diff_counters *d, const char *base_name, const char *cand_name)

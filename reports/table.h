@@ -1,12 +1,16 @@
 /* One result table, four views: aligned text, CSV, JSON and markdown come
  * from the same rows, so column names match across formats. Cells are
- * stored as formatted strings (numbers formatted once, C locale, fixed
- * precision per column): output is byte-stable. */
+ * stored as the bytes they show (numbers formatted once, C locale, fixed
+ * precision per column: td_table_format_num): output is byte-stable.
+ * Rows too many to keep are written as they are made by a row stream
+ * (row_stream.h), with the same columns and the same bytes. */
 #ifndef TD_TABLE_H
 #define TD_TABLE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
+#include "reports/escape.h"
 
 enum td_format { TD_FMT_TEXT, TD_FMT_CSV, TD_FMT_JSON, TD_FMT_MARKDOWN };
 
@@ -33,11 +37,14 @@ void td_table_str(struct td_table *t, int col, const char *s);   /* NULL or "": 
 void td_table_int(struct td_table *t, int col, long long v);
 void td_table_num(struct td_table *t, int col, double v);   /* NaN/inf: empty */
 
+/* A number as a TD_COL_NUM cell with precision digits shows it (v finite):
+ * into buf, returns the length. */
+size_t td_table_format_num(char buf[48], double v, int precision);
+
 /* A whole row at once: td_table_row, then each cell in column order as
- * td_table_str, td_table_num or td_table_int would set it (a streamed CSV
- * row is put together in one pass). */
-/* TD_CELL_LIT: a string that never changes while the table lives (a
- * literal): what it needs is looked at once. */
+ * td_table_str, td_table_num or td_table_int would set it. TD_CELL_LIT: a
+ * string that never changes while the table (or row stream) lives (a
+ * literal): a row stream looks at what it needs once. */
 enum td_cell_kind { TD_CELL_EMPTY, TD_CELL_STR, TD_CELL_NUM, TD_CELL_INT, TD_CELL_LIT };
 struct td_cell {
 	enum td_cell_kind kind;
@@ -54,33 +61,16 @@ struct td_cell {
 #define TD_CELL_INT(x) ((struct td_cell){ .kind = TD_CELL_INT, .u.i = (x) })
 #define TD_CELL_LIT(x) ((struct td_cell){ .kind = TD_CELL_LIT, .u.s = (x) })
 void td_table_put_row(struct td_table *t, const struct td_cell *cells);
-/* td_table_put_row for nrows rows (nrows * ncols cells), quicker for a
- * streamed CSV: the first cells the same as the row above's (strings: the
- * same pointer, so they must not change during the call) are its bytes
- * again; the cells from column from on, when they repeat from row to row
- * (literals, numbers, empty), are copied from a row that had the same. */
+/* td_table_put_row for nrows rows (nrows * ncols cells); from: as
+ * td_rows_put (row_stream.h) takes it, for the same calls on either. */
 void td_table_put_rows(struct td_table *t, const struct td_cell *cells, int nrows, int from);
 
 int td_table_rows(const struct td_table *t);
 const char *td_table_cell(const struct td_table *t, int row, int col);  /* NULL if empty */
 
-/* Streaming (CSV or JSON only): from now on each row is written to f as
- * soon as the next one starts, and forgotten; td_table_end_stream writes
- * the last row and closes the JSON array. Memory stays one row. */
-void td_table_stream(struct td_table *t, FILE *f, enum td_format fmt);
-void td_table_end_stream(struct td_table *t);
-/* Streaming: every row put so far written out now, and f flushed (the
- * input paused; the bytes are the same as without). */
-void td_table_flush(struct td_table *t);
-
 /* The whole table in one format. JSON: an array of objects. */
 void td_table_write(const struct td_table *t, FILE *f, enum td_format fmt);
 
-/* Helpers for tools that compose documents around tables. */
-void td_json_string(FILE *f, const char *s);
-/* Text for an XML (SVG) element or attribute: < > & " escaped. */
-void td_xml_text(FILE *f, const char *s);
-void td_csv_field(FILE *f, const char *s);
 /* Parse "--csv"-style flags into a format; returns TD_FMT_TEXT if none set. */
 enum td_format td_pick_format(bool csv, bool json, bool markdown);
 
