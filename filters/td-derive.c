@@ -7,6 +7,7 @@
 #include <string.h>
 #include "analysis/metrics.h"
 #include "analysis/next_step.h"
+#include "analysis/perf_metric_table.h"
 #include "analysis/stat_model.h"
 #include "analysis/tma.h"
 #include "analysis/tma_explain.h"
@@ -19,7 +20,7 @@
 
 
 static bool opt_csv, opt_json, opt_markdown, opt_intervals, opt_counters, opt_explain;
-static const char *opt_format, *opt_cpu, *opt_svg;
+static const char *opt_format, *opt_cpu, *opt_svg, *opt_metrics, *opt_cpuid;
 static struct tma_chart *chart;
 static long opt_level = -1;        /* -1: not given */
 
@@ -33,6 +34,8 @@ static const struct td_option options[] = {
 	{ 0, "svg", TD_OPT_STRING, &opt_svg, "FILE", "-I input: a stacked-area chart of Top-down Level 1 (--level 2: Level 2) over time", NULL },
 	{ 0, "level", TD_OPT_INT, &opt_level, "N", "Top-down tree down to level N (default: as deep as the events allow)", NULL },
 	{ 0, "cpu", TD_OPT_STRING, &opt_cpu, "MODEL[:WIDTH]", "Top-down model instead of detecting it (see td-derive(1): intel-atom:6, arm-v2, amd-zen5 ...)", NULL },
+	{ 0, "metrics", TD_OPT_STRING, &opt_metrics, "FILE", "perf's metric definitions (PERF_CPUID=ID perf list --details > FILE): every tma_* node they give", NULL },
+	{ 0, "cpuid", TD_OPT_STRING, &opt_cpuid, "ID", "the capture's CPU (GenuineIntel-6-8F-0): its metric definitions from the installed perf", NULL },
 	{ 0, "format", TD_OPT_STRING, &opt_format, "csv|json|text", "input layout (default: detected)", NULL },
 	TD_OPTS_END
 };
@@ -490,7 +493,8 @@ static void check_tma_node(const struct stat_model *m, const struct counter_set 
 		not_recomputable(p, "no Top-down model fits the events of its set");
 		return;
 	}
-	if (tree.node[0].source) {
+	const struct tma_node *own = tma_find(&tree, node);
+	if (tree.node[0].source && (!own || own->source)) {
 		not_recomputable(p, "the raw Top-down events are not in the input (the tree is perf's own values)");
 		return;
 	}
@@ -980,6 +984,7 @@ int main(int argc, char **argv)
 	const char *cpu_error = opt_cpu ? tma_cpu_option_error(opt_cpu) : NULL;
 	if (cpu_error)
 		td_usage_error(&cmd, "%s", cpu_error);
+	perf_metric_table_options(opt_metrics, opt_cpuid);
 	enum td_format out = td_pick_format(opt_csv, opt_json, opt_markdown);
 	if (opt_counters && out == TD_FMT_MARKDOWN)
 		td_usage_error(&cmd, "--counters writes text, CSV or JSON");
