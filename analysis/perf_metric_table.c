@@ -400,9 +400,11 @@ struct perf_metric_table *perf_metric_table_for_cpuid(const char *cpuid, char *e
 	/* a listing without metrics: said here, not as bad input */
 	FILE *f = fopen(path, "r");
 	char line[256];
-	bool any = false;
-	while (f && !any && fgets(line, sizeof line, f))
-		any = !strncmp(line, "Metric Groups:", 14) || !strncmp(line, "Metrics:", 8);
+	bool any = false, header = false;
+	while (f && !any && fgets(line, sizeof line, f)) {
+		header |= !strncmp(line, "Metric Groups:", 14) || !strncmp(line, "Metrics:", 8);
+		any = header && line[0] == ' ' && line[1] == ' ' && line[2] != ' ' && line[2] != '\n';
+	}
 	if (f)
 		fclose(f);
 	if (!any) {
