@@ -105,6 +105,9 @@ static void commit(struct perf_metric_table *t, struct entry *e, const char *gro
 		d->pmu = pmu;
 		pmu = NULL;
 		d->description = dup_s(desc);
+		d->lower = dup_s(d->name);
+		for (char *c = d->lower; *c; c++)
+			*c = (char)tolower((unsigned char)*c);
 		d->expr_text = dup_s(expr);
 		d->groups = dup_s("");
 	}
@@ -189,10 +192,29 @@ static bool read_listing(struct perf_metric_table *t, const char *path)
 
 /* ---- linking ------------------------------------------------------------ */
 
+/* A name with a modifier ("CPU_CLK_UNHALTED.THREAD_P:k") counts a part
+ * of the event: tdkit's canonical names drop modifiers, so its counter is
+ * not one tdkit can tell apart, and the name keeps its modifier so that no
+ * counter matches it (the metric is not computable, never computed from
+ * the unmodified count). */
+static const char *modifier_of(const char *raw)
+{
+	const char *slash = strrchr(raw, '/'), *colon = strrchr(raw, ':');
+	if (!colon || (slash && colon < slash) || !colon[1])
+		return NULL;
+	for (const char *c = colon + 1; *c; c++)
+		if (!strchr("ukhIGHSpPWe", *c))
+			return NULL;
+	return colon;
+}
+
 static int event_index(struct perf_metric_table *t, const char *raw)
 {
 	struct event_name ev;
 	event_normalize(raw, &ev);
+	const char *mod = modifier_of(raw);
+	if (mod && strlen(ev.name) + strlen(mod) < sizeof ev.name)
+		strcat(ev.name, mod);
 	for (int i = 0; i < t->nevents; i++)
 		if (!strcmp(t->events[i], ev.name))
 			return i;
@@ -288,6 +310,7 @@ void perf_metric_table_free(struct perf_metric_table *t)
 		free(d->name);
 		free(d->pmu);
 		free(d->description);
+		free(d->lower);
 		free(d->expr_text);
 		free(d->groups);
 		free(d->parent);

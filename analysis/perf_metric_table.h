@@ -20,6 +20,7 @@ struct perf_metric_def {
 	char *pmu;                 /* "cpu_core" from the description's "Unit: cpu_core"; "" none */
 	char *description;
 	char *expr_text;
+	char *lower;               /* the name in tdkit's lower case: "load_miss_real_latency" */
 	char *groups;              /* ";"-separated, in the order perf listed them; "" none */
 	int level;                 /* TopdownL<n>; 0: none */
 	char *parent;              /* perf's name of the parent ("tma_memory_bound"), NULL at the top */

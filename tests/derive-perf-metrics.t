@@ -55,6 +55,11 @@ grep -q '^,run4 all,,ports_utilized_0,,%,n/a,.*not computable: needs resource_st
 ok $? "run 4 lacks RESOURCE_STALLS.SCOREBOARD: ports_utilized_0 is not computable and says what it needs"
 grep -q '^,run5 all,,mixing_vectors,,%,n/a,.*,5,.*needs uops_issued.vector_width_mismatch' "$T_TMP/tgl.csv"
 ok $? "Level 5 under a computed Level 4 node: named with the event it needs"
+# perf's other metrics (Info) are rows of their own where tdkit has no such metric
+grep -q '^,run2 all,,ipmispredict,466.266,' "$T_TMP/tgl.csv"; ok $? "IpMispredict = INST_RETIRED.ANY / BR_MISP_RETIRED.ALL_BRANCHES: 466.266"
+grep -q '^,run2 all,,ipbranch,4.539,' "$T_TMP/tgl.csv"; ok $? "IpBranch: 4.539"
+[ "$(grep -c '^,run2 all,,ipc,' "$T_TMP/tgl.csv")" = 1 ]; ok $? "perf's IPC is tdkit's ipc: one row"
+! grep -q 'kernel_utilization' "$T_TMP/tgl.csv"; ok $? "Kernel_Utilization (an event:k) is not computed from the whole count"
 "$TD_BIN/td-derive" -q --json --metrics "$TGL" "$F" | python3 -c '
 import json, sys
 c = json.load(sys.stdin)["perf_check"]

@@ -228,6 +228,9 @@ static const char listing[] =
 	"  Broken\n"
 	"       [does not compile]\n"
 	"       [a + ]\n"
+	"  Kernel_Utilization\n"
+	"       [kernel cycles share]\n"
+	"       [CPU_CLK_UNHALTED.THREAD_P:k / CPU_CLK_UNHALTED.THREAD]\n"
 	"  Zero\n"
 	"       [a division by zero]\n"
 	"       [INST_RETIRED.ANY / (CLKS - CLKS)]\n";
@@ -249,7 +252,7 @@ static void table(void)
 	ok(t != NULL, "the listing is read");
 	if (!t)
 		return;
-	ok(t->n == 8, "eight metrics, each once (tma_core_bound listed under two groups)");
+	ok(t->n == 9, "nine metrics, each once (tma_core_bound listed under two groups)");
 	int core = perf_metric_find(t, "tma_core_bound", "");
 	ok(core >= 0 && t->m[core].level == 2 && t->m[core].parent && !strcmp(t->m[core].parent, "tma_backend_bound"),
 	   "tma_core_bound: level 2 from TopdownL2, parent from tma_backend_bound_group");
@@ -274,6 +277,9 @@ static void table(void)
 	   "tma_core_bound, through its reference, needs topdown-mem-bound: never the backend alone");
 	int cc = perf_metric_find(t, "CORE_CLKS", "");
 	ok(r[cc].value == 1000, "CORE_CLKS: #smt_on unknown, the counted events choose CLKS");
+	int kern = perf_metric_find(t, "Kernel_Utilization", "");
+	ok(isnan(r[kern].value) && strstr(r[kern].needs, ":k"),
+	   "an event with a modifier (:k) is not the unmodified count tdkit holds: not computable, never 1.0");
 	int zero = perf_metric_find(t, "Zero", "");
 	ok(isnan(r[zero].value) && (r[zero].divzero || r[zero].needs[0]), "a metric with a division by zero has no value");
 	counter_set_add(&s, "topdown-mem-bound", 25, 100, NAN);
