@@ -2,6 +2,7 @@
  * placed in a tree: every tma_* metric of the set's PMU whose events the
  * set holds, at the place its metric groups give it. */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,34 @@ static const char *domain_of(const struct perf_metric_def *d)
 	return strstr(d->expr_text, "CLKS") || strstr(d->expr_text, "CPU_CLK_UNHALTED") ? "cycles" : "slots";
 }
 
+/* A node the vocabulary places elsewhere than this perf's groups do
+ * (serializing_operation: under core_bound in later TMA versions, under
+ * ports_utilized_0 in perf 6.1's): a definition of its own with the
+ * groups' parent, made once per (node, parent) and kept for the life of
+ * the program, as tma_deeper_def's are. */
+#define MAX_PLACED 64
+static struct tma_def placed_defs[MAX_PLACED];
+static int nplaced;
+static pthread_mutex_t placed_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static const struct tma_def *placed(const struct tma_def *def, const char *parent)
+{
+	const struct tma_def *found = def;
+	pthread_mutex_lock(&placed_lock);
+	int i = 0;
+	while (i < nplaced && (strcmp(placed_defs[i].name, def->name) || strcmp(placed_defs[i].parent, parent)))
+		i++;
+	if (i < nplaced) {
+		found = &placed_defs[i];
+	} else if (nplaced < MAX_PLACED) {
+		placed_defs[nplaced] = *def;
+		placed_defs[nplaced].parent = parent;    /* a vocabulary or tma_define_node name: lives on */
+		found = &placed_defs[nplaced++];
+	}
+	pthread_mutex_unlock(&placed_lock);
+	return found;
+}
+
 /* The definition of metric i, its parents defined first. */
 static const struct tma_def *define(const struct perf_metric_table *t, int i, int depth)
 {
@@ -39,7 +68,12 @@ static const struct tma_def *define(const struct perf_metric_table *t, int i, in
 		const struct tma_def *pd = p >= 0 ? define(t, p, depth + 1) : NULL;
 		parent = pd ? pd->name : NULL;
 	}
-	return tma_define_node(name, parent, domain_of(d));
+	const struct tma_def *def = tma_define_node(name, parent, domain_of(d));
+	/* no parent in the groups (E-core backend_bound_aux, listed at Level 1):
+	 * the vocabulary's place */
+	if (!def || !parent || (def->parent && !strcmp(def->parent, parent)))
+		return def;
+	return placed(def, parent);
 }
 
 static int find(const struct tma_tree *t, const char *name)
