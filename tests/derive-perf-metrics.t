@@ -68,6 +68,13 @@ assert sum(x["count"] for x in c["not_recomputable"]) == 5, c' 2>"$T_TMP/err"
 ok $? "perf_check: 32 of 37 printed metrics recomputed equal (28 without --metrics)"
 "$TD_BIN/td-derive" -q --metrics "$TGL" --level 3 "$F" >"$T_TMP/l3.txt"
 ! grep -q '^ *ports_utilized_' "$T_TMP/l3.txt"; ok $? "--level 3 leaves the Level 4 nodes out"
+# a capture of generic events tells no vendor: every vendor's command; the
+# cpuid named with the listing tells it
+G=$TD_SHARED/testdata/stat/x86-intel-8cpu_perf-stat-x,-I1000-summary_before-after-no-cvs-summary_lkml-2021-jinyao.snippet.csv
+"$TD_BIN/td-derive" -q --csv "$G" | grep -q ',ipc,.*(Intel) / -M PipelineL1 (AMD)'; ok $? "generic events, no cpuid: each vendor's Top-down command"
+"$TD_BIN/td-derive" -q --csv --metrics "$TGL" --cpuid GenuineIntel-6-8C-1 "$G" >"$T_TMP/g.csv"
+grep -q ',ipc,.*,perf stat -M TopdownL1 -- CMD | td-derive,' "$T_TMP/g.csv" && ! grep -q 'PipelineL1' "$T_TMP/g.csv"
+ok $? "--cpuid GenuineIntel-...: only Intel's command"
 if command -v perf >/dev/null && PERF_CPUID=GenuineIntel-6-8C-1 perf list --details 2>/dev/null | grep -q '^  tma_'; then
 	XDG_CACHE_HOME=$T_TMP/cache "$TD_BIN/td-derive" -q --csv --cpuid GenuineIntel-6-8C-1 "$F" >"$T_TMP/cpuid.csv"
 	cmp -s "$T_TMP/cpuid.csv" "$T_TMP/tgl.csv"; ok $? "--cpuid runs the installed perf: the same rows as --metrics"
