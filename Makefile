@@ -22,7 +22,7 @@ FUZZERS  := $(patsubst tests/fuzz/%.c,%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
 MANPAGES := $(sort $(wildcard man/*.1))
 
 .PHONY: deps all test check demo bench install asan asan-test fuzz fuzz-build clean
-all: $(TOOLS) $(UNITS)
+all: $(TOOLS) $(UNITS) $(BUILD)/libtdcount.a $(BUILD)/tdcount-example
 
 $(BUILD)/libtd.a: $(LIB_OBJ)
 	@rm -f $@
@@ -38,6 +38,27 @@ $(BIN)/td-store: $(BUILD)/filters/td-store.o $(STORE_VERBS) $(BUILD)/libtd.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lsqlite3 -lpq -ljansson
 
+# libtdcount: counting inside a program (count/), event names through libpfm4
+COUNT_LIB := $(BUILD)/libtdcount.a
+$(BUILD)/count/tdcount.o: CFLAGS += -ffat-lto-objects   # linkable by any toolchain, with LTO or without
+$(COUNT_LIB): $(BUILD)/count/tdcount.o
+	@rm -f $@
+	$(AR) rcs $@ $^
+$(BUILD)/tdcount-example: $(BUILD)/count/example.o $(COUNT_LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lpfm
+
+# td-collect: its modules (filters/td-collect/*.c), td-store's add verb for --store
+COLLECT_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard filters/td-collect/*.c)))
+$(BIN)/td-collect: $(BUILD)/filters/td-collect.o $(COLLECT_OBJ) $(STORE_VERBS) $(BUILD)/libtd.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lsqlite3 -lpq -ljansson
+
+# td-mcp: its modules (filters/td-mcp/*.c) over td-store's verbs, and an HTTP server
+MCP_MODS := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard filters/td-mcp/*.c)))
+$(BIN)/td-mcp: $(BUILD)/filters/td-mcp.o $(MCP_MODS) $(STORE_VERBS) $(BUILD)/libtd.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lsqlite3 -lpq -ljansson -lmicrohttpd
+
 $(BIN)/%: $(BUILD)/filters/%.o $(BUILD)/libtd.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -46,7 +67,8 @@ $(BUILD)/unit/%: $(BUILD)/tests/unit/%.o $(BUILD)/libtd.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
--include $(LIB_OBJ:.o=.d) $(TOOLS:$(BIN)/%=$(BUILD)/filters/%.d) $(STORE_VERBS:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(TOOLS:$(BIN)/%=$(BUILD)/filters/%.d) $(STORE_VERBS:.o=.d) $(COLLECT_OBJ:.o=.d) \
+	 $(BUILD)/count/tdcount.d $(BUILD)/count/example.d $(MCP_MODS:.o=.d)
 
 # Tests: TAP through prove. Shell tests find the tools through TD_BIN and the
 # shared captures through TD_SHARED (skipped, with a reason, when absent).
@@ -74,6 +96,10 @@ fuzz-build:
 	$(if $(FUZZERS),@$(MAKE) --no-print-directory $(FUZZERS:%=build-fuzz/%))
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c build-fuzz/build/libtd.a
 	$(FUZZ_CC) -std=c11 $(CPPFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+# td-mcp's reader and protocol (its tools are stubs in the target)
+build-fuzz/fuzz_mcp: tests/fuzz/fuzz_mcp.c filters/td-mcp/reader.c filters/td-mcp/protocol.c filters/td-mcp/tools.c \
+		     filters/td-mcp/resources.c build-fuzz/build/libtd.a
+	$(FUZZ_CC) -std=c11 $(CPPFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS) -ljansson
 fuzz: fuzz-build
 	@for f in $(FUZZERS); do \
 	  mkdir -p build-fuzz/corpus-$$f; \
@@ -95,6 +121,10 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin
 	$(if $(MANPAGES),install -m 644 $(MANPAGES) $(DESTDIR)$(PREFIX)/share/man/man1)
+	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/share/man/man3
+	install -m 644 count/tdcount.h $(DESTDIR)$(PREFIX)/include
+	install -m 644 $(COUNT_LIB) $(DESTDIR)$(PREFIX)/lib
+	install -m 644 man/tdcount.3 $(DESTDIR)$(PREFIX)/share/man/man3
 
 clean:
 	rm -rf build bin build-asan build-fuzz

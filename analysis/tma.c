@@ -6,6 +6,7 @@
 #include "analysis/counter_groups.h"
 #include <stdint.h>
 #include "common/diag.h"
+#include "parsers/collect_header.h"
 #include "tma.h"
 
 static const struct tma_model *const models[] = {
@@ -690,6 +691,9 @@ bool tma_build(const struct counter_set *s, const struct tma_printed *printed, i
 		if (m && !model_applies(m, &c))
 			m = NULL;
 	} else {
+		const char *cpuid = collect_header_cpuid();    /* td-collect's capture says which CPU */
+		if (cpuid)
+			m = tma_model_for_cpuid(cpuid, s->pmu, &c, &c.width);
 		for (const struct tma_model *const *k = models; *k && !m; k++)
 			if (*k != &tma_intel_perf_metrics_raw && model_applies(*k, &c)) {
 				m = *k;

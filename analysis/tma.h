@@ -168,6 +168,10 @@ const char *tma_cpu_option_error(const char *cpu);
  * not there): the model detection would pick instead (NULL: none) and true;
  * false when it fits or s has no Top-down event. */
 bool tma_cpu_misfit(const char *cpu, const struct counter_set *s, const struct tma_model **detected);
+/* The model the capture's CPU id (analysis/cpuid.h) names for the set of
+ * a PMU ("cpu_atom": a hybrid's E-cores), when its events are there; its
+ * width in *width. NULL: the id names none, or its events are missing. */
+const struct tma_model *tma_model_for_cpuid(const char *cpuid, const char *pmu, const struct tma_ctx *c, int *width);
 /* "Intel", "AMD", "Arm" from a model's id. */
 const char *tma_model_vendor(const struct tma_model *m);
 

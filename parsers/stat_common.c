@@ -4,6 +4,7 @@
 #include <string.h>
 #include "common/diag.h"
 #include "common/input.h"
+#include "collect_header.h"
 #include "sniff.h"
 #include "stat.h"
 #include "stat_number.h"
@@ -183,6 +184,7 @@ enum stat_format stat_read(const char *path, enum stat_format fmt, stat_emit_fn 
 	struct td_input *in = td_input_open(path);
 	if (!in)
 		return fmt;
+	collect_header_file(path);
 	struct pause_to pause = { emit, ctx, td_input_name(in) };
 	td_input_on_wait(in, emit_pause, &pause);
 	if (td_input_is_perf_data(in)) {
@@ -227,6 +229,7 @@ enum stat_format stat_read(const char *path, enum stat_format fmt, stat_emit_fn 
 		if (stat_toplev_line(toplev, line, len, !csv && !json && !text, name, no, emit, ctx))
 			continue;
 		if (is_note(line, len)) {
+			collect_header_note(line, len);
 			size_t i = 0;
 			while (i < len && line[i] != '$' && line[i] != '#')
 				i++;

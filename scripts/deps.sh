@@ -1,7 +1,7 @@
 #!/bin/sh
 # Checks the build dependencies (Debian package names); installs the missing
 # ones when run as root with apt-get, otherwise says exactly what to install.
-pkgs="make gcc perl zlib1g-dev libzstd-dev libxxhash-dev libelf-dev libdw-dev libiberty-dev libsqlite3-dev libpq-dev libjansson-dev"
+pkgs="make gcc perl zlib1g-dev libzstd-dev libxxhash-dev libelf-dev libdw-dev libiberty-dev libsqlite3-dev libpq-dev libjansson-dev libpfm4-dev libmicrohttpd-dev"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

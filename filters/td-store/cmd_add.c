@@ -68,6 +68,8 @@ struct capture_file {
 	char path[64];             /* a temporary copy of stdin, else "" */
 	char starts[MAX_STARTS][32];   /* "# started on" times, in order */
 	int nstarts;
+	struct store_label header[MAX_LABELS];   /* its td-collect header's labels */
+	int nheader;
 };
 
 static int read_all(FILE *f, struct capture_file *cf)
@@ -141,12 +143,22 @@ static void keep_run(void *ctx, const struct derive_run *d)
 	r.command = d->command[0] ? d->command : NULL;
 	r.cpu = d->model[0] ? d->model : NULL;
 	r.summary = d->summary;
+	r.host = capture_header_label(a->cf->header, a->cf->nheader, "host");
+	r.perf_version = capture_header_label(a->cf->header, a->cf->nheader, "perf_version");
 
-	/* the user's labels, then the capture's own where the user set none */
-	struct store_label labels[MAX_LABELS + AUTO_LABELS];
+	/* the user's labels, then the capture's own where the user set none:
+	 * its td-collect header's, then what the engine derived */
+	struct store_label labels[2 * MAX_LABELS + AUTO_LABELS];
 	int n = 0;
 	for (int i = 0; i < nuser_labels; i++)
 		labels[n++] = user_labels[i];
+	for (int i = 0; i < a->cf->nheader; i++) {
+		bool set = false;
+		for (int j = 0; j < n; j++)
+			set |= !strcmp(labels[j].key, a->cf->header[i].key);
+		if (!set)
+			labels[n++] = a->cf->header[i];
+	}
 	char level[16];
 	snprintf(level, sizeof level, "%d", d->deepest_level);
 	const struct store_label automatic[AUTO_LABELS] = {
@@ -155,8 +167,8 @@ static void keep_run(void *ctx, const struct derive_run *d)
 	};
 	for (int i = 0; i < AUTO_LABELS; i++) {
 		bool set = false;
-		for (int j = 0; j < nuser_labels; j++)
-			set |= !strcmp(user_labels[j].key, automatic[i].key);
+		for (int j = 0; j < n; j++)
+			set |= !strcmp(labels[j].key, automatic[i].key);
 		if (!set && automatic[i].value[0] && strlen(automatic[i].value) <= STORE_LABEL_VALUE_MAX)
 			labels[n++] = automatic[i];
 	}
@@ -220,6 +232,7 @@ static int add_file(struct td_store *s, const char *arg, enum stat_format fmt)
 		path = cf.path;
 	}
 	find_starts(&cf);
+	cf.nheader = capture_header_labels(cf.bytes, cf.len, cf.header, MAX_LABELS);
 	struct store_capture capture = { 0 };
 	capture_of(&cf, &capture, "");
 	struct add_ctx a = { .store = s, .cf = &cf, .capture = &capture };
@@ -237,6 +250,8 @@ static int add_file(struct td_store *s, const char *arg, enum stat_format fmt)
 	if (cf.path[0])
 		unlink(cf.path);
 	free((void *)capture.zstd);
+	for (int i = 0; i < cf.nheader; i++)
+		free((void *)cf.header[i].key), free((void *)cf.header[i].value);
 	free(cf.bytes);
 	return rc;
 }

@@ -185,9 +185,7 @@ static struct td_table *funnel(struct nodes *ns)
 		td_table_str(t, F_NODE, s->name);
 		td_table_int(t, F_LEVEL, s->level);
 		td_table_num(t, F_MEAN, mean_of(s));
-		bool useful = !strcmp(s->name, "retiring") || !strcmp(s->name, "light_operations") ||
-			      !strcmp(s->name, "heavy_operations");
-		td_table_str(t, F_KIND, useful ? "useful" : "waste");
+		td_table_str(t, F_KIND, verb_node_is_useful(s->name) ? "useful" : "waste");
 		td_table_str(t, F_MARK, 2 * s->high > s->runs ? "\xe2\x9c\x97" : "\xe2\x9c\x93");
 	}
 	return t;

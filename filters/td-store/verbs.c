@@ -95,6 +95,11 @@ long verb_select_filtered(struct td_store *s, const struct store_filter *f, long
 	return c.n;
 }
 
+bool verb_node_is_useful(const char *node)
+{
+	return !strcmp(node, "retiring") || !strcmp(node, "light_operations") || !strcmp(node, "heavy_operations");
+}
+
 void verb_rows_of(const struct derive_run *d, struct store_run *r)
 {
 	struct store_counter_row *counters = td_malloc((d->ncounters + 1) * sizeof *counters);

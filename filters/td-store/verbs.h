@@ -56,7 +56,17 @@ extern bool verb_csv, verb_json, verb_markdown;
 	{ 0, "json", TD_OPT_FLAG, &verb_json, NULL, "JSON", NULL }, \
 	{ 0, "markdown", TD_OPT_FLAG, &verb_markdown, NULL, "a markdown table", NULL }
 
+/* The funnel's rule: retiring (and its children) is useful work, every
+ * other Top-down node waste. */
+bool verb_node_is_useful(const char *node);
+
 /* A store failure: "td-store: WHERE: ERROR" and exit 2. */
 void verb_store_failed(struct td_store *s) __attribute__((noreturn));
+
+/* The labels a capture's td-collect header gives (capture_header.c): the
+ * machine and target facts and the collection's --label's, strings
+ * allocated; and one of them by key, or NULL. */
+int capture_header_labels(const char *bytes, size_t len, struct store_label *out, int max);
+const char *capture_header_label(const struct store_label *l, int n, const char *key);
 
 #endif

@@ -1,0 +1,61 @@
+/* libFuzzer target: folded stacks through td-flame's tree (sorted,
+ * reversed and flame chart merges), its layout, the SVG and the speedscope
+ * writer. Frames must lie inside the total and never be wider than it. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis/flame_tree.h"
+#include "common/diag.h"
+#include "reports/flame_colors.h"
+#include "reports/flame_svg.h"
+#include "reports/speedscope.h"
+
+static FILE *sink;
+
+static void draw(const uint8_t *data, size_t size, bool reverse, bool chart)
+{
+	struct flame_tree_options o = { .reverse = reverse, .flamechart = chart };
+	struct flame_tree *t = flame_tree_new(&o);
+	const char *p = (const char *)data, *end = p + size;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		flame_tree_add_line(t, p, n && p[n - 1] == '\r' ? n - 1 : n);
+		p += n + 1;
+	}
+	double total = flame_tree_total(t);
+	if (total > 0) {
+		struct flame_svg_options so = {
+			.font_type = "Verdana", .count_name = "samples", .name_type = "Function:",
+			.width = 1200, .frame_height = 16, .font_size = 12, .font_width = 0.59,
+			.min_width = 0.1, .factor = 1, .bg1 = "#eeeeee", .bg2 = "#eeeeb0",
+			.inverted = reverse,
+		};
+		so.colors = flame_colors_new(flame_palette(chart ? "java" : "hot"), FLAME_SHADE_HASH, 1);
+		size_t n;
+		double md;
+		uint32_t depth;
+		struct flame_frame *f = flame_tree_layout(t, total, flame_svg_min_count(&so, total), &n, &md, &depth);
+		for (size_t i = 1; i < n; i++)
+			if (f[i].start < -1e-9 * total || f[i].end > total * (1 + 1e-9) || f[i].end < f[i].start)
+				abort();
+		flame_svg_write(sink, t, f, n, total, md, depth, flame_tree_differential(t), &so);
+		free(f);
+		flame_colors_free(so.colors);
+		if (!chart)
+			speedscope_write(sink, t, "fuzz", "fuzz");
+	}
+	flame_tree_free(t);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	td_quiet = 1;
+	if (!sink)
+		sink = fopen("/dev/null", "w");
+	draw(data, size, false, false);
+	draw(data, size, true, false);
+	draw(data, size, false, true);
+	return 0;
+}
