@@ -89,7 +89,8 @@ static void check_tma_node(struct derive_engine *e, const struct counter_set *s,
 		not_recomputable(e, p, "no Top-down model fits the events of its set");
 		return;
 	}
-	if (tree->node[0].source) {
+	const struct tma_node *own = tma_find(tree, node);
+	if (tree->node[0].source && (!own || own->source)) {
 		not_recomputable(e, p, "the raw Top-down events are not in the input (the tree is perf's own values)");
 		return;
 	}

@@ -6,6 +6,7 @@
 #include "common/diag.h"
 #include "events.h"
 #include "metrics.h"
+#include "perf_metric_table.h"
 
 /* One derived metric: value = scale * num / den, from the first pair of
  * events the counter set has (num_max: num is the largest of the num[]
@@ -519,6 +520,35 @@ bool metrics_event_rate(const struct counter *event, const struct counter *clock
 	return true;
 }
 
+/* perf's own metrics for the capture's CPU (td-derive --metrics/--cpuid):
+ * each one that is not a Top-down node (those are tma_build's) and that
+ * the set's events give, after tdkit's, named in lower case; a name tdkit
+ * computes itself stays tdkit's. Names live as long as the table. */
+static int perf_defined(const struct counter_set *s, struct metric_value *out, int k, int max)
+{
+	const struct perf_metric_table *t = perf_metric_table_active();
+	if (!t || k >= max || !s->n)
+		return k;
+	struct perf_metric_result *r = td_malloc((size_t)(t->n ? t->n : 1) * sizeof(*r));
+	perf_metric_table_eval(t, s, r);
+	double conf = counter_set_lowest_enabled(s);
+	int own = k;
+	for (int i = 0; i < t->n && k < max; i++) {
+		const struct perf_metric_def *d = &t->m[i];
+		if (!isfinite(r[i].value) || (!strncmp(d->lower, "tma_", 4) && strncmp(d->lower, "tma_info_", 9)) ||
+		    !strpbrk(d->expr_text, "+-*/%<>()"))
+			continue;          /* a node, or one event's count under another name */
+		bool taken = false;
+		for (int j = 0; j < k && !taken; j++)
+			taken = !strcmp(out[j].name, d->lower) || (j >= own && out[j].name == d->lower);
+		if (taken)
+			continue;
+		plain(&out[k++], d->lower, r[i].value, "", conf);
+	}
+	free(r);
+	return k;
+}
+
 int metrics_compute_planned(const struct metrics_plan *p, const struct counter_set *s, double elapsed_s,
 			    struct metric_value *out, int max)
 {
@@ -562,7 +592,7 @@ int metrics_compute_planned(const struct metrics_plan *p, const struct counter_s
 	}
 	if (elapsed_s > 0 && k < max)
 		plain(&out[k++], "elapsed_s", elapsed_s, "s", 100);
-	return k;
+	return perf_defined(s, out, k, max);
 }
 
 int metrics_compute(const struct counter_set *s, double elapsed_s, struct metric_value *out, int max)

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "next_step.h"
+#include "perf_metric_table.h"
 
 /* Event-name prefixes only one vendor's PMU has (canonical names,
  * events.h); the PMU names perf prints for each vendor's cores. */
@@ -74,6 +75,12 @@ void machine_of(const struct counter_set *s, const struct tma_tree *t, struct ma
 			best = v;
 	if (best >= 0)
 		m->vendor = (enum tma_vendor)best;
+	/* the cpuid the user named (td-derive --cpuid) says it when the events do not */
+	const struct perf_metric_table *table = perf_metric_table_active();
+	if (m->vendor == TMA_NVENDORS && table && table->cpuid[0])
+		m->vendor = !strncmp(table->cpuid, "GenuineIntel", 12) ? TMA_INTEL
+			  : !strncmp(table->cpuid, "AuthenticAMD", 12) || !strncmp(table->cpuid, "HygonGenuine", 12) ? TMA_AMD
+			  : TMA_NVENDORS;
 }
 
 /* Top-down level 1 for each machine. AMD: perf defines PipelineL1 from

@@ -718,6 +718,7 @@ bool tma_build(const struct counter_set *s, const struct tma_printed *printed, i
 			computed |= !isnan(t->node[i].value);
 		if (computed) {
 			add_printed(t, printed, nprinted);
+			tma_perf_metrics_add(t, s, printed, nprinted);
 			tma_tree_finish(t);
 			return true;
 		}
@@ -728,6 +729,7 @@ bool tma_build(const struct counter_set *s, const struct tma_printed *printed, i
 	t->model = &tma_perf_printed;
 	t->width = 0;
 	add_printed(t, printed, nprinted);
+	tma_perf_metrics_add(t, s, printed, nprinted);
 	tma_tree_finish(t);
 	return t->n > 0;
 }

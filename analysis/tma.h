@@ -143,6 +143,16 @@ const char *tma_assessment(const struct tma_node *n);
  * program, NULL once 64 are made); where a node comes among its siblings. */
 extern const struct tma_model tma_perf_printed;
 const struct tma_def *tma_deeper_def(const char *name);
+/* The definition of a node perf's metric groups place under parent (tdkit
+ * names; parent already defined): the vocabulary's when it has one, else
+ * one made (as tma_deeper_def) with that parent and domain ("slots" or
+ * "cycles", a literal). */
+const struct tma_def *tma_define_node(const char *name, const char *parent, const char *domain);
+/* The nodes the active perf metric table (perf_metric_table.h) computes
+ * from s, into t (tma_perf.c): added where t lacks them, perf's printed
+ * values replaced where t has only those; the model's own values kept.
+ * A printed node is computed from its own group's copies. */
+void tma_perf_metrics_add(struct tma_tree *t, const struct counter_set *s, const struct tma_printed *p, int np);
 int tma_vocabulary_rank(const struct tma_def *d);
 
 /* The models, for --cpu and the man page. */

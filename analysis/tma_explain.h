@@ -4,6 +4,8 @@
 #ifndef TD_TMA_EXPLAIN_H
 #define TD_TMA_EXPLAIN_H
 
+#include <stddef.h>
+
 enum tma_vendor { TMA_INTEL, TMA_AMD, TMA_ARM, TMA_NVENDORS };
 
 struct tma_explanation {
@@ -13,6 +15,7 @@ struct tma_explanation {
 	const char *causes;
 	const char *change;
 	const char *next[TMA_NVENDORS];
+	const char *parent;         /* tdkit name of the parent; NULL: the vocabulary's (tma.h), or none */
 };
 
 /* By tdkit name or any alias (case-insensitive); NULL if unknown. */
@@ -23,6 +26,9 @@ const struct tma_explanation *tma_explain(const char *node);
 const struct tma_explanation *tma_explain_path(const char *name, const char **found_as);
 /* All entries, NULL-terminated by node == NULL. */
 const struct tma_explanation *tma_explanations(void);
+/* The node's path from Level 1 ("backend_bound > memory_bound >
+ * dram_bound") in buf. */
+const char *tma_explain_parent_path(const struct tma_explanation *e, char *buf, size_t cap);
 /* The vendor a model id belongs to ("amd-zen4" -> TMA_AMD). */
 enum tma_vendor tma_vendor_of(const char *model_id);
 

@@ -174,6 +174,35 @@ const struct tma_def *tma_deeper_def(const char *name)
 	return d;
 }
 
+const struct tma_def *tma_define_node(const char *name, const char *parent, const char *domain)
+{
+	for (int i = 0; i < NPRINTED; i++)
+		if (!strcmp(printed_defs[i].name, name))
+			return &printed_defs[i];
+	for (int i = 0; i < NDEEPER; i++)
+		if (!strcmp(deeper_defs[i].name, name))
+			return &deeper_defs[i];
+	const struct tma_def *d = tma_deeper_def(name);
+	if (!d)
+		return NULL;
+	pthread_mutex_lock(&unknown_lock);
+	struct tma_def *u = &unknown_defs[d - unknown_defs];
+	if (!u->parent && parent) {
+		/* the parent's name lives as long as the program too */
+		const struct tma_def *p = NULL;
+		for (int i = 0; i < NPRINTED && !p; i++)
+			p = !strcmp(printed_defs[i].name, parent) ? &printed_defs[i] : NULL;
+		for (int i = 0; i < NDEEPER && !p; i++)
+			p = !strcmp(deeper_defs[i].name, parent) ? &deeper_defs[i] : NULL;
+		for (int i = 0; i < nunknown && !p; i++)
+			p = !strcmp(unknown_names[i], parent) ? &unknown_defs[i] : NULL;
+		u->parent = p ? p->name : NULL;
+		u->domain = domain;
+	}
+	pthread_mutex_unlock(&unknown_lock);
+	return d;
+}
+
 const struct tma_def *tma_def_of(const struct tma_model *m, const char *name)
 {
 	for (int k = 0; m && k < m->ndefs; k++)

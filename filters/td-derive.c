@@ -3,12 +3,13 @@
  * report (reports/derive_report.h) writes. */
 #include <string.h>
 #include "analysis/derive.h"
+#include "analysis/perf_metric_table.h"
 #include "common/diag.h"
 #include "common/opts.h"
 #include "reports/derive_report.h"
 
 static bool opt_csv, opt_json, opt_markdown, opt_intervals, opt_counters, opt_explain;
-static const char *opt_format, *opt_cpu, *opt_svg;
+static const char *opt_format, *opt_cpu, *opt_svg, *opt_metrics, *opt_cpuid;
 static long opt_level = -1;        /* -1: not given */
 
 static const struct td_option options[] = {
@@ -21,6 +22,8 @@ static const struct td_option options[] = {
 	{ 0, "svg", TD_OPT_STRING, &opt_svg, "FILE", "-I input: a stacked-area chart of Top-down Level 1 (--level 2: Level 2) over time", NULL },
 	{ 0, "level", TD_OPT_INT, &opt_level, "N", "Top-down tree down to level N (default: as deep as the events allow)", NULL },
 	{ 0, "cpu", TD_OPT_STRING, &opt_cpu, "MODEL[:WIDTH]", "Top-down model instead of detecting it (see td-derive(1): intel-atom:6, arm-v2, amd-zen5 ...)", NULL },
+	{ 0, "metrics", TD_OPT_STRING, &opt_metrics, "FILE", "perf's metric definitions (PERF_CPUID=ID perf list --details > FILE): every tma_* node they give", NULL },
+	{ 0, "cpuid", TD_OPT_STRING, &opt_cpuid, "ID", "the capture's CPU (GenuineIntel-6-8F-0): its metric definitions from the installed perf", NULL },
 	{ 0, "format", TD_OPT_STRING, &opt_format, "csv|json|text", "input layout (default: detected)", NULL },
 	TD_OPTS_END
 };
@@ -54,6 +57,7 @@ int main(int argc, char **argv)
 	const char *cpu_error = opt_cpu ? tma_cpu_option_error(opt_cpu) : NULL;
 	if (cpu_error)
 		td_usage_error(&cmd, "%s", cpu_error);
+	perf_metric_table_options(opt_metrics, opt_cpuid);
 	struct derive_report_options ro = {
 		.format = td_pick_format(opt_csv, opt_json, opt_markdown),
 		.level = opt_level == -1 ? 0 : (int)opt_level,

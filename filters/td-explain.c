@@ -66,6 +66,9 @@ static void write_json(const char *asked, const struct tma_explanation *e, const
 		td_json_string(stdout, e->causes);
 		printf(", \"change\": ");
 		td_json_string(stdout, e->change);
+		char path[512];
+		printf(", \"path\": ");
+		td_json_string(stdout, tma_explain_parent_path(e, path, sizeof path));
 		printf(", \"next\": {");
 		for (int v = 0; v < TMA_NVENDORS; v++) {
 			printf("%s\"%s\": ", v ? ", " : "", vendor_names[v]);
@@ -126,6 +129,8 @@ int main(int argc, char **argv)
 		if (found_as)
 			printf("%s: no entry of its own; its nearest ancestor with one is %s\n", argv[i], found_as);
 		tma_explain_write(stdout, e, vendor);
+		char path[512];
+		printf("  path:     %s\n", tma_explain_parent_path(e, path, sizeof path));
 	}
 	if (opt_json)
 		printf("%s]\n", shown ? "\n" : "");

@@ -15,4 +15,12 @@ if [ -f "$zen" ]; then
 	echo "== td-derive on ../shared: AMD Zen 4, perf stat -M PipelineL2, Top-down only"
 	"$BIN/td-derive" -q "$zen" 2>/dev/null | sed -n '/^Top-down run2/,/^$/p'
 fi
+tgl=$SHARED/testdata/stat_text/intel-tgl-ish_perf6.1_TopdownL1-drilldown_perfwiki.snippet.txt
+if [ -f "$tgl" ]; then
+	echo
+	echo "== td-derive --metrics (perf 6.1's definitions for Tiger Lake): Level 4-5 nodes of perf stat -M tma_ports_utilization_group"
+	"$BIN/td-derive" -q --metrics testdata/perf-list/GenuineIntel-6-8C-1.txt.gz "$tgl" 2>/dev/null | sed -n '/^Top-down run5/,/^$/p'
+	echo "== td-explain: one of them, with its path"
+	"$BIN/td-explain" tma_ports_utilized_3m
+fi
 exit 0
