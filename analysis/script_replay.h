@@ -10,9 +10,13 @@
  * the same line by "addr sym+0xoff (dso)". Callchains are cut at
  * max_stack entries (perf script's --max-stack, 127 by default).
  *
+ * User stacks recorded with --call-graph dwarf are unwound (unwind_user.h)
+ * after the kernel's part of the chain, and an unwound address of a
+ * binary with debug info stands for the functions inlined there too, as
+ * perf 6.1 shows them ("(inlined)").
+ *
  * What perf script would compute and this cannot is refused up front with
- * the reason (tool: FILE: ...): user stacks recorded with --call-graph
- * dwarf (need unwinding), LBR call graphs, and hardware traces in AUX
+ * the reason (tool: FILE: ...): LBR call graphs, and hardware traces in AUX
  * areas (Intel PT, CoreSight, SPE), which perf decodes into samples. */
 #ifndef TD_SCRIPT_REPLAY_H
 #define TD_SCRIPT_REPLAY_H
