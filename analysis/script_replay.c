@@ -425,7 +425,7 @@ bool script_replay(struct perf_data *d, const struct replay_options *o, const st
 	struct ordered_records *q = ordered_new(d, deliver, &r);
 	const struct pd_record *rec;
 	int k;
-	bool ok = true;
+	bool ok = true, aux_said = false;
 	if (o->threaded && !d->pipe_mode) {       /* file mode: attrs and names are fixed from here on */
 		r.names = td_calloc((size_t)d->nattrs + 1, sizeof(*r.names));
 		set_names(&r);
@@ -446,11 +446,12 @@ bool script_replay(struct perf_data *d, const struct replay_options *o, const st
 			nattrs = d->nattrs;
 		}
 		if (rec->type == PD_AUXTRACE_INFO || rec->type == PD_AUXTRACE) {
-			td_bad_input(d->path, 0, "offset %llu: holds a hardware trace (AUX area), which perf script decodes "
-				     "into samples; not implemented; use: perf script -i %s | td-fold",
-				     (unsigned long long)rec->offset, d->path);
-			ok = false;
-			break;
+			if (!aux_said)
+				td_warn(d->path, 0, "offset %llu: holds a hardware trace (AUX area: Intel PT, CoreSight, SPE), "
+					"which is not decoded here; its regular samples are replayed (perf script -i %s "
+					"decodes the trace into samples too)", (unsigned long long)rec->offset, d->path);
+			aux_said = true;
+			continue;
 		}
 		if (r.pipe)
 			machine_want_symbols(r.m, rec);     /* read ahead while the other thread plays */
