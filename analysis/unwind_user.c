@@ -73,6 +73,8 @@ struct unwinder {
 	int32_t pid;
 	int e_machine;
 	unsigned step_reads;          /* memory reads since the last frame */
+	Dwarf_Addr last_pc;           /* the last frame's, in last_mod */
+	Dwfl_Module *last_mod;
 	uint64_t last_read;
 	uint64_t *ips;
 	size_t n, max;
@@ -222,9 +224,32 @@ static int on_frame(Dwfl_Frame *frame, void *arg)
 		return DWARF_CB_ABORT;
 	/* no binary here: perf's unwinder has no CFI to go on and stops */
 	Dwfl_Thread *t = dwfl_frame_thread(frame);
-	if (!dwfl_addrmodule(dwfl_thread_dwfl(t), pc))
+	Dwfl_Module *mod = dwfl_addrmodule(dwfl_thread_dwfl(t), pc);
+	if (!mod)
 		return DWARF_CB_ABORT;
+	u->last_pc = pc;
+	u->last_mod = mod;
 	return DWARF_CB_OK;
+}
+
+/* Whether the CFI of pc leaves the return address undefined (the end of
+ * the stack, as in _start); false also when there is no CFI for pc. */
+static bool ends_stack(Dwfl_Module *mod, Dwarf_Addr pc)
+{
+	Dwarf_Addr bias;
+	Dwarf_Frame *frame;
+	Dwarf_CFI *cfi = dwfl_module_eh_cfi(mod, &bias);
+	if (!cfi || dwarf_cfi_addrframe(cfi, pc - bias, &frame) != 0) {
+		cfi = dwfl_module_dwarf_cfi(mod, &bias);
+		if (!cfi || dwarf_cfi_addrframe(cfi, pc - bias, &frame) != 0)
+			return false;
+	}
+	Dwarf_Op ops_mem[3], *ops;
+	size_t nops;
+	int ra = dwarf_frame_info(frame, NULL, NULL, NULL);
+	bool undefined = ra >= 0 && dwarf_frame_register(frame, ra, ops_mem, &ops, &nops) == 0 && nops == 0 && ops == ops_mem;
+	free(frame);
+	return undefined;
 }
 
 size_t unwind_user(struct unwinder *u, int32_t pid, const struct pd_sample *s, uint64_t mask, uint64_t *ips, size_t max)
@@ -240,17 +265,26 @@ size_t unwind_user(struct unwinder *u, int32_t pid, const struct pd_sample *s, u
 	u->max = max;
 	uint64_t regs[64], pc = 0;
 	int nregs;
-	if (!unwind_user_regs(u->e_machine, s->regs_user, mask, regs, &nregs, &pc, &u->sp) || !p->dwfl) {
+	/* perf sets up unwinding for a process once one of its binaries can
+	 * be read: before that (or never), its samples get no user frames,
+	 * not even the sampled ip */
+	if (!p->dwfl)
+		return 0;
+	if (!unwind_user_regs(u->e_machine, s->regs_user, mask, regs, &nregs, &pc, &u->sp)) {
 		if (pc)
-			ips[u->n++] = pc;       /* perf still shows the sampled ip */
+			ips[u->n++] = pc;
 		return u->n;
 	}
 	u->step_reads = 0;
+	u->last_mod = NULL;
 	int rc = dwfl_getthread_frames(p->dwfl, 1, on_frame, u);
-	/* The walk ended on a return address of zero (the last register a
-	 * step reads): perf's unwinder still makes a frame of it, which
-	 * shows as address -1 (zero minus one), [unknown]. */
-	if (rc == 0 && u->step_reads && u->last_read == 0 && u->n > 0 && u->n < max)
+	/* The walk ended other than at the end the CFI marks (an undefined
+	 * return address): on a return address of zero (the last register a
+	 * step reads), or with the return address out of reach. perf's
+	 * libunwind makes a last frame of address zero then, which shows as
+	 * -1 (zero minus one), [unknown]. */
+	if (rc == 0 && u->n > 0 && u->n < max && u->last_mod &&
+	    ((u->step_reads && u->last_read == 0) || (!u->step_reads && !ends_stack(u->last_mod, u->last_pc))))
 		ips[u->n++] = (uint64_t)0 - 1;
 	if (u->n == 0 && pc)
 		ips[u->n++] = pc;

@@ -8,8 +8,11 @@
  * lies in the call instruction's line and function), zeros left out,
  * at most max_stack of them. The walk stops where perf's stops: at a
  * frame whose address no readable binary covers (no CFI to go on), at
- * the end of the CFI (the return address undefined, as in _start), or
- * when a read falls outside the copied stack. */
+ * the end of the CFI (the return address undefined, as in _start); a
+ * walk cut short otherwise (a return address of zero, or out of the
+ * copied stack) ends with an address of -1, as perf's libunwind leaves
+ * it. A process none of whose binaries can be read gets no user frames
+ * at all. */
 #ifndef TD_UNWIND_USER_H
 #define TD_UNWIND_USER_H
 

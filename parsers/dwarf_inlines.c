@@ -1,6 +1,7 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <fcntl.h>
+#include <gelf.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -175,6 +176,58 @@ static int innermost(Dwarf_Die *parent, uint64_t vaddr, Dwarf_Die *chain, int n)
 	return n;
 }
 
+/* The ELF symbol binutils names an address by when no DWARF function
+ * covers it (_bfd_elf_find_function): of the function symbols of the
+ * address's section at or before it, the closest; of several there, the
+ * first in table order, unless a later one covers the address where the
+ * first does not (then the larger) or covers it more tightly. */
+static const char *elf_function_at(struct dwarf_inlines *d, uint64_t vaddr)
+{
+	Elf *elf = dwarf_getelf(d->dbg);
+	size_t shndx = 0;
+	Elf_Scn *symtab = NULL;
+	GElf_Shdr symsh;
+	for (Elf_Scn *scn = NULL; elf && (scn = elf_nextscn(elf, scn));) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if (sh.sh_type == SHT_SYMTAB)
+			symtab = scn, symsh = sh;
+		else if ((sh.sh_flags & SHF_ALLOC) && vaddr >= sh.sh_addr && vaddr - sh.sh_addr < sh.sh_size && !shndx)
+			shndx = elf_ndxscn(scn);
+	}
+	Elf_Data *data = symtab ? elf_getdata(symtab, NULL) : NULL;
+	if (!data || !shndx || !symsh.sh_entsize)
+		return NULL;
+	const char *best = NULL;
+	uint64_t best_off = 0, best_size = 0;
+	size_t n = symsh.sh_size / symsh.sh_entsize;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Sym sym;
+		if (!gelf_getsym(data, (int)i, &sym) || sym.st_shndx != shndx || sym.st_value > vaddr)
+			continue;
+		int type = GELF_ST_TYPE(sym.st_info);
+		if (type != STT_FUNC && type != STT_GNU_IFUNC)
+			continue;
+		bool take = !best || sym.st_value > best_off;
+		if (!take && sym.st_value == best_off) {
+			if (best_off + best_size <= vaddr)
+				take = sym.st_size > best_size;
+			else if (sym.st_value + sym.st_size > vaddr)
+				take = sym.st_size < best_size;
+		}
+		if (take) {
+			const char *name = elf_strptr(elf, symsh.sh_link, sym.st_name);
+			if (name && *name) {
+				best = name;
+				best_off = sym.st_value;
+				best_size = sym.st_size;
+			}
+		}
+	}
+	return best;
+}
+
 int dwarf_inlines_at(struct dwarf_inlines *d, uint64_t vaddr, const char *sym, uint64_t sym_vaddr,
 		     const char **names, int max)
 {
@@ -184,6 +237,13 @@ int dwarf_inlines_at(struct dwarf_inlines *d, uint64_t vaddr, const char *sym, u
 	int lang = dwarf_srclang(&cudie);
 	Dwarf_Die chain[MAX_DEPTH];
 	int nchain = innermost(&cudie, vaddr, chain, 0);
+	if (nchain == 0) {             /* a unit with lines but no function there (assembler) */
+		const char *name = elf_function_at(d, vaddr);
+		if (!name)
+			return 0;
+		names[0] = name;
+		return 1;
+	}
 	int k = 0;
 	for (int i = nchain - 1; i >= 0 && k < max; i--) {
 		int tag = dwarf_tag(&chain[i]);

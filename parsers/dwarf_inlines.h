@@ -11,7 +11,9 @@
  * innermost function of a query, binutils otherwise takes the name of the
  * ELF symbol covering the address instead, and keeps that name for the
  * function from then on when the symbol starts where the function does
- * (either way the function's name is not looked up again). Answers thus
+ * (either way the function's name is not looked up again). An address
+ * in a unit with no function DIE there (assembler) is named by the ELF
+ * symbol binutils picks among the aliases there. Answers thus
  * depend on the queries made before, as they do in perf's addr2line
  * process: ask in the order perf does (first use of each address). */
 #ifndef TD_DWARF_INLINES_H
