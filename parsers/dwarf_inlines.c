@@ -55,7 +55,7 @@ static bool plain_names(int lang)
 	static const int langs[] = {
 		DW_LANG_C89, DW_LANG_C, DW_LANG_Cobol74, DW_LANG_Cobol85, DW_LANG_Fortran77, DW_LANG_Fortran90,
 		DW_LANG_Pascal83, DW_LANG_Modula2, DW_LANG_C99, DW_LANG_Fortran95, DW_LANG_PLI, DW_LANG_UPC,
-		DW_LANG_C11, DW_LANG_Fortran03, DW_LANG_Fortran08, DW_LANG_Mips_Assembler,
+		DW_LANG_C11, DW_LANG_Fortran03, DW_LANG_Fortran08,
 	};
 	for (size_t i = 0; i < sizeof langs / sizeof *langs; i++)
 		if (langs[i] == lang)
@@ -181,7 +181,7 @@ static int innermost(Dwarf_Die *parent, uint64_t vaddr, Dwarf_Die *chain, int n)
  * address's section at or before it, the closest; of several there, the
  * first in table order, unless a later one covers the address where the
  * first does not (then the larger) or covers it more tightly. */
-static const char *elf_function_at(struct dwarf_inlines *d, uint64_t vaddr)
+static const char *elf_function_at(struct dwarf_inlines *d, uint64_t vaddr, uint64_t *start)
 {
 	Elf *elf = dwarf_getelf(d->dbg);
 	size_t shndx = 0;
@@ -225,6 +225,8 @@ static const char *elf_function_at(struct dwarf_inlines *d, uint64_t vaddr)
 			}
 		}
 	}
+	if (start)
+		*start = best_off;
 	return best;
 }
 
@@ -232,13 +234,21 @@ int dwarf_inlines_at(struct dwarf_inlines *d, uint64_t vaddr, const char *sym, u
 		     const char **names, int max)
 {
 	Dwarf_Die cudie;
-	if (!d || max <= 0 || (!dwarf_addrdie(d->dbg, vaddr, &cudie) && !cu_by_scan(d, vaddr, &cudie)))
+	if (!d || max <= 0)
 		return 0;
+	if (!dwarf_addrdie(d->dbg, vaddr, &cudie) && !cu_by_scan(d, vaddr, &cudie)) {
+		/* no unit: binutils falls back to the symbol table alone */
+		const char *name = elf_function_at(d, vaddr, NULL);
+		if (!name)
+			return 0;
+		names[0] = name;
+		return 1;
+	}
 	int lang = dwarf_srclang(&cudie);
 	Dwarf_Die chain[MAX_DEPTH];
 	int nchain = innermost(&cudie, vaddr, chain, 0);
 	if (nchain == 0) {             /* a unit with lines but no function there (assembler) */
-		const char *name = elf_function_at(d, vaddr);
+		const char *name = elf_function_at(d, vaddr, NULL);
 		if (!name)
 			return 0;
 		names[0] = name;
@@ -252,11 +262,14 @@ int dwarf_inlines_at(struct dwarf_inlines *d, uint64_t vaddr, const char *sym, u
 		struct fn_state *f = function(d, &chain[i], lang);
 		const char *name = f->name;
 		if (k == 0 && !f->linkage) {
-			uint64_t low;
-			if (sym) {
-				name = sym;
-				if (first_low(&chain[i], &low) && low == sym_vaddr)
-					f->name = sym;
+			uint64_t low, start = sym_vaddr;
+			const char *pick = elf_function_at(d, vaddr, &start);
+			if (!pick)
+				pick = sym, start = sym_vaddr;
+			if (pick) {
+				name = pick;
+				if (first_low(&chain[i], &low) && low == start)
+					f->name = pick;
 			}
 			f->linkage = true;
 		}
