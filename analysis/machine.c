@@ -9,6 +9,8 @@
 #include "common/diag.h"
 #include "common/intern.h"
 #include "common/sorted.h"
+#include "common/demangle.h"
+#include "parsers/dwarf_inlines.h"
 #include "parsers/elf_symbols.h"
 #include "parsers/kallsyms.h"
 #include "symbol_loader.h"
@@ -27,6 +29,8 @@ struct dso {
 	struct jit_sym *jit;         /* DSO_PERF_MAP, sorted */
 	size_t njit;
 	char module[64];             /* DSO_MODULE: name in kallsyms */
+	bool dw_tried;
+	struct dwarf_inlines *dw;    /* DSO_FILE with debug info: its inline chains */
 };
 
 struct map {
@@ -81,6 +85,14 @@ struct machine {
 	struct proc_slot { int32_t pid; uint32_t id; } proc_cache[PROC_SLOTS];   /* id: index + 1; 0 empty */
 	struct resolved *cache;      /* direct-mapped, by (pid, cpumode, ip) */
 	struct td_intern *sym_ids;   /* (sym, dso) pointer pairs */
+	struct td_intern *inl_keys;  /* (dso, key) of the addresses whose inline chains are known */
+	struct inl_chain { uint32_t first, n; } *inl;
+	size_t inl_cap;
+	struct inl_entry { const char *sym; bool inlined; } *inl_pool;
+	size_t inl_used, inl_pool_cap;
+	struct td_intern *inl_names; /* demangled names of inlined functions */
+	struct machine_module *modules;
+	size_t modules_cap;
 	char tmp[64];
 };
 
@@ -761,6 +773,137 @@ void machine_resolve(struct machine *m, int32_t pid, int cpumode, uint64_t ip, s
 	*c = (struct resolved){ ip, pid, (int16_t)cpumode, gen, *out };
 }
 
+/* ---- inline frames and modules -------------------------------------------------- */
+
+static const char inlined_dso[] = "inlined";   /* perf prints "(inlined)" where the dso goes */
+
+/* The inline chain of a key in a binary, computed once: the demangled
+ * names addr2line gives, each marked inlined unless it is the ELF
+ * symbol's own name (perf reuses the symbol then). */
+static const struct inl_chain *inline_chain(struct machine *m, uint32_t dso_id, struct dso *d, uint64_t key,
+					    const char *base, uint64_t base_key)
+{
+	struct { uint32_t dso; uint64_t key; } __attribute__((packed)) k = { dso_id, key };
+	uint32_t id = td_intern(m->inl_keys, (const char *)&k, sizeof k);
+	if (id >= m->inl_cap) {
+		size_t cap = m->inl_cap ? m->inl_cap * 2 : 1024;
+		m->inl = td_realloc(m->inl, cap * sizeof(*m->inl));
+		for (size_t i = m->inl_cap; i < cap; i++)
+			m->inl[i] = (struct inl_chain){ UINT32_MAX, 0 };
+		m->inl_cap = cap;
+	}
+	struct inl_chain *c = &m->inl[id];
+	if (c->first != UINT32_MAX)
+		return c;
+	const char *names[64];
+	int n = dwarf_inlines_at(d->dw, elf_symbols_vaddr_of_key(d->elf, key), base,
+				 elf_symbols_vaddr_of_key(d->elf, base_key), names, 64);
+	if (m->inl_used + (size_t)n > m->inl_pool_cap) {
+		m->inl_pool_cap = m->inl_pool_cap ? m->inl_pool_cap * 2 : 4096;
+		while (m->inl_used + (size_t)n > m->inl_pool_cap)
+			m->inl_pool_cap *= 2;
+		m->inl_pool = td_realloc(m->inl_pool, m->inl_pool_cap * sizeof(*m->inl_pool));
+	}
+	c->first = (uint32_t)m->inl_used;
+	c->n = (uint32_t)n;
+	for (int i = 0; i < n; i++) {
+		char *dem = td_demangle(names[i]);
+		const char *name = dem ? dem : names[i];
+		struct inl_entry *e = &m->inl_pool[m->inl_used++];
+		e->inlined = strcmp(name, base) != 0;
+		e->sym = td_intern_str(m->inl_names, td_intern(m->inl_names, name, strlen(name)), NULL);
+		free(dem);
+	}
+	return c;
+}
+
+int machine_resolve_user(struct machine *m, int32_t pid, uint64_t ip, struct machine_frame *out, int max)
+{
+	machine_resolve(m, pid, PERF_RECORD_MISC_USER, ip, &out[0]);
+	if (!out[0].sym || max < 2)
+		return 1;
+	const struct map *mp = maps_find(process(m, pid), ip);
+	if (!mp)
+		return 1;
+	struct dso *d = &m->dsos[mp->dso];
+	if (d->kind != DSO_FILE || !d->elf)
+		return 1;
+	if (!d->dw_tried) {
+		d->dw_tried = true;
+		d->dw = dwarf_inlines_open(elf_symbols_source(d->elf));
+	}
+	if (!d->dw)
+		return 1;
+	uint64_t key = elf_symbols_key(d->elf, ip, mp->start, mp->pgoff);
+	const struct inl_chain *c = inline_chain(m, mp->dso, d, key, out[0].sym, key - out[0].sym_off);
+	if (c->n == 0)
+		return 1;
+	struct machine_frame base = out[0];
+	int n = (int)c->n < max ? (int)c->n : max;
+	for (int i = 0; i < n; i++) {
+		const struct inl_entry *e = &m->inl_pool[c->first + (uint32_t)i];
+		out[i] = base;
+		if (!e->inlined)
+			continue;
+		out[i].sym = e->sym;
+		out[i].dso = inlined_dso;
+		const char *pair[2] = { e->sym, inlined_dso };
+		out[i].sym_id = td_intern(m->sym_ids, (const char *)pair, sizeof pair);
+	}
+	return n;
+}
+
+int machine_read_user(struct machine *m, int32_t pid, uint64_t addr, uint64_t *val)
+{
+	const struct map *mp = maps_find(process(m, pid), addr);
+	if (!mp)
+		return -1;
+	*val = 0;
+	const struct dso *d = &m->dsos[mp->dso];
+	const char *path = d->kind == DSO_FILE && d->elf ? elf_symbols_runtime(d->elf) : NULL;
+	int fd = path ? open(path, O_RDONLY) : -1;
+	if (fd >= 0) {
+		uint64_t v;
+		if (pread(fd, &v, sizeof v, (off_t)(addr - mp->start + mp->pgoff)) == (ssize_t)sizeof v)
+			*val = v;
+		close(fd);
+	}
+	return 0;
+}
+
+size_t machine_modules(struct machine *m, int32_t pid, const struct machine_module **out, uint32_t *gen)
+{
+	struct maps *ms = process(m, pid);
+	*gen = ms->gen;
+	size_t n = 0;
+	for (size_t i = 0; i < ms->n; i++) {
+		struct map mp = ms->v[i];
+		struct dso *d = &m->dsos[mp.dso];
+		if (d->kind != DSO_FILE)
+			continue;
+		bool seen = false;
+		for (size_t k = 0; k < n && !seen; k++)
+			seen = m->modules[k].name == d->name;
+		if (seen)
+			continue;
+		if (!d->loaded)
+			load_symbols(m, d);
+		ms = process(m, pid);          /* loading may not move it, but stay safe */
+		if (!d->elf || !elf_symbols_runtime(d->elf))
+			continue;
+		if (n == m->modules_cap) {
+			m->modules_cap = m->modules_cap ? m->modules_cap * 2 : 64;
+			m->modules = td_realloc(m->modules, m->modules_cap * sizeof(*m->modules));
+		}
+		m->modules[n++] = (struct machine_module){
+			mp.start, mp.end, mp.start - elf_symbols_vaddr_of_key(d->elf, mp.pgoff), d->name,
+			elf_symbols_runtime(d->elf),
+		};
+	}
+	*out = m->modules;
+	return n;
+}
+
 /* ---- life ------------------------------------------------------------------------- */
 
 struct machine *machine_new(const struct perf_data *d, const struct machine_options *o)
@@ -782,6 +925,8 @@ struct machine *machine_new(const struct perf_data *d, const struct machine_opti
 	start_loader(m, d);
 	m->cache = td_calloc((size_t)1 << CACHE_BITS, sizeof(*m->cache));
 	m->sym_ids = td_intern_new();
+	m->inl_keys = td_intern_new();
+	m->inl_names = td_intern_new();
 	set_comm(m, thread(m, 0, 0, NULL), "swapper");    /* perf's idle thread */
 	return m;
 }
@@ -792,6 +937,7 @@ void machine_free(struct machine *m)
 		return;
 	for (size_t i = 0; i < m->ndsos; i++) {
 		elf_symbols_close(m->dsos[i].elf);
+		dwarf_inlines_close(m->dsos[i].dw);
 		for (size_t j = 0; j < m->dsos[i].njit; j++)
 			free(m->dsos[i].jit[j].name);
 		free(m->dsos[i].jit);
@@ -804,6 +950,11 @@ void machine_free(struct machine *m)
 	free(m->kmaps.v);
 	free(m->cache);
 	td_intern_free(m->sym_ids);
+	td_intern_free(m->inl_keys);
+	td_intern_free(m->inl_names);
+	free(m->inl);
+	free(m->inl_pool);
+	free(m->modules);
 	symbol_loader_stop(m->loader);
 	kallsyms_free(m->ksyms);
 	td_intern_free(m->names);

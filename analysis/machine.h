@@ -50,6 +50,30 @@ const char *machine_comm(struct machine *m, int32_t pid, int32_t tid);
 /* Resolve ip in the given cpumode (PERF_RECORD_MISC_KERNEL / _USER; any
  * other mode resolves to nothing, as in perf) for process pid. */
 void machine_resolve(struct machine *m, int32_t pid, int cpumode, uint64_t ip, struct machine_frame *out);
+/* A user-space ip as perf's callchains show it: the frames of the
+ * functions inlined at it (perf's "(inlined)" ones: dso "inlined"),
+ * innermost first, then the function itself, when the binary's debug
+ * info has them (else the one frame machine_resolve gives). Returns how
+ * many of out[max] were filled (at least 1). */
+int machine_resolve_user(struct machine *m, int32_t pid, uint64_t ip, struct machine_frame *out, int max);
+
+/* A binary mapped into a process, for unwinding: mapped at start..end with
+ * load bias bias (runtime address - the file's own address); path is the
+ * file that ran (under --symfs, or perf's build-id cache). */
+struct machine_module {
+	uint64_t start, end, bias;
+	const char *name, *path;
+};
+/* The readable binaries of process pid, each once (valid until the next
+ * call); *gen changes whenever its maps do. */
+size_t machine_modules(struct machine *m, int32_t pid, const struct machine_module **out, uint32_t *gen);
+
+/* Eight bytes of process pid's memory at addr as perf's unwinder reads
+ * them outside the sampled stack: -1 when no map covers addr, else 0 and
+ * the bytes of the mapped file there, or zero when it cannot be read
+ * (perf's read fails then, but its unwinder is told it worked). */
+int machine_read_user(struct machine *m, int32_t pid, uint64_t addr, uint64_t *val);
+
 /* Starts fetching the cache line machine_resolve will look at first (a
  * callchain's frames are resolved one after another; their lines come in
  * parallel this way). */

@@ -15,6 +15,8 @@ struct msg_sample {
 	int attr;
 	uint64_t sample_type, ip, time, period, nr;
 	uint32_t pid, tid, cpu;
+	uint64_t regs_abi, stack_size, stack_dyn_size;   /* --call-graph dwarf: regs_len bytes of */
+	uint32_t regs_len;                               /* registers, then the stack, follow */
 };
 
 struct batch {
@@ -68,13 +70,18 @@ static void put_sample(struct record_pipe *p, const struct pd_record *rec)
 {
 	const struct pd_sample *s = &rec->u.sample;
 	size_t copy = s->nr_callchain * sizeof(uint64_t);
+	size_t regs = s->regs_user && s->regs_user_abi && s->stack_user ? (size_t)(s->stack_user - s->regs_user) : 0;
+	size_t stack = regs ? s->stack_user_size : 0;
 	struct msg_sample m = { rec->misc, s->attr, s->sample_type, s->ip, s->time, s->period, s->nr_callchain,
-				s->pid, s->tid, s->cpu };
-	unsigned char *w = reserve(p, 1 + sizeof m + copy);
+				s->pid, s->tid, s->cpu, regs ? s->regs_user_abi : 0, stack, s->stack_user_dyn_size,
+				(uint32_t)regs };
+	unsigned char *w = reserve(p, 1 + sizeof m + copy + regs + stack);
 	*w = MSG_SAMPLE;
 	memcpy(w + 1, &m, sizeof m);
 	if (copy)
 		memcpy(w + 1 + sizeof m, s->callchain, copy);
+	if (regs)      /* the registers, the stack size word, the stack: one span of the record */
+		memcpy(w + 1 + sizeof m + copy, s->regs_user, regs + stack);
 }
 
 /* MMAP, MMAP2, COMM, FORK: the record and the one string it points to. */
@@ -95,7 +102,7 @@ static void put_record(struct record_pipe *p, const struct pd_record *rec)
 void record_pipe_put(struct record_pipe *p, const struct pd_record *rec)
 {
 	if (rec->type == PERF_RECORD_SAMPLE) {
-		if (rec->decoded && rec->u.sample.nr_callchain < (BATCH_BYTES - 256) / 8)
+		if (rec->decoded && rec->u.sample.nr_callchain < (BATCH_BYTES - 256) / 8 - 65536 / 8)
 			put_sample(p, rec);
 	} else if (rec->type == PERF_RECORD_MMAP || rec->type == PERF_RECORD_MMAP2 || rec->type == PERF_RECORD_COMM ||
 		   rec->type == PERF_RECORD_FORK) {
@@ -127,6 +134,12 @@ static const unsigned char *take_sample(struct record_pipe *p, const unsigned ch
 	s->nr_callchain = m.nr;
 	s->callchain = (const uint64_t *)(const void *)at;   /* may sit unaligned: the replay reads it with memcpy */
 	at += m.nr * sizeof(uint64_t);
+	s->regs_user_abi = m.regs_abi;
+	s->regs_user = m.regs_len ? at : NULL;
+	s->stack_user = m.regs_len ? at + m.regs_len : NULL;
+	s->stack_user_size = m.stack_size;
+	s->stack_user_dyn_size = m.stack_dyn_size;
+	at += m.regs_len + m.stack_size;
 	p->fn(p->ctx, rec);
 	return at;
 }

@@ -4,7 +4,8 @@
  * The second thread sees the same records in the same order.
  *
  * Only what a replay reads crosses: a sample's header fields and its
- * callchain (the sample's other fields are not set), and MMAP, MMAP2,
+ * callchain, and a --call-graph dwarf sample's user registers and stack
+ * (the sample's other fields are not set), and MMAP, MMAP2,
  * COMM and FORK records with their strings. What fn reads of the
  * perf_data itself must not change while the pipe runs (file mode: its
  * attrs and header are fixed once opened). */

@@ -1,9 +1,11 @@
+#include <elf.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "analysis/ordered_records.h"
 #include "analysis/record_pipe.h"
+#include "analysis/unwind_user.h"
 #include "common/bytes.h"
 #include "common/diag.h"
 #include "common/put.h"
@@ -43,8 +45,21 @@ struct replay {
 	int name_width;
 	bool refused;
 	struct record_pipe *pipe;    /* threaded: records are played on a second thread */
+	struct unwinder *unwinder;   /* --call-graph dwarf samples */
+	bool unwinding;              /* the frames played now were unwound */
+	uint64_t ips[1024];
 	char line[4096];
 };
+
+#define MAX_INLINE 64
+
+#if defined(__x86_64__)
+#define HOST_ARCH "x86_64"
+#elif defined(__aarch64__)
+#define HOST_ARCH "aarch64"
+#else
+#define HOST_ARCH ""
+#endif
 
 /* "comm  tid [cpu] time: period event:" as perf script lays it out. */
 size_t replay_header_text(const struct replay_header *h, char *buf, size_t cap)
@@ -177,18 +192,52 @@ static void each_frame(struct replay *r, const struct pd_sample *s, frame_fn fn)
 	}
 }
 
+/* A user sample recorded with --call-graph dwarf: its user stack is
+ * unwound into the callchain after the kernel's part, as perf does. */
+static bool has_user_stack(const struct replay *r, const struct pd_sample *s)
+{
+	return r->unwinder && s->attr >= 0 && (s->sample_type & PERF_SAMPLE_REGS_USER) &&
+	       (s->sample_type & PERF_SAMPLE_STACK_USER) && !r->d->swapped;
+}
+
+static void each_unwound(struct replay *r, const struct pd_sample *s, frame_fn fn)
+{
+	if (!has_user_stack(r, s))
+		return;
+	size_t n = unwind_user(r->unwinder, sample_pid(s), s, r->d->attrs[s->attr].attr.sample_regs_user, r->ips,
+			       r->max_stack < 1024 ? r->max_stack : 1024);
+	r->unwinding = true;
+	for (size_t i = 0; i < n; i++)
+		fn(r, s, PERF_RECORD_MISC_USER, r->ips[i]);
+	r->unwinding = false;
+}
+
+/* The frames perf shows for one callchain entry: an unwound one stands
+ * for the functions inlined there too (perf 6.1 looks for inline frames
+ * in what it unwinds, not in the kernel's callchain entries). */
+static int entry_frames(struct replay *r, const struct pd_sample *s, int cpumode, uint64_t ip,
+			struct machine_frame *out)
+{
+	if (cpumode == PERF_RECORD_MISC_USER && r->unwinding)
+		return machine_resolve_user(r->m, sample_pid(s), ip, out, MAX_INLINE);
+	machine_resolve(r->m, sample_pid(s), cpumode, ip, out);
+	return 1;
+}
+
 static void emit_frame(struct replay *r, const struct pd_sample *s, int cpumode, uint64_t ip)
 {
-	struct machine_frame f;
-	machine_resolve(r->m, sample_pid(s), cpumode, ip, &f);
-	if (r->sink.frame) {
-		r->sink.frame(r->sink.ctx, &f);
-		return;
+	struct machine_frame f[MAX_INLINE];
+	int n = entry_frames(r, s, cpumode, ip, f);
+	for (int i = 0; i < n; i++) {
+		if (r->sink.frame) {
+			r->sink.frame(r->sink.ctx, &f[i]);
+			continue;
+		}
+		struct td_put b = { r->line, 0, sizeof r->line };
+		td_put_mem(&b, "\t", 1);
+		frame_text(&b, &f[i]);
+		r->sink.line(r->sink.ctx, b.p, b.n);
 	}
-	struct td_put b = { r->line, 0, sizeof r->line };
-	td_put_mem(&b, "\t", 1);
-	frame_text(&b, &f);
-	r->sink.line(r->sink.ctx, b.p, b.n);
 }
 
 /* ---- holding samples back --------------------------------------------------------- */
@@ -207,16 +256,21 @@ static size_t held_text(struct held *hd, const char *s)
 static void hold_frame(struct replay *r, const struct pd_sample *s, int cpumode, uint64_t ip)
 {
 	struct held *hd = &r->held;
-	if (hd->nframes == hd->frames_cap) {
+	struct machine_frame fr[MAX_INLINE];
+	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL;
+	int n = kernel ? 1 : entry_frames(r, s, cpumode, ip, fr);
+	while (hd->nframes + (size_t)n > hd->frames_cap) {
 		hd->frames_cap = hd->frames_cap ? hd->frames_cap * 2 : 4096;
 		hd->frame = td_realloc(hd->frame, hd->frames_cap * sizeof(*hd->frame));
 	}
-	struct held_frame *f = &hd->frame[hd->nframes++];
-	f->kernel = cpumode == PERF_RECORD_MISC_KERNEL;
-	if (f->kernel)
-		f->f.addr = ip;
-	else
-		machine_resolve(r->m, sample_pid(s), cpumode, ip, &f->f);
+	for (int i = 0; i < n; i++) {
+		struct held_frame *f = &hd->frame[hd->nframes++];
+		f->kernel = kernel;
+		if (kernel)
+			f->f.addr = ip;
+		else
+			f->f = fr[i];
+	}
 }
 
 static void hold(struct replay *r, const struct pd_sample *s, const struct replay_header *h)
@@ -232,6 +286,7 @@ static void hold(struct replay *r, const struct pd_sample *s, const struct repla
 	hs->event = held_text(hd, h->event);
 	hs->first = hd->nframes;
 	each_frame(r, s, hold_frame);
+	each_unwound(r, s, hold_frame);
 	hs->n = hd->nframes - hs->first;
 }
 
@@ -288,8 +343,10 @@ static void sample(struct replay *r, const struct pd_record *rec)
 			r->sink.header(r->sink.ctx, &h);
 		else
 			r->sink.line(r->sink.ctx, head, n);
-		if (!discarded)
+		if (!discarded) {
 			each_frame(r, s, emit_frame);
+			each_unwound(r, s, emit_frame);
+		}
 		r->sink.line(r->sink.ctx, "", 0);
 		return;
 	}
@@ -331,9 +388,7 @@ static bool refuse_attrs(const struct perf_data *d)
 	for (int i = 0; i < d->nattrs; i++) {
 		const struct perf_event_attr *a = &d->attrs[i].attr;
 		const char *why = NULL;
-		if ((a->sample_type & PERF_SAMPLE_STACK_USER) && (a->sample_type & PERF_SAMPLE_REGS_USER))
-			why = "was recorded with --call-graph dwarf: user stacks need unwinding, which is not implemented";
-		else if ((a->sample_type & PERF_SAMPLE_BRANCH_STACK) && (a->branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK))
+		if ((a->sample_type & PERF_SAMPLE_BRANCH_STACK) && (a->branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK))
 			why = "was recorded with --call-graph lbr, whose stacks perf stitches from branch records; not implemented";
 		else if (a->type == PERF_TYPE_TRACEPOINT)
 			why = "holds tracepoint samples, which perf script prints with their trace fields; not implemented";
@@ -362,11 +417,15 @@ bool script_replay(struct perf_data *d, const struct replay_options *o, const st
 		return false;
 	struct replay r = { .d = d, .max_stack = o->max_stack ? o->max_stack : 127, .sink = *sink };
 	r.m = machine_new(d, &o->machine);
+	const char *arch = d->info.arch[0] ? d->info.arch : HOST_ARCH;    /* pipe mode: the header comes later */
+	int e_machine = strcmp(arch, "x86_64") == 0 ? EM_X86_64
+			: strcmp(arch, "aarch64") == 0 || strcmp(arch, "arm64") == 0 ? EM_AARCH64 : EM_NONE;
+	r.unwinder = unwinder_new(r.m, e_machine);
 	int nattrs = -1;
 	struct ordered_records *q = ordered_new(d, deliver, &r);
 	const struct pd_record *rec;
 	int k;
-	bool ok = true;
+	bool ok = true, aux_said = false;
 	if (o->threaded && !d->pipe_mode) {       /* file mode: attrs and names are fixed from here on */
 		r.names = td_calloc((size_t)d->nattrs + 1, sizeof(*r.names));
 		set_names(&r);
@@ -387,11 +446,12 @@ bool script_replay(struct perf_data *d, const struct replay_options *o, const st
 			nattrs = d->nattrs;
 		}
 		if (rec->type == PD_AUXTRACE_INFO || rec->type == PD_AUXTRACE) {
-			td_bad_input(d->path, 0, "offset %llu: holds a hardware trace (AUX area), which perf script decodes "
-				     "into samples; not implemented; use: perf script -i %s | td-fold",
-				     (unsigned long long)rec->offset, d->path);
-			ok = false;
-			break;
+			if (!aux_said)
+				td_warn(d->path, 0, "offset %llu: holds a hardware trace (AUX area: Intel PT, CoreSight, SPE), "
+					"which is not decoded here; its regular samples are replayed (perf script -i %s "
+					"decodes the trace into samples too)", (unsigned long long)rec->offset, d->path);
+			aux_said = true;
+			continue;
 		}
 		if (r.pipe)
 			machine_want_symbols(r.m, rec);     /* read ahead while the other thread plays */
@@ -405,6 +465,7 @@ bool script_replay(struct perf_data *d, const struct replay_options *o, const st
 	free_held(&r.held);
 	if (r.sink.end)
 		r.sink.end(r.sink.ctx);
+	unwinder_free(r.unwinder);
 	machine_free(r.m);
 	free(r.names);
 	return ok && k == 0;

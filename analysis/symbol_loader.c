@@ -68,8 +68,21 @@ struct elf_symbols *symbol_places_load(const struct symbol_places *p, const char
 	}
 	if (!vdso)
 		snprintf(path, sizeof path, "%s%s", p->symfs ? p->symfs : "", name);
-	const char *candidates[] = { cache_debug, cache_elf, path };
-	return open_matching(candidates, 3, candidates + 1, 2, build_id);
+	/* perf tries the binary's .gnu_debuglink first: the name as it is,
+	 * then beside the binary, in .debug/ there, and under /usr/lib/debug */
+	char link[256], dir[1200], linked[4][1600];
+	const char *candidates[7] = { NULL, NULL, NULL, NULL, cache_debug, cache_elf, path };
+	const char *slash = strrchr(path, '/');
+	if (!vdso && slash && elf_file_debuglink(path, link, sizeof link)) {
+		snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+		snprintf(linked[0], sizeof linked[0], "%s", link);
+		snprintf(linked[1], sizeof linked[1], "%s/%s", dir, link);
+		snprintf(linked[2], sizeof linked[2], "%s/.debug/%s", dir, link);
+		snprintf(linked[3], sizeof linked[3], "/usr/lib/debug%s/%s", dir, link);
+		for (int i = 0; i < 4; i++)
+			candidates[i] = linked[i];
+	}
+	return open_matching(candidates, 7, candidates + 5, 2, build_id);
 }
 
 /* ---- the loading thread ----------------------------------------------------------- */

@@ -37,6 +37,8 @@ struct elf_symbols {
 	int nload;
 	char build_id[41];           /* hex, "" when the file has none */
 	bool from_debug_file;
+	char *source;                /* the file the symbols came from */
+	char *runtime;               /* the binary that ran (NULL: unknown) */
 };
 
 /* Keeps a demangled name for the table's life; NULL stays NULL. */
@@ -314,6 +316,10 @@ static bool read_debug_file(struct elf_symbols *e)
 		elf_end(elf);
 	close(fd);
 	e->from_debug_file = ok;
+	if (ok) {
+		free(e->source);
+		e->source = td_strndup(path, strlen(path));
+	}
 	return ok;
 }
 
@@ -373,6 +379,8 @@ static struct elf_symbols *open_elf(const char *path, bool quiet, const char *ru
 	}
 	struct elf_symbols *e = td_calloc(1, sizeof(*e));
 	e->pie = eh.e_type == ET_DYN;
+	e->source = td_strndup(path, strlen(path));
+	e->runtime = runtime ? td_strndup(runtime, strlen(runtime)) : NULL;
 	read_loads(e, elf, runtime);
 	read_build_id(e, elf);
 	Elf_Scn *symtab = NULL, *dynsym = NULL;
@@ -386,8 +394,12 @@ static struct elf_symbols *open_elf(const char *path, bool quiet, const char *ru
 		else if (sh.sh_type == SHT_DYNSYM)
 			dynsym = scn, dyn_sh = sh;
 	}
-	bool ok = (symtab && read_table(e, elf, fd, symtab, &st_sh)) || read_debug_file(e) ||
-		  (dynsym && read_table(e, elf, fd, dynsym, &dyn_sh));
+	bool ok = (symtab && read_table(e, elf, fd, symtab, &st_sh)) || read_debug_file(e);
+	if (!ok && dynsym) {
+		free(e->source);
+		e->source = td_strndup(path, strlen(path));
+		ok = read_table(e, elf, fd, dynsym, &dyn_sh);
+	}
 	e->ntable = e->n;
 	if (ok)
 		add_plt_of(e, elf, runtime);
@@ -433,6 +445,8 @@ void elf_symbols_close(struct elf_symbols *e)
 	free(e->range_shown);
 	free(e->names);
 	free(e->plt_names);
+	free(e->source);
+	free(e->runtime);
 	for (size_t i = 0; i < e->ndemangled; i++)
 		free(e->demangled[i]);
 	free(e->demangled);
@@ -446,6 +460,47 @@ uint64_t elf_symbols_key(const struct elf_symbols *e, uint64_t addr, uint64_t ma
 {
 	(void)e;
 	return addr - map_start + pgoff;
+}
+
+uint64_t elf_symbols_vaddr_of_key(const struct elf_symbols *e, uint64_t key)
+{
+	for (int i = 0; i < e->nload; i++)
+		if (key >= e->load[i].offset && key - e->load[i].offset < e->load[i].memsz)
+			return key - e->load[i].offset + e->load[i].vaddr;
+	return key;
+}
+
+const char *elf_symbols_source(const struct elf_symbols *e) { return e->source; }
+const char *elf_symbols_runtime(const struct elf_symbols *e) { return e->runtime; }
+
+bool elf_file_debuglink(const char *path, char *name, size_t cap)
+{
+	elf_version(EV_CURRENT);
+	int fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return false;
+	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+	size_t shstrndx;
+	bool ok = false;
+	if (elf && elf_kind(elf) == ELF_K_ELF && elf_getshdrstrndx(elf, &shstrndx) == 0)
+		for (Elf_Scn *scn = NULL; !ok && (scn = elf_nextscn(elf, scn));) {
+			GElf_Shdr sh;
+			const char *sname;
+			if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+			    !(sname = elf_strptr(elf, shstrndx, sh.sh_name)) || strcmp(sname, ".gnu_debuglink") != 0)
+				continue;
+			Elf_Data *data = elf_getdata(scn, NULL);
+			size_t k = data ? strnlen(data->d_buf, data->d_size) : 0;
+			if (k && k < data->d_size && k < cap) {
+				memcpy(name, data->d_buf, k);
+				name[k] = '\0';
+				ok = true;
+			}
+		}
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return ok;
 }
 
 uint64_t elf_symbols_key_of_vaddr(const struct elf_symbols *e, uint64_t vaddr)

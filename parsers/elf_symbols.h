@@ -27,6 +27,14 @@ void elf_symbols_close(struct elf_symbols *e);
 uint64_t elf_symbols_key(const struct elf_symbols *e, uint64_t addr, uint64_t map_start, uint64_t pgoff);
 /* The key of an address as the file itself places it (its segments'). */
 uint64_t elf_symbols_key_of_vaddr(const struct elf_symbols *e, uint64_t vaddr);
+/* The address the file itself gives a key (inverse of the above). */
+uint64_t elf_symbols_vaddr_of_key(const struct elf_symbols *e, uint64_t key);
+/* The file the symbols were read from (perf's symsrc: a debug file when
+ * one was used), and the binary that ran (NULL when not known). */
+const char *elf_symbols_source(const struct elf_symbols *e);
+const char *elf_symbols_runtime(const struct elf_symbols *e);
+/* The file name in the binary's .gnu_debuglink section; false if none. */
+bool elf_file_debuglink(const char *path, char *name, size_t cap);
 bool elf_symbols_is_pie(const struct elf_symbols *e);
 
 /* "sym+0xoff" for a key; false when no symbol covers it. */
