@@ -54,7 +54,7 @@ sys.exit(not (r["labels"]["note"]==w and r["labels"]["a.b-c_d"]==w))' "$T_TMP/li
 	# interval input (-I 250, -A): each interval's counters and metrics kept with
 	# its time stamp beside the whole-run sums, which stay what the rest reads
 	wid=$(cat "$T_TMP/wid")
-	"$S" show --db "$db" --intervals --counters --csv "$wid" >"$T_TMP/iv.csv"
+	"$S" show --db "$db" --stored --intervals --counters --csv "$wid" >"$T_TMP/iv.csv"
 	grep -q '^0.250694,CPU0,,task-clock,251.250000,' "$T_TMP/iv.csv" && grep -q '^0.250694,CPU0,,page-faults,7195.000000,' "$T_TMP/iv.csv"
 	ok $? "$name: show --intervals --counters: the first interval as perf printed it (0.250694149 CPU0 task-clock 251.25, 7195 page faults)"
 	python3 -c '
@@ -68,9 +68,20 @@ for r in rows:
 assert len({r["interval"] for r in rows if r["interval"]}) == 5
 assert whole and all(abs(iv[k] - v) < 1e-6 * max(1, v) for k, v in whole.items()), (whole, iv)' "$T_TMP/iv.csv"
 	ok $? "$name: 5 intervals kept; the whole-run counters are their sums"
-	n=$("$S" show --db "$db" --csv "$wid" | tail -n +2 | wc -l)
-	m=$("$S" show --db "$db" --intervals --csv "$wid" | tail -n +2 | wc -l)
+	n=$("$S" show --db "$db" --stored --csv "$wid" | tail -n +2 | wc -l)
+	m=$("$S" show --db "$db" --stored --intervals --csv "$wid" | tail -n +2 | wc -l)
 	ok $(( n != 6 || m <= n )) "$name: show: the whole run's 6 metrics; --intervals adds each interval's ($n, $m)"
+	# by default, td-derive's own report of the kept capture: only the
+	# lines naming the input differ
+	"$S" show --db "$db" "$wid" 2>&1 | sed -n '/^input: /,$p' | grep -v '^input: ' >"$T_TMP/show-report"
+	"$TD_BIN/td-derive" "$L/local-kvm_swevents_csv_-a-A-I250.csv" 2>&1 | sed -n '/^input: /,$p' | grep -v '^input: ' >"$T_TMP/derive-report"
+	[ -s "$T_TMP/show-report" ] && cmp -s "$T_TMP/show-report" "$T_TMP/derive-report"
+	ok $? "$name: show is td-derive's report of the capture ($(wc -l <"$T_TMP/show-report") lines the same)"
+	for f in csv json; do
+		"$S" show --db "$db" --$f "$wid" >"$T_TMP/show.$f"; "$TD_BIN/td-derive" --$f "$L/local-kvm_swevents_csv_-a-A-I250.csv" >"$T_TMP/derive.$f" 2>/dev/null
+		diff "$T_TMP/show.$f" "$T_TMP/derive.$f" | grep '^[<>]' | grep -vq '"input": '
+		ok $(( ! $? )) "$name: show --$f is td-derive --$f, byte for byte but the input's name"
+	done
 	"$S" export --db "$db" --label note >"$T_TMP/ivx.csv"
 	grep -q ',page_faults_per_s,.*,tdkit,0.250694149$' "$T_TMP/ivx.csv"; ok $? "$name: export: an interval's row carries interval_s"
 	"$S" query --db "$db" --metric page_faults_per_s --label note --csv | tail -n +2 >"$T_TMP/ivq"
@@ -121,16 +132,21 @@ assert any(r["summary"].startswith("retiring 15.5%") for r in d)' "$T_TMP/z4.jso
 		"$S" query --db "$db" --label bench=zen4 --funnel --csv >"$T_TMP/f.csv"
 		grep -q '^retiring,1,13.6,useful,' "$T_TMP/f.csv"; ok $? "$name: query --funnel: retiring 13.6 % useful"
 		tid=$("$S" query --db "$db" --node backend_bound --min 85 --csv | sed -n 2p | cut -d, -f1)
-		"$S" show --db "$db" "$tid" >"$T_TMP/show"
-		grep -q 'backend_bound .*85.1%.*<- bottleneck' "$T_TMP/show"; ok $? "$name: show draws the stored tree"
+		"$S" show --db "$db" --stored "$tid" >"$T_TMP/show"
+		grep -q 'backend_bound .*85.1%.*<- bottleneck' "$T_TMP/show"; ok $? "$name: show --stored draws the stored tree"
 		sed -n 2p "$T_TMP/show" | grep -q '^command \$ perf stat -ddd --pid=.*  elapsed 8.435 s$'
 		ok $? "$name: show says what the capture said: its command and elapsed time ($(sed -n 2p "$T_TMP/show" | head -c 80))"
-		"$S" show --db "$db" --counters --csv "$tid" | grep -q '^all,,cycles,'; ok $? "$name: show --counters"
+		"$S" show --db "$db" --stored --counters --csv "$tid" | grep -q '^all,,cycles,'; ok $? "$name: show --stored --counters"
+		# a capture that holds four runs: td-derive's report would cover them all,
+		# so show gives the rows stored for this one and says why
+		"$S" show --db "$db" "$tid" 2>"$T_TMP/err" | grep -q 'backend_bound .*85.1%.*<- bottleneck' &&
+		grep -q "its capture holds 4 runs" "$T_TMP/err"; ok $? "$name: show of one run of a four-run capture: its stored rows, said so"
+		"$S" show --db "$db" --csv "$tid" >/dev/null 2>&1; ok $? "$name: ... and exits 0"
 		"$S" show --db "$db" --funnel --csv "$tid" >"$T_TMP/sf.csv"
 		grep -q '^backend_bound,1,85.1,waste,' "$T_TMP/sf.csv" && grep -q '^retiring,1,11.7,useful,' "$T_TMP/sf.csv"
 		ok $? "$name: show --funnel: one run's slots (backend_bound 85.1 % waste, retiring 11.7 % useful)"
 	else
-		for i in 1 2 3 4 5 6 7 8 9; do skip "$name: $Z4 absent"; done
+		for i in 1 2 3 4 5 6 7 8 9 10 11; do skip "$name: $Z4 absent"; done
 	fi
 
 	# export -> import into an empty store -> export: the same bytes

@@ -212,7 +212,7 @@ json_t *tool_get_run(json_t *args, const struct mcp_cancel *c, const char *key)
 	     counters = json_is_true(json_object_get(args, "counters"));
 	int rc;
 	json_t *err;
-	const char *show[] = { "show", "--json", id, NULL };
+	const char *show[] = { "show", "--stored", "--json", id, NULL };
 	json_t *metrics = run_json(show, 0, c, key, &rc, &err);
 	if (!metrics)
 		return err;
@@ -263,7 +263,7 @@ json_t *tool_get_run(json_t *args, const struct mcp_cancel *c, const char *key)
 			    str(m, "verdict"));
 	}
 	if (counters) {
-		const char *argv[] = { "show", "--counters", "--json", id, NULL };
+		const char *argv[] = { "show", "--stored", "--counters", "--json", id, NULL };
 		json_t *rows = run_json(argv, 0, c, key, &rc, &err);
 		if (!rows) {
 			json_decref(out);

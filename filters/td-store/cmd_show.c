@@ -1,24 +1,34 @@
-/* td-store show: one stored run, from the stored rows: its metrics (the
- * values td-derive derived when it was added), its Top-down tree drawn by
- * the same writer td-derive uses, or its counters. */
+/* td-store show: one stored run. By default td-derive's own report of it:
+ * the kept capture read again by the derive engine and written by
+ * td-derive's report (reports/derive_report.h), so values, verdicts, next
+ * steps and the check against perf are td-derive's. From the stored rows
+ * instead (--stored, --tree, --funnel; and for a run whose capture is not
+ * kept, as after import, or holds other runs too): its metrics as derived
+ * when it was added, its Top-down tree drawn by td-derive's tree writer, or
+ * its counters. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include "analysis/derive.h"
 #include "analysis/tma.h"
 #include "common/diag.h"
 #include "common/opts.h"
 #include "filters/td-store/nodes.h"
 #include "filters/td-store/verbs.h"
+#include "reports/derive_report.h"
 #include "reports/table.h"
 #include "reports/tma_tree.h"
 
-static bool opt_tree, opt_counters, opt_intervals, opt_funnel;
+static bool opt_tree, opt_counters, opt_intervals, opt_funnel, opt_stored;
 
 static const struct td_option options[] = {
 	{ 0, "tree", TD_OPT_FLAG, &opt_tree, NULL, "only the Top-down tree", NULL },
 	{ 0, "counters", TD_OPT_FLAG, &opt_counters, NULL, "the counters as read", NULL },
 	{ 0, "funnel", TD_OPT_FLAG, &opt_funnel, NULL, "where the pipeline slots went (Levels 1 and 2, useful or waste)", NULL },
+	{ 0, "stored", TD_OPT_FLAG, &opt_stored, NULL, "the stored rows instead of td-derive's report of the kept capture", NULL },
 	{ 0, "intervals", TD_OPT_FLAG, &opt_intervals, NULL, "-I input: each interval's rows too (interval column, s)", NULL },
 	VERB_FORMAT_OPTIONS,
 	VERB_DB_OPTION,
@@ -36,6 +46,8 @@ struct run_info {
 	bool found;
 	char time[32], model[64], source[512], summary[256];
 	char host[256], perf_version[64], command[512], duration[32];
+	char capture[80];
+	long capture_runs;           /* runs stored from the same capture */
 };
 
 static void copy_cell(char *dst, size_t cap, const char *s) { snprintf(dst, cap, "%s", s ? s : ""); }
@@ -44,7 +56,7 @@ static int info_row(void *ctx, int n, const char *const *cols, const size_t *len
 {
 	(void)lens;
 	struct run_info *r = ctx;
-	if (n < 8)
+	if (n < 10)
 		return 1;
 	r->found = true;
 	copy_cell(r->time, sizeof r->time, cols[0]);
@@ -56,6 +68,8 @@ static int info_row(void *ctx, int n, const char *const *cols, const size_t *len
 	copy_cell(r->command, sizeof r->command, cols[6]);
 	if (cols[7])
 		snprintf(r->duration, sizeof r->duration, "%.3f s", strtod(cols[7], NULL));
+	copy_cell(r->capture, sizeof r->capture, cols[8]);
+	r->capture_runs = cols[9] ? strtol(cols[9], NULL, 10) : 0;
 	return 1;
 }
 
@@ -165,6 +179,48 @@ static const struct tma_model *model_by_id(const char *id)
 	return NULL;
 }
 
+/* td-derive's report of the run's kept capture; false when it cannot be
+ * given (no capture kept, or one that holds other runs too). */
+static bool derive_report_of(struct td_store *s, const char *id, const struct run_info *info, enum td_format fmt)
+{
+	char path[256];
+	if (opt_stored || opt_tree || opt_funnel)
+		return false;
+	if (info->capture_runs > 1)
+		td_warn(id, 0, "its capture holds %ld runs, and td-derive's report would cover them all: the rows stored for this run",
+			info->capture_runs);
+	if (!info->capture[0] || info->capture_runs != 1 ||
+	    (opt_counters && fmt == TD_FMT_MARKDOWN) || !verb_capture_file(s, info->capture, path, sizeof path))
+		return false;
+	/* read as "run-ID" in a folder of its own, so that what the engine
+	 * says about the input names the run, not a temporary file */
+	char dir[] = "/tmp/td-store-show-XXXXXX", name[96];
+	snprintf(name, sizeof name, "run-%s", id);
+	if (!mkdtemp(dir) || chdir(dir) || rename(path, name)) {
+		td_error("%s: cannot unpack its capture: %s", id, strerror(errno));
+		unlink(path);
+		return false;
+	}
+	struct derive_report_options ro = { .format = fmt, .intervals = opt_intervals, .counters = opt_counters };
+	struct derive_report *report = derive_report_new(&ro, stdout);
+	struct derive_config cfg;
+	struct derive_callbacks cb;
+	derive_report_config(&ro, &cfg);
+	derive_report_callbacks(report, &cb);
+	struct derive_engine *e = derive_new(&cfg, &cb);
+	enum stat_format got = derive_read(e, name, STAT_AUTO);
+	derive_finish(e);
+	char input[160];
+	snprintf(input, sizeof input, "run %s (%s)", id, got == STAT_AUTO ? "no perf stat output" : stat_format_name(got));
+	derive_report_end(report, e, input);
+	derive_warn_input(e);
+	derive_report_free(report);
+	derive_free(e);
+	unlink(name);
+	rmdir(dir);
+	return true;
+}
+
 int cmd_show(int argc, char **argv)
 {
 	int n = verb_start(&cmd, argc, argv, VERB_OPERANDS);
@@ -175,7 +231,8 @@ int cmd_show(int argc, char **argv)
 	struct td_store *s = verb_open();
 	struct store_value id = SV_STR(argv[0]);
 	struct run_info info = { 0 };
-	if (s->b->ops->exec(s->b, "SELECT time, cpu, source, summary, host, perf_version, command, duration_s FROM runs WHERE id = ?", &id, 1, info_row, &info) < 0)
+	if (s->b->ops->exec(s->b, "SELECT time, cpu, source, summary, host, perf_version, command, duration_s, capture,"
+				   " (SELECT COUNT(*) FROM runs o WHERE o.capture = runs.capture) FROM runs WHERE id = ?", &id, 1, info_row, &info) < 0)
 		verb_store_failed(s);
 	if (!info.found) {
 		td_error("%s: no such run", argv[0]);
@@ -195,6 +252,10 @@ int cmd_show(int argc, char **argv)
 				any = true;
 			}
 		printf("%s%s%s", any ? "\n" : "", info.summary, info.summary[0] ? "\n\n" : "\n");
+	}
+	if (derive_report_of(s, argv[0], &info, fmt)) {
+		store_close(s);
+		return td_exit_code(TD_EXIT_OK);
 	}
 	if (opt_funnel) {
 		struct nodes ns = { 0 };
