@@ -56,13 +56,14 @@ struct stat_record {
 
 typedef void (*stat_emit_fn)(void *ctx, const struct stat_record *r);
 
-/* Reads one file (path "-" = stdin) of the given or detected format and
- * calls emit for each record. Lines of perf's shape with bad values are
- * reported as "tool: FILE:LINE: ..." and skipped; lines of other text are
- * counted and named in one note per file. A file with no perf stat line is
- * bad input, named as the output of the tool it looks like (perf script,
- * folded stacks, perf.data) when it does. Returns the layout of the lines
- * read as perf stat output (STAT_AUTO: none was). */
+/* The dispatcher (stat_read.c): reads one file (path "-" = stdin) of the
+ * given or detected format and calls emit for each record. Lines of perf's
+ * shape with bad values are reported as "tool: FILE:LINE: ..." and
+ * skipped; lines of other text are counted and named in one note per file.
+ * A file with no perf stat line is bad input, named as the output of the
+ * tool it looks like (perf script, folded stacks, perf.data) when it does.
+ * Returns the layout of the lines read as perf stat output (STAT_AUTO:
+ * none was). */
 enum stat_format stat_read(const char *path, enum stat_format fmt, stat_emit_fn emit, void *ctx);
 
 const char *stat_format_name(enum stat_format f);
