@@ -50,8 +50,6 @@ struct stat_record {
 	int len[5];               /* strlen of scope, event, unit, metric_unit and threshold where
 				     the reader knows it, else -1 (stat_record_init); a reader that
 				     sets a string after its length sets both */
-	unsigned shape;           /* not 0: every record with this number has these five strings
-				     (a row shape, stat_csv_shape.h); 0: not known */
 };
 
 typedef void (*stat_emit_fn)(void *ctx, const struct stat_record *r);

@@ -20,7 +20,6 @@ struct field {
 /* The last line of a known shape, read: r is its shape's record. */
 struct known {
 	bool metric;
-	unsigned serial;
 	struct stat_record *r;
 };
 
@@ -560,7 +559,6 @@ static void emit_known(struct stat_csv *c, const char *file, unsigned long linen
 	struct stat_record *r = c->known.r;
 	r->file = file;
 	r->line = lineno;
-	r->shape = c->known.serial;
 	free_columns(c);
 	emit(ctx, r);
 	c->last_known = true;
@@ -593,7 +591,7 @@ bool stat_csv_known_row(struct stat_csv *c, const char *line, size_t len, const 
 			stat_emit_fn emit, void *ctx)
 {
 	struct known *k = &c->known;
-	struct stat_record *r = c->sep ? csv_shapes_match(c->shapes, line, len, c->sep, &k->serial, &k->metric) : NULL;
+	struct stat_record *r = c->sep ? csv_shapes_match(c->shapes, line, len, c->sep, &k->metric) : NULL;
 	if (!r)
 		return false;
 	k->r = r;
