@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common/diag.h"
+#include "common/swar.h"
 #include "stat.h"
 #include "stat_csv_shape.h"
 #include "stat_number.h"
@@ -112,17 +113,12 @@ static int split(const char *s, size_t n, char sep, struct field *f)
 {
 	int nf = 0;
 	const char *p = s, *end = s + n, *q = s;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	const uint64_t ones = 0x0101010101010101u, low7 = 0x7f7f7f7f7f7f7f7fu, pattern = ones * (unsigned char)sep;
-	/* eight bytes at a time: the separators of a word as one bit each
-	 * (the high bit of each byte equal to sep), exact for every byte */
+#if TD_SWAR
+	/* eight bytes at a time: the separators of a word as one bit each */
 	while (q + 8 <= end) {
-		uint64_t w;
-		memcpy(&w, q, 8);
-		uint64_t x = w ^ pattern;
-		uint64_t hits = ~(((x & low7) + low7) | x | low7);
+		uint64_t hits = td_swar_equal(td_swar_load(q), (unsigned char)sep);
 		while (hits) {
-			const char *at = q + (__builtin_ctzll(hits) >> 3);
+			const char *at = q + td_swar_first(hits);
 			f[nf++] = trim((struct field){ p, (size_t)(at - p) });
 			p = at + 1;
 			if (nf == MAX_FIELDS)
