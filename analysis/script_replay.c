@@ -7,6 +7,7 @@
 #include "common/bytes.h"
 #include "common/diag.h"
 #include "common/put.h"
+#include "common/grow.h"
 #include "script_replay.h"
 
 #define PD_AUXTRACE_INFO 70
@@ -207,10 +208,7 @@ static size_t held_text(struct held *hd, const char *s)
 static void hold_frame(struct replay *r, const struct pd_sample *s, int cpumode, uint64_t ip)
 {
 	struct held *hd = &r->held;
-	if (hd->nframes == hd->frames_cap) {
-		hd->frames_cap = hd->frames_cap ? hd->frames_cap * 2 : 4096;
-		hd->frame = td_realloc(hd->frame, hd->frames_cap * sizeof(*hd->frame));
-	}
+	TD_ALLOC_GROW(hd->frame, hd->nframes + 1, hd->frames_cap);
 	struct held_frame *f = &hd->frame[hd->nframes++];
 	f->kernel = cpumode == PERF_RECORD_MISC_KERNEL;
 	if (f->kernel)
@@ -222,10 +220,7 @@ static void hold_frame(struct replay *r, const struct pd_sample *s, int cpumode,
 static void hold(struct replay *r, const struct pd_sample *s, const struct replay_header *h)
 {
 	struct held *hd = &r->held;
-	if (hd->nsamples == hd->samples_cap) {
-		hd->samples_cap = hd->samples_cap ? hd->samples_cap * 2 : 1024;
-		hd->sample = td_realloc(hd->sample, hd->samples_cap * sizeof(*hd->sample));
-	}
+	TD_ALLOC_GROW(hd->sample, hd->nsamples + 1, hd->samples_cap);
 	struct held_sample *hs = &hd->sample[hd->nsamples++];
 	hs->h = *h;
 	hs->comm = held_text(hd, h->comm);

@@ -7,6 +7,7 @@
 #include "common/diag.h"
 #include "common/intern.h"
 #include "common/plain.h"
+#include "common/grow.h"
 #include "stat_model.h"
 
 /* The strings a table interned last, to skip hashing: rows repeat a few
@@ -189,13 +190,13 @@ static uint32_t event_id(struct stat_model *m, const char *raw, int len)
 	struct stat_lookup *l = m->lookup;
 	uint32_t id = intern_recent(l->events, &l->recent_events, raw, len >= 0 ? (size_t)len : strlen(raw));
 	if (id >= l->cap_names) {
-		uint32_t cap = l->cap_names ? l->cap_names * 2 : 64;
-		l->names = td_realloc(l->names, cap * sizeof(*l->names));
-		l->pmu_of_name = td_realloc(l->pmu_of_name, cap * sizeof(*l->pmu_of_name));
-		l->name_of_name = td_realloc(l->name_of_name, cap * sizeof(*l->name_of_name));
-		l->topdown_of_name = td_realloc(l->topdown_of_name, cap * sizeof(*l->topdown_of_name));
-		l->len_of_name = td_realloc(l->len_of_name, cap * sizeof(*l->len_of_name));
-		l->cap_names = cap;
+		size_t cap = td_alloc_nr(l->cap_names, (size_t)id + 1, sizeof(*l->names));
+		l->names = td_realloc_array(l->names, cap, sizeof(*l->names));
+		l->pmu_of_name = td_realloc_array(l->pmu_of_name, cap, sizeof(*l->pmu_of_name));
+		l->name_of_name = td_realloc_array(l->name_of_name, cap, sizeof(*l->name_of_name));
+		l->topdown_of_name = td_realloc_array(l->topdown_of_name, cap, sizeof(*l->topdown_of_name));
+		l->len_of_name = td_realloc_array(l->len_of_name, cap, sizeof(*l->len_of_name));
+		TD_SET_CAP(l->cap_names, cap);
 	}
 	if (id >= l->nnames) {          /* first time this spelling is seen */
 		event_normalize(raw, &l->names[id]);
@@ -235,19 +236,19 @@ static uint32_t set_key(struct stat_model *m, int session, const char *scope, co
 		buf[n++] = pmu[i];
 	uint32_t id = intern_recent(l->keys, &l->recent_keys, buf, n);
 	if (id >= l->cap_keys) {
-		uint32_t cap = l->cap_keys ? l->cap_keys * 2 : 256;
-		l->cur_of_key = td_realloc(l->cur_of_key, cap * sizeof(int));
-		l->total_of_key = td_realloc(l->total_of_key, cap * sizeof(int));
-		l->gen_of_key = td_realloc(l->gen_of_key, cap * sizeof(unsigned));
-		l->exact_of_key = td_realloc(l->exact_of_key, cap * sizeof(bool));
-		l->after_of_key = td_realloc(l->after_of_key, cap * sizeof(uint32_t));
-		l->plan_of_key = td_realloc(l->plan_of_key, cap * sizeof(*l->plan_of_key));
+		size_t cap = td_alloc_nr(l->cap_keys, (size_t)id + 1, sizeof(*l->plan_of_key));
+		l->cur_of_key = td_realloc_array(l->cur_of_key, cap, sizeof(int));
+		l->total_of_key = td_realloc_array(l->total_of_key, cap, sizeof(int));
+		l->gen_of_key = td_realloc_array(l->gen_of_key, cap, sizeof(unsigned));
+		l->exact_of_key = td_realloc_array(l->exact_of_key, cap, sizeof(bool));
+		l->after_of_key = td_realloc_array(l->after_of_key, cap, sizeof(uint32_t));
+		l->plan_of_key = td_realloc_array(l->plan_of_key, cap, sizeof(*l->plan_of_key));
 		memset(l->plan_of_key + l->cap_keys, 0, (cap - l->cap_keys) * sizeof(*l->plan_of_key));
 		memset(l->cur_of_key + l->cap_keys, 0, (cap - l->cap_keys) * sizeof(int));
 		memset(l->total_of_key + l->cap_keys, 0, (cap - l->cap_keys) * sizeof(int));
 		memset(l->gen_of_key + l->cap_keys, 0, (cap - l->cap_keys) * sizeof(unsigned));
 		memset(l->after_of_key + l->cap_keys, 0, (cap - l->cap_keys) * sizeof(uint32_t));
-		l->cap_keys = cap;
+		TD_SET_CAP(l->cap_keys, cap);
 	}
 	l->exact_of_key[id] = exact_key(buf, n, scope_len);
 	return id;
@@ -314,10 +315,7 @@ static inline struct row_ids *row_ids(struct stat_model *m, const struct stat_re
 
 static struct counter_set *append_set(struct counter_set **sets, int *n, int *cap)
 {
-	if (*n == *cap) {
-		*cap = *cap ? *cap * 2 : 16;
-		*sets = td_realloc(*sets, (size_t)*cap * sizeof(**sets));
-	}
+	TD_ALLOC_GROW(*sets, *n + 1, *cap);
 	return &(*sets)[(*n)++];
 }
 
@@ -341,10 +339,7 @@ static struct counter_set *summary_set(struct stat_model *m, const char *scope, 
 static struct counter_set *new_interval_set(struct stat_model *m, uint32_t key, const char *scope, const char *pmu)
 {
 	struct stat_lookup *l = m->lookup;
-	if (m->ncur == m->cap_cur) {
-		m->cap_cur = m->cap_cur ? m->cap_cur * 2 : 16;
-		m->cur = td_realloc(m->cur, (size_t)m->cap_cur * sizeof(*m->cur));
-	}
+	TD_ALLOC_GROW(m->cur, m->ncur + 1, m->cap_cur);
 	struct counter_set *s = &m->cur[m->ncur++];
 	if (m->ncur <= l->cur_initialized) {
 		if (s->key == key && l->exact_of_key[key])    /* the same scope and PMU as before */
@@ -488,10 +483,7 @@ static void add_perf_metric(struct stat_model *m, const struct stat_record *r)
 	struct perf_metric **arr = in_interval ? &m->perf_cur : &m->perf;
 	int *n = in_interval ? &m->nperf_cur : &m->nperf;
 	int *cap = in_interval ? &m->cap_perf_cur : &m->cap_perf;
-	if (*n == *cap) {
-		*cap = *cap ? *cap * 2 : 64;
-		*arr = td_realloc(*arr, (size_t)*cap * sizeof(**arr));
-	}
+	TD_ALLOC_GROW(*arr, *n + 1, *cap);
 	struct perf_metric *p = &(*arr)[(*n)++];
 	struct stat_lookup *l = m->lookup;
 	p->key = 0;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "common/diag.h"
 #include "common/swar.h"
+#include "common/grow.h"
 #include "stat.h"
 #include "stat_csv_shape.h"
 #include "stat_number.h"
@@ -514,10 +515,7 @@ static bool comma_locale_row(struct stat_csv *c, struct field *f, int *nf)
 	size_t cap = 0;
 	for (int k = 0; k < *nf; k++)
 		cap += f[k].n + 1;
-	if (cap + 8 > c->repaired_cap) {
-		c->repaired_cap = cap * 2 + 64;
-		c->repaired = td_realloc(c->repaired, c->repaired_cap);
-	}
+	TD_ALLOC_GROW(c->repaired, cap + 8, c->repaired_cap);
 	char *w = c->repaired;
 	struct field out[MAX_FIELDS];
 	int n = 0;
@@ -598,10 +596,7 @@ bool stat_csv_known_row(struct stat_csv *c, const char *line, size_t len, const 
 static bool csv_line(struct stat_csv *c, const char *line, size_t len, const char *file, unsigned long lineno,
 		     stat_emit_fn emit, void *ctx)
 {
-	if (c->scratch_cap < 2 * len + 64) {
-		c->scratch_cap = 2 * len + 64;
-		c->scratch = td_realloc(c->scratch, c->scratch_cap);
-	}
+	TD_ALLOC_GROW(c->scratch, 2 * len + 64, c->scratch_cap);
 	struct field f[MAX_FIELDS];
 	int nf = split(line, len, c->sep, f);
 	bool repaired = c->sep == ',' && comma_locale_row(c, f, &nf);

@@ -11,6 +11,7 @@
 #include "analysis/tma_explain.h"
 #include "common/diag.h"
 #include "common/opts.h"
+#include "common/grow.h"
 #include "filters/td-store/verbs.h"
 #include "reports/table.h"
 
@@ -59,10 +60,7 @@ static struct node_stats *node_of(struct nodes *ns, const char *name, int level)
 	for (int i = 0; i < ns->n; i++)
 		if (!strcmp(ns->s[i].name, name))
 			return &ns->s[i];
-	if (ns->n == ns->cap) {
-		ns->cap = ns->cap ? ns->cap * 2 : 32;
-		ns->s = td_realloc(ns->s, (size_t)ns->cap * sizeof *ns->s);
-	}
+	TD_ALLOC_GROW(ns->s, ns->n + 1, ns->cap);
 	struct node_stats *s = &ns->s[ns->n++];
 	memset(s, 0, sizeof *s);
 	snprintf(s->name, sizeof s->name, "%s", name);
