@@ -10,6 +10,8 @@ bad=$(includes "common/*.[ch]" parsers; includes "common/*.[ch]" analysis; inclu
 [ -z "$bad" ]; ok $? "no common/ file includes a higher layer${bad:+: $bad}"
 bad=$(includes "parsers/*.[ch]" analysis; includes "parsers/*.[ch]" reports)
 [ -z "$bad" ]; ok $? "no parsers/ file includes analysis/ or reports/${bad:+: $bad}"
+bad=$(includes "analysis/*.[ch]" reports)
+[ -z "$bad" ]; ok $? "no analysis/ file includes reports/${bad:+: $bad}"
 # the files of parsers/ as a graph: a -> b when a.o uses a symbol b.o defines
 objs=$(ls "${TD_BUILD:-$TD_ROOT/build}"/parsers/*.o 2>/dev/null)
 if [ -z "$objs" ]; then
