@@ -9,6 +9,7 @@
 #include <string.h>
 #include "common/bytes.h"
 #include "common/diag.h"
+#include "common/grow.h"
 #include "common/plain.h"
 #include "stat_pipe.h"
 
@@ -346,10 +347,7 @@ static void remember_sent(struct stat_pipe *p, const struct strings_key *k)
 	size_t total = 0;
 	for (int i = 0; i < 5; i++)
 		total += k->len[i];
-	if (total > t->cap) {
-		t->cap = total * 2;
-		t->text = td_realloc(t->text, t->cap);
-	}
+	TD_ALLOC_GROW(t->text, total + 1, t->cap);      /* never NULL, even for five "" */
 	char *w = t->text;
 	for (int i = 0; i < 5; i++) {
 		memcpy(w, k->s[i], k->len[i]);
