@@ -228,7 +228,7 @@ static uint32_t set_key(struct stat_model *m, int session, const char *scope, co
 	size_t n = 0;
 	_Static_assert('0' + STAT_MAX_SESSIONS <= 255, "a session is one byte of the key");
 	buf[n++] = (char)('0' + session);
-	for (size_t i = 0; i < 120 && scope[i]; i++)   /* short: no strnlen and memcpy calls */
+	for (size_t i = 0; i < 120 && scope[i]; i++)   /* at most 120 bytes of each: the key fits buf */
 		buf[n++] = scope[i];
 	size_t scope_len = n - 1;
 	buf[n++] = '\x1f';
@@ -414,8 +414,8 @@ static int cmp_open(struct stat_lookup *l, const struct counter_set *x, const st
 }
 
 /* The open interval's sets in cmp_sets order, sets that compare equal in
- * the order they came (as qsort's merge sort leaves them): a few by
- * insertion, without qsort's setup, which cost more than the comparisons. */
+ * the order they came (as qsort's merge sort leaves them): up to 16 by
+ * insertion, which is stable too, so both give the same order. */
 static void sort_sets(struct stat_lookup *l, struct counter_set *a, int n)
 {
 	if (n > 16) {

@@ -56,8 +56,8 @@ static inline bool td_same_bytes(const char *a, const char *b, size_t n)
 }
 
 /* n bytes copied (no overlap), in words, the last one overlapping the one
- * before: for short strings of any length, where the compiler's inline
- * memcpy would start a slow "rep movs". */
+ * before: for the short strings of the hot paths, whose length is known
+ * only at run time. Same result as memcpy(d, s, n). */
 static inline void td_copy_bytes(char *d, const char *s, size_t n)
 {
 	uint64_t x, y;

@@ -101,8 +101,9 @@ void stat_csv_free(struct stat_csv *c);
 bool stat_csv_line(struct stat_csv *c, const char *line, size_t len, const char *file, unsigned long lineno,
 		   stat_emit_fn emit, void *ctx);
 /* The line repeats the shape of a counter row read before
- * (stat_csv_shape.h): read and emitted as stat_csv_line would, at a
- * fraction of the cost; false: it does not (read it with stat_csv_line).
+ * (stat_csv_shape.h): read and emitted as stat_csv_line would read and
+ * emit it; false: it does not, or TD_PLAIN is set (read it with
+ * stat_csv_line).
  * Such a line is no note and reads as CSV whatever the format given. */
 bool stat_csv_known_row(struct stat_csv *c, const char *line, size_t len, const char *file, unsigned long lineno,
 			stat_emit_fn emit, void *ctx);

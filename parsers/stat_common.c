@@ -81,7 +81,7 @@ enum stat_format stat_detect(const char *s, size_t n)
 	const char *blank = i < n ? memchr(s + i, ' ', n - i) : NULL;
 	if (blank) {
 		size_t from = (size_t)(blank - s) > i + 11 ? (size_t)(blank - s) - 11 : 0;
-		/* both markers searched in one pass (lines are short: no memmem setup) */
+		/* both markers searched in one pass */
 		for (size_t k = from; k < n; k++) {
 			if (s[k] == 'P' && n - k >= 25 && memcmp(s + k, "Performance counter stats", 25) == 0)
 				return STAT_TEXT;

@@ -214,7 +214,7 @@ static const char *copy_len(struct stat_csv *c, size_t at, struct field f, int *
 
 static int decimals(struct field f)
 {
-	for (size_t i = 0; i < f.n; i++)      /* short: no memchr call */
+	for (size_t i = 0; i < f.n; i++)      /* the digits after the first '.' */
 		if (f.p[i] == '.')
 			return (int)(f.n - i - 1);
 	return 0;

@@ -56,7 +56,7 @@ struct shape {
 
 /* The last number read at each of the first KEPT_NUMBERS fields (and
  * one for all later ones): rows repeat their interval and their 100.00,
- * and comparing 16 bytes costs less than reading them again. What the
+ * and 16 bytes compared equal give the number read before. What the
  * parser reads depends on a number's bytes and the byte it stops at
  * alone, so both are compared. */
 #define KEPT_NUMBERS 8

@@ -13,7 +13,7 @@
 #include "common/plain.h"
 #include "stat_pipe.h"
 
-#define PIPE_ITEMS 8192            /* records per block: a hand-off costs the consumer a futex call */
+#define PIPE_ITEMS 8192            /* records per block: the unit of a hand-off */
 #define PIPE_BLOCKS 4
 #define NO_STRING UINT32_MAX
 #define PIPE_SLOTS 1024            /* sets of five strings the consumer keeps */
