@@ -1,7 +1,8 @@
 /* Records handed from the reading thread to a consumer thread in blocks:
- * the reader fills a free block, queues it full, and the consumer empties
- * it in order and gives it back. A few blocks are in flight at most, so
- * memory does not grow with the input. */
+ * the reader takes a block from the empty queue, fills it and pushes it on
+ * the full queue; the consumer empties it in order and pushes it back
+ * (common/queue.h). PIPE_BLOCKS blocks exist, so memory does not grow
+ * with the input. */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 #include "common/diag.h"
 #include "common/grow.h"
 #include "common/plain.h"
+#include "common/queue.h"
 #include "stat_pipe.h"
 
 #define PIPE_ITEMS 8192            /* records per block: the unit of a hand-off */
@@ -60,12 +62,6 @@ struct pipe_block {
 	struct pipe_item item[PIPE_ITEMS];
 };
 
-/* A ring of blocks under the pipe's lock. */
-struct block_queue {
-	struct pipe_block *b[PIPE_BLOCKS];
-	int head, count;
-};
-
 /* The five strings of a slot, as the reader last sent them. */
 struct sent_strings {
 	uint64_t hash;
@@ -94,10 +90,7 @@ struct stat_pipe {
 	stat_emit_fn emit;
 	void *ctx;
 	pthread_t thread;
-	pthread_mutex_t lock;
-	pthread_cond_t queued, returned;
-	struct block_queue full, empty;
-	bool done;                  /* no more blocks will be queued */
+	struct td_queue full, empty;    /* blocks to emit, blocks to fill: PIPE_BLOCKS in all */
 	struct pipe_block *filling;     /* the reader's */
 	/* file names are few: each kept once, for the life of the pipe */
 	struct file_name *files;
@@ -110,19 +103,6 @@ struct stat_pipe {
 	struct sent_strings *sent;      /* the reader's: PIPE_SLOTS of them */
 	struct kept_strings *kept;      /* the consumer's: PIPE_SLOTS of them */
 };
-
-static void push(struct block_queue *q, struct pipe_block *b)
-{
-	q->b[(q->head + q->count++) % PIPE_BLOCKS] = b;
-}
-
-static struct pipe_block *pop(struct block_queue *q)
-{
-	struct pipe_block *b = q->b[q->head];
-	q->head = (q->head + 1) % PIPE_BLOCKS;
-	q->count--;
-	return b;
-}
 
 /* The item's strings kept in its slot. */
 static void keep_strings(struct kept_strings *k, const struct pipe_block *b, const struct pipe_item *it)
@@ -199,43 +179,25 @@ static void run_block(struct stat_pipe *p, struct pipe_block *b)
 static void *consumer(void *arg)
 {
 	struct stat_pipe *p = arg;
-	for (;;) {
-		pthread_mutex_lock(&p->lock);
-		while (p->full.count == 0 && !p->done)
-			pthread_cond_wait(&p->queued, &p->lock);
-		if (p->full.count == 0) {
-			pthread_mutex_unlock(&p->lock);
-			return NULL;
-		}
-		struct pipe_block *b = pop(&p->full);
-		pthread_mutex_unlock(&p->lock);
+	struct pipe_block *b;
+	while ((b = td_queue_pop(&p->full))) {
 		run_block(p, b);
-		pthread_mutex_lock(&p->lock);
-		push(&p->empty, b);
-		pthread_cond_signal(&p->returned);
-		pthread_mutex_unlock(&p->lock);
+		td_queue_push(&p->empty, b);
 	}
+	return NULL;
 }
 
 /* The reader's block with room for one more item. */
 static struct pipe_block *filling(struct stat_pipe *p)
 {
-	if (!p->filling) {
-		pthread_mutex_lock(&p->lock);
-		while (p->empty.count == 0)
-			pthread_cond_wait(&p->returned, &p->lock);
-		p->filling = pop(&p->empty);
-		pthread_mutex_unlock(&p->lock);
-	}
+	if (!p->filling)
+		p->filling = td_queue_pop(&p->empty);
 	return p->filling;
 }
 
 static void queue_filled(struct stat_pipe *p)
 {
-	pthread_mutex_lock(&p->lock);
-	push(&p->full, p->filling);
-	pthread_cond_signal(&p->queued);
-	pthread_mutex_unlock(&p->lock);
+	td_queue_push(&p->full, p->filling);
 	p->filling = NULL;
 }
 
@@ -459,12 +421,11 @@ struct stat_pipe *stat_pipe_start(stat_emit_fn emit, void *ctx)
 	struct stat_pipe *p = td_calloc(1, sizeof(*p));
 	p->emit = emit;
 	p->ctx = ctx;
-	pthread_mutex_init(&p->lock, NULL);
-	pthread_cond_init(&p->queued, NULL);
-	pthread_cond_init(&p->returned, NULL);
+	td_queue_init(&p->full, PIPE_BLOCKS);
+	td_queue_init(&p->empty, PIPE_BLOCKS);
 	for (int i = 0; i < PIPE_BLOCKS; i++) {
 		p->all[i] = td_calloc(1, sizeof(struct pipe_block));
-		push(&p->empty, p->all[i]);
+		td_queue_push(&p->empty, p->all[i]);
 	}
 	p->plain = td_plain();
 	p->sent = td_calloc(PIPE_SLOTS, sizeof(*p->sent));
@@ -474,9 +435,8 @@ struct stat_pipe *stat_pipe_start(stat_emit_fn emit, void *ctx)
 			free(p->all[i]);
 		free(p->kept);
 		free(p->sent);
-		pthread_mutex_destroy(&p->lock);
-		pthread_cond_destroy(&p->queued);
-		pthread_cond_destroy(&p->returned);
+		td_queue_destroy(&p->full);
+		td_queue_destroy(&p->empty);
 		free(p);
 		return NULL;
 	}
@@ -489,10 +449,7 @@ void stat_pipe_finish(struct stat_pipe *p)
 	td_diag_capture(NULL, NULL);
 	if (p->filling && p->filling->n)
 		queue_filled(p);
-	pthread_mutex_lock(&p->lock);
-	p->done = true;
-	pthread_cond_signal(&p->queued);
-	pthread_mutex_unlock(&p->lock);
+	td_queue_close(&p->full);
 	pthread_join(p->thread, NULL);
 	for (int i = 0; i < PIPE_BLOCKS; i++) {
 		free(p->all[i]->text);
@@ -507,8 +464,7 @@ void stat_pipe_finish(struct stat_pipe *p)
 	free(p->kept);
 	free(p->sent);
 	free(p->files);
-	pthread_mutex_destroy(&p->lock);
-	pthread_cond_destroy(&p->queued);
-	pthread_cond_destroy(&p->returned);
+	td_queue_destroy(&p->full);
+	td_queue_destroy(&p->empty);
 	free(p);
 }
