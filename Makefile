@@ -22,6 +22,7 @@ FUZZERS  := $(patsubst tests/fuzz/%.c,%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
 MANPAGES := $(sort $(wildcard man/*.1))
 
 .PHONY: deps all test check demo bench install asan asan-test fuzz fuzz-build clean
+SHELL    := /bin/bash
 all: $(TOOLS) $(UNITS) $(BUILD)/libtdcount.a $(BUILD)/tdcount-example
 
 $(BUILD)/libtd.a: $(LIB_OBJ)
@@ -73,7 +74,8 @@ $(BUILD)/unit/%: $(BUILD)/tests/unit/%.o $(BUILD)/libtd.a
 # Tests: TAP through prove. Shell tests find the tools through TD_BIN and the
 # shared captures through TD_SHARED (skipped, with a reason, when absent).
 TEST_ENV = TD_ROOT=$(CURDIR) TD_BIN=$(abspath $(BIN)) TD_BUILD=$(abspath $(BUILD)) \
-           TD_SHARED=$(SHARED) TD_FUZZ_DIR=$(abspath build-fuzz) TD_SANITIZED=$(TD_SANITIZED)
+           TD_SHARED=$(SHARED) TD_FUZZ_DIR=$(abspath build-fuzz) TD_SANITIZED=$(TD_SANITIZED) \
+           $(foreach f,$(FUZZERS),TD_SEEDS_$(f)="$(abspath $(wildcard $(FUZZ_SEEDS_$(f:fuzz_%=%))))")
 test check: all
 	$(if $(SKIP_FUZZ),,@$(MAKE) --no-print-directory fuzz-build >/dev/null 2>&1 || echo "fuzz targets not built (clang with libFuzzer missing): fuzz tests will skip")
 	$(TEST_ENV) prove $(PROVE_FLAGS) tests/*.t $(UNITS)
@@ -100,12 +102,29 @@ build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c build-fuzz/build/libtd.a
 build-fuzz/fuzz_mcp: tests/fuzz/fuzz_mcp.c filters/td-mcp/reader.c filters/td-mcp/protocol.c filters/td-mcp/tools.c \
 		     filters/td-mcp/resources.c build-fuzz/build/libtd.a
 	$(FUZZ_CC) -std=c11 $(CPPFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS) -ljansson
+# Seeds: tests/fuzz/seeds/NAME, and the real captures of the target's
+# format, read in place (the repository's testdata and $(SHARED)/testdata;
+# absent directories are left out).
+STAT_CAPTURES   := testdata/stat testdata/toplev testdata/diff $(addprefix $(SHARED)/testdata/,stat stat_csv stat_json stat_text)
+BRANCH_CAPTURES := $(addprefix $(SHARED)/testdata/,brstack spe)
+FUZZ_SEEDS_stat         := $(STAT_CAPTURES)
+FUZZ_SEEDS_stat_plain   := tests/fuzz/seeds/stat $(STAT_CAPTURES)
+FUZZ_SEEDS_derive       := tests/fuzz/seeds/stat $(STAT_CAPTURES)
+FUZZ_SEEDS_toplev       := testdata/toplev
+FUZZ_SEEDS_brstack      := $(BRANCH_CAPTURES)
+FUZZ_SEEDS_brstack_plain := tests/fuzz/seeds/brstack $(BRANCH_CAPTURES)
+FUZZ_SEEDS_spe          := tests/fuzz/seeds/brstack $(SHARED)/testdata/spe
+FUZZ_SEEDS_script       := testdata/fold $(SHARED)/testdata/script_callchain
+FUZZ_SEEDS_folded       := testdata/diff testdata/fold
+FUZZ_SEEDS_perf_data    := testdata/perfdata $(SHARED)/testdata/perfdata
 fuzz: fuzz-build
-	@for f in $(FUZZERS); do \
-	  mkdir -p build-fuzz/corpus-$$f; \
-	  echo "== $$f ($(FUZZ_SECONDS)s)"; \
-	  build-fuzz/$$f -max_total_time=$(FUZZ_SECONDS) -max_len=65536 build-fuzz/corpus-$$f tests/fuzz/seeds/$${f#fuzz_} 2>&1 | tail -n 3 || exit 1; \
-	done
+	@$(MAKE) --no-print-directory $(FUZZERS:%=fuzz-run-%)
+fuzz-run-fuzz_%:
+	@mkdir -p build-fuzz/corpus-fuzz_$*
+	@echo "== fuzz_$* ($(FUZZ_SECONDS)s)"
+	@build-fuzz/fuzz_$* -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -print_final_stats=1 build-fuzz/corpus-fuzz_$* \
+	  $(wildcard tests/fuzz/seeds/$*) $(wildcard $(FUZZ_SEEDS_$*)) 2>&1 | \
+	  grep -E '^stat::number_of_executed_units|^Done|ERROR|SUMMARY|^#[0-9]+ *DONE'; test $${PIPESTATUS[0]} -eq 0
 
 deps:
 	@sh scripts/deps.sh

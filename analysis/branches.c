@@ -6,6 +6,7 @@
 #include "branches.h"
 #include "common/diag.h"
 #include "common/intern.h"
+#include "common/grow.h"
 #include "parsers/elf_symbols.h"
 #include "parsers/perf_script.h"
 #include "parsers/spe.h"
@@ -225,11 +226,7 @@ static void cycles_add(struct cycles_table *c, uint32_t pair, unsigned long cycl
 static uint32_t new_pair(struct branches *b, struct td_span from, struct td_span to)
 {
 	uint32_t id = (uint32_t)b->nstat;
-	if (id >= b->cap) {
-		size_t cap = b->cap ? b->cap * 2 : 1024;
-		b->stat = td_realloc(b->stat, cap * sizeof(*b->stat));
-		b->cap = cap;
-	}
+	TD_ALLOC_GROW(b->stat, (size_t)id + 1, b->cap);
 	memset(&b->stat[id], 0, sizeof(*b->stat));
 	b->stat[id].from = intern_span(b, from);
 	b->stat[id].to = intern_span(b, to);

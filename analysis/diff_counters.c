@@ -7,6 +7,7 @@
 #include "common/diag.h"
 #include "common/input.h"
 #include "common/stats.h"
+#include "common/grow.h"
 #include "diff_counters.h"
 #include "next_step.h"
 
@@ -76,10 +77,7 @@ static struct dc_quantity *quantity(struct diff_counters *d, const char *name, b
 	for (int i = 0; i < d->nq; i++)
 		if (d->q[i].is_metric == is_metric && strcmp(d->q[i].name, name) == 0)
 			return &d->q[i];
-	if (d->nq == d->cap) {
-		d->cap = d->cap ? d->cap * 2 : 64;
-		d->q = td_realloc(d->q, (size_t)d->cap * sizeof(*d->q));
-	}
+	TD_ALLOC_GROW(d->q, d->nq + 1, d->cap);
 	struct dc_quantity *q = &d->q[d->nq++];
 	memset(q, 0, sizeof(*q));
 	snprintf(q->name, sizeof q->name, "%s", name);

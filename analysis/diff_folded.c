@@ -267,18 +267,7 @@ static void add_func(struct func_stats **fs, size_t *cap, uint32_t id)
 		(*fs)[i].seen_in = UINT32_MAX;
 }
 
-static const struct td_column top_cols[] = {
-	{ "kind", TD_COL_STR, 0 },
-	{ "function", TD_COL_STR, 0 },
-	{ "base_share", TD_COL_NUM, 2 },
-	{ "cand_share", TD_COL_NUM, 2 },
-	{ "delta_pts", TD_COL_NUM, 2 },
-	{ "z", TD_COL_NUM, 1 },
-	{ "significant", TD_COL_STR, 0 },
-	{ "status", TD_COL_STR, 0 },
-};
-
-struct td_table *diff_folded_top(const struct diff_folded *d, int top)
+struct diff_folded_moves *diff_folded_top(const struct diff_folded *d, int top)
 {
 	struct td_intern *funcs = td_intern_new();
 	struct func_stats *fs = NULL;
@@ -326,7 +315,9 @@ struct td_table *diff_folded_top(const struct diff_folded *d, int top)
 			m->z = se > 0 ? (m->cand - m->base) / 100 / se : 0;
 		}
 	}
-	struct td_table *t = td_table_new(top_cols, (int)(sizeof top_cols / sizeof *top_cols));
+	struct diff_folded_moves *out = td_calloc(1, sizeof(*out));
+	out->names = funcs;
+	out->row = td_malloc((2 * (size_t)nf + 1) * sizeof(*out->row));
 	for (int kind = 0; kind < 2; kind++) {
 		struct moved *part = mv + kind * (size_t)nf;
 		qsort(part, nf, sizeof(*part), cmp_moved);
@@ -334,19 +325,23 @@ struct td_table *diff_folded_top(const struct diff_folded *d, int top)
 			const struct moved *m = &part[i];
 			if (m->delta == 0)
 				break;
-			td_table_row(t);
-			td_table_str(t, 0, kind ? "total" : "self");
-			td_table_str(t, 1, td_intern_str(funcs, m->func, NULL));
-			td_table_num(t, 2, m->base);
-			td_table_num(t, 3, m->cand);
-			td_table_num(t, 4, m->delta);
-			td_table_num(t, 5, m->z);
-			td_table_str(t, 6, fabs(m->z) >= zc ? "yes" : "no");
-			td_table_str(t, 7, m->base == 0 ? "new" : m->cand == 0 ? "gone" : m->delta > 0 ? "grew" : "shrank");
+			out->row[out->n++] = (struct diff_folded_move){
+				kind ? "total" : "self", td_intern_str(funcs, m->func, NULL), m->base, m->cand, m->delta,
+				m->z, fabs(m->z) >= zc,
+				m->base == 0 ? "new" : m->cand == 0 ? "gone" : m->delta > 0 ? "grew" : "shrank",
+			};
 		}
 	}
 	free(mv);
 	free(fs);
-	td_intern_free(funcs);
-	return t;
+	return out;
+}
+
+void diff_folded_moves_free(struct diff_folded_moves *m)
+{
+	if (!m)
+		return;
+	free(m->row);
+	td_intern_free(m->names);
+	free(m);
 }

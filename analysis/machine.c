@@ -11,6 +11,7 @@
 #include "common/sorted.h"
 #include "common/demangle.h"
 #include "parsers/dwarf_inlines.h"
+#include "common/grow.h"
 #include "parsers/elf_symbols.h"
 #include "parsers/kallsyms.h"
 #include "symbol_loader.h"
@@ -126,10 +127,7 @@ static uint32_t dso_of(struct machine *m, const char *name, enum dso_kind kind)
 	uint32_t id = td_intern(m->names, name, len);
 	if (id < m->ndsos)
 		return id;
-	if (m->ndsos == m->dsos_cap) {
-		m->dsos_cap = m->dsos_cap ? m->dsos_cap * 2 : 64;
-		m->dsos = td_realloc(m->dsos, m->dsos_cap * sizeof(*m->dsos));
-	}
+	TD_ALLOC_GROW(m->dsos, m->ndsos + 1, m->dsos_cap);
 	struct dso *d = &m->dsos[m->ndsos++];
 	memset(d, 0, sizeof(*d));
 	d->name = td_intern_str(m->names, id, NULL);
@@ -172,10 +170,7 @@ static void load_perf_map(struct dso *d)
 		size = strtoull(p, &e, 16);
 		if (e == p || *e != ' ' || !e[1])
 			continue;
-		if (d->njit == jcap) {
-			jcap = jcap ? jcap * 2 : 256;
-			d->jit = td_realloc(d->jit, jcap * sizeof(*d->jit));
-		}
+		TD_ALLOC_GROW(d->jit, d->njit + 1, jcap);
 		d->jit[d->njit++] = (struct jit_sym){ start, start + size, td_strndup(e + 1, strlen(e + 1)) };
 	}
 	free(line);
@@ -347,10 +342,7 @@ static void load_kernel_symbols(struct machine *m)
 
 static void maps_push(struct maps *ms, const struct map *mp, size_t at)
 {
-	if (ms->n == ms->cap) {
-		ms->cap = ms->cap ? ms->cap * 2 : 16;
-		ms->v = td_realloc(ms->v, ms->cap * sizeof(*ms->v));
-	}
+	TD_ALLOC_GROW(ms->v, ms->n + 1, ms->cap);
 	memmove(ms->v + at + 1, ms->v + at, (ms->n - at) * sizeof(*ms->v));
 	ms->v[at] = *mp;
 	ms->n++;
@@ -413,10 +405,8 @@ static struct maps *process(struct machine *m, int32_t pid)
 {
 	uint32_t id = process_index(m, pid);
 	if (id >= m->procs_cap) {
-		size_t cap = m->procs_cap ? m->procs_cap * 2 : 256;
-		while (cap <= id)
-			cap *= 2;
-		m->procs = td_realloc(m->procs, cap * sizeof(*m->procs));
+		size_t cap = td_alloc_nr(m->procs_cap, (size_t)id + 1, sizeof(*m->procs));
+		m->procs = td_realloc_array(m->procs, cap, sizeof(*m->procs));
 		memset(m->procs + m->procs_cap, 0, (cap - m->procs_cap) * sizeof(*m->procs));
 		m->procs_cap = cap;
 	}
@@ -428,8 +418,8 @@ static struct thread *thread(struct machine *m, int32_t pid, int32_t tid, bool *
 	uint32_t n = td_intern_count(m->tids);
 	uint32_t id = td_intern(m->tids, (const char *)&tid, sizeof tid);
 	if (id >= m->threads_cap) {
-		size_t cap = m->threads_cap ? m->threads_cap * 2 : 256;
-		m->threads = td_realloc(m->threads, cap * sizeof(*m->threads));
+		size_t cap = td_alloc_nr(m->threads_cap, (size_t)id + 1, sizeof(*m->threads));
+		m->threads = td_realloc_array(m->threads, cap, sizeof(*m->threads));
 		m->threads_cap = cap;
 	}
 	struct thread *t = &m->threads[id];

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "common/bytes.h"
 #include "common/diag.h"
+#include "common/grow.h"
 #include "events.h"
 #include "metrics.h"
 #include "perf_metric_table.h"
@@ -196,10 +197,7 @@ static void first_values(struct counter *c, double value, double pct, double var
 static struct counter *append_counter(struct counter_set *s, const char *name, size_t len, double value, double pct,
 				      double var, int mark)
 {
-	if (s->n == s->cap) {
-		s->cap = s->cap ? s->cap * 2 : 8;
-		s->c = td_realloc(s->c, (size_t)s->cap * sizeof(*s->c));
-	}
+	TD_ALLOC_GROW(s->c, s->n + 1, s->cap);
 	struct counter *c = &s->c[s->n++];
 	if (len >= sizeof c->name)
 		len = sizeof c->name - 1;

@@ -1,6 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common/diag.h"
+#include "common/grow.h"
 #include "ordered_records.h"
 
 #define PD_FINISHED_ROUND 68
@@ -183,10 +184,7 @@ void ordered_add(struct ordered_records *o, const struct pd_record *r)
 	}
 	if (t > o->max_time)
 		o->max_time = t;
-	if (o->n == o->cap) {
-		o->cap = o->cap ? o->cap * 2 : 4096;
-		o->q = td_realloc(o->q, o->cap * sizeof(*o->q));
-	}
+	TD_ALLOC_GROW(o->q, o->n + 1, o->cap);
 	if (perf_data_raw_is_stable(o->d, r)) {
 		o->q[o->n++] = (struct queued){ t, o->seq++, r->offset, r->raw, 0, r->size };
 		return;

@@ -9,6 +9,7 @@
 #include "common/bytes.h"
 #include "common/diag.h"
 #include "common/put.h"
+#include "common/grow.h"
 #include "script_replay.h"
 
 #define PD_AUXTRACE_INFO 70
@@ -259,10 +260,7 @@ static void hold_frame(struct replay *r, const struct pd_sample *s, int cpumode,
 	struct machine_frame fr[MAX_INLINE];
 	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL;
 	int n = kernel ? 1 : entry_frames(r, s, cpumode, ip, fr);
-	while (hd->nframes + (size_t)n > hd->frames_cap) {
-		hd->frames_cap = hd->frames_cap ? hd->frames_cap * 2 : 4096;
-		hd->frame = td_realloc(hd->frame, hd->frames_cap * sizeof(*hd->frame));
-	}
+	TD_ALLOC_GROW(hd->frame, hd->nframes + (size_t)n, hd->frames_cap);
 	for (int i = 0; i < n; i++) {
 		struct held_frame *f = &hd->frame[hd->nframes++];
 		f->kernel = kernel;
@@ -276,10 +274,7 @@ static void hold_frame(struct replay *r, const struct pd_sample *s, int cpumode,
 static void hold(struct replay *r, const struct pd_sample *s, const struct replay_header *h)
 {
 	struct held *hd = &r->held;
-	if (hd->nsamples == hd->samples_cap) {
-		hd->samples_cap = hd->samples_cap ? hd->samples_cap * 2 : 1024;
-		hd->sample = td_realloc(hd->sample, hd->samples_cap * sizeof(*hd->sample));
-	}
+	TD_ALLOC_GROW(hd->sample, hd->nsamples + 1, hd->samples_cap);
 	struct held_sample *hs = &hd->sample[hd->nsamples++];
 	hs->h = *h;
 	hs->comm = held_text(hd, h->comm);

@@ -6,6 +6,8 @@
 #include "common/bytes.h"
 #include "common/diag.h"
 #include "common/intern.h"
+#include "common/plain.h"
+#include "common/grow.h"
 #include "stat_model.h"
 
 /* The strings a table interned last, to skip hashing: rows repeat a few
@@ -22,14 +24,20 @@ struct recent {
 	int hit;                /* the entry found last: rows cycle, so it or the one after is tried first */
 };
 
-/* What a row shape's strings (stat_record.shape) were found to be: rows
- * repeat them every interval. */
-#define SHAPE_IDS 1024
-struct shape_ids {
-	unsigned shape;                    /* 0: empty */
-	int session;
+/* What a record's scope, event and metric unit were found to be, in one
+ * session: rows repeat them every interval. Kept in the slot their hash
+ * picks; a record is answered from a slot only when all three strings
+ * equal the slot's, byte for byte, so a hit gives what the lookups give.
+ * Rows come in the same order every interval: the slot that followed the
+ * last record's last time is tried before the hash is taken. */
+#define ROW_IDS 1024
+struct row_ids {
+	uint64_t hash;
+	int session;                       /* -1: empty */
+	uint32_t next;                     /* the slot of the record that followed last time */
 	uint32_t event, key;               /* event_id, and set_key in the session */
-	const char *scope, *unit;          /* interned for perf's metrics; NULL until asked */
+	const char *scope, *unit, *event_raw;  /* interned: the scope, metric unit and event as read */
+	size_t scope_len, unit_len, event_len;
 };
 
 /* Per-record lookups without string work: an event spelling is normalized
@@ -53,7 +61,9 @@ struct stat_lookup {
 	unsigned gen;
 	uint32_t nnames, cap_names, cap_keys;
 	int cur_initialized;               /* cur[] entries with storage */
-	struct shape_ids shapes[SHAPE_IDS];
+	bool plain;                        /* td_plain(): no row ids, recent strings, plans or learnt order */
+	uint32_t last_row;                 /* the slot of the last record */
+	struct row_ids rows[ROW_IDS];
 };
 
 void stat_model_init(struct stat_model *m)
@@ -74,6 +84,12 @@ void stat_model_init(struct stat_model *m)
 	m->lookup->events = td_intern_new();
 	m->lookup->keys = td_intern_new();
 	m->lookup->gen = 1;
+	m->lookup->plain = td_plain();
+	if (m->lookup->plain)
+		m->lookup->recent_scopes.n = m->lookup->recent_units.n = m->lookup->recent_events.n =
+			m->lookup->recent_keys.n = -1;
+	for (int i = 0; i < ROW_IDS; i++)
+		m->lookup->rows[i].session = -1;
 }
 
 void stat_model_free(struct stat_model *m)
@@ -114,6 +130,8 @@ void stat_model_free(struct stat_model *m)
  * is there once at most, so the order of trying does not matter). */
 static uint32_t intern_recent(struct td_intern *t, struct recent *r, const char *s, size_t n)
 {
+	if (r->n < 0)
+		return td_intern(t, s, n);          /* td_plain() */
 	for (int k = 0; r->n && k < r->n + 2; k++) {
 		int i = k == 0 ? r->hit : k == 1 ? (r->hit + 1 == r->n ? 0 : r->hit + 1) : k - 2;
 		if (r->e[i].len == n && td_same_bytes(r->e[i].s, s, n)) {
@@ -172,13 +190,13 @@ static uint32_t event_id(struct stat_model *m, const char *raw, int len)
 	struct stat_lookup *l = m->lookup;
 	uint32_t id = intern_recent(l->events, &l->recent_events, raw, len >= 0 ? (size_t)len : strlen(raw));
 	if (id >= l->cap_names) {
-		uint32_t cap = l->cap_names ? l->cap_names * 2 : 64;
-		l->names = td_realloc(l->names, cap * sizeof(*l->names));
-		l->pmu_of_name = td_realloc(l->pmu_of_name, cap * sizeof(*l->pmu_of_name));
-		l->name_of_name = td_realloc(l->name_of_name, cap * sizeof(*l->name_of_name));
-		l->topdown_of_name = td_realloc(l->topdown_of_name, cap * sizeof(*l->topdown_of_name));
-		l->len_of_name = td_realloc(l->len_of_name, cap * sizeof(*l->len_of_name));
-		l->cap_names = cap;
+		size_t cap = td_alloc_nr(l->cap_names, (size_t)id + 1, sizeof(*l->names));
+		l->names = td_realloc_array(l->names, cap, sizeof(*l->names));
+		l->pmu_of_name = td_realloc_array(l->pmu_of_name, cap, sizeof(*l->pmu_of_name));
+		l->name_of_name = td_realloc_array(l->name_of_name, cap, sizeof(*l->name_of_name));
+		l->topdown_of_name = td_realloc_array(l->topdown_of_name, cap, sizeof(*l->topdown_of_name));
+		l->len_of_name = td_realloc_array(l->len_of_name, cap, sizeof(*l->len_of_name));
+		TD_SET_CAP(l->cap_names, cap);
 	}
 	if (id >= l->nnames) {          /* first time this spelling is seen */
 		event_normalize(raw, &l->names[id]);
@@ -210,7 +228,7 @@ static uint32_t set_key(struct stat_model *m, int session, const char *scope, co
 	size_t n = 0;
 	_Static_assert('0' + STAT_MAX_SESSIONS <= 255, "a session is one byte of the key");
 	buf[n++] = (char)('0' + session);
-	for (size_t i = 0; i < 120 && scope[i]; i++)   /* short: no strnlen and memcpy calls */
+	for (size_t i = 0; i < 120 && scope[i]; i++)   /* at most 120 bytes of each: the key fits buf */
 		buf[n++] = scope[i];
 	size_t scope_len = n - 1;
 	buf[n++] = '\x1f';
@@ -218,49 +236,86 @@ static uint32_t set_key(struct stat_model *m, int session, const char *scope, co
 		buf[n++] = pmu[i];
 	uint32_t id = intern_recent(l->keys, &l->recent_keys, buf, n);
 	if (id >= l->cap_keys) {
-		uint32_t cap = l->cap_keys ? l->cap_keys * 2 : 256;
-		l->cur_of_key = td_realloc(l->cur_of_key, cap * sizeof(int));
-		l->total_of_key = td_realloc(l->total_of_key, cap * sizeof(int));
-		l->gen_of_key = td_realloc(l->gen_of_key, cap * sizeof(unsigned));
-		l->exact_of_key = td_realloc(l->exact_of_key, cap * sizeof(bool));
-		l->after_of_key = td_realloc(l->after_of_key, cap * sizeof(uint32_t));
-		l->plan_of_key = td_realloc(l->plan_of_key, cap * sizeof(*l->plan_of_key));
+		size_t cap = td_alloc_nr(l->cap_keys, (size_t)id + 1, sizeof(*l->plan_of_key));
+		l->cur_of_key = td_realloc_array(l->cur_of_key, cap, sizeof(int));
+		l->total_of_key = td_realloc_array(l->total_of_key, cap, sizeof(int));
+		l->gen_of_key = td_realloc_array(l->gen_of_key, cap, sizeof(unsigned));
+		l->exact_of_key = td_realloc_array(l->exact_of_key, cap, sizeof(bool));
+		l->after_of_key = td_realloc_array(l->after_of_key, cap, sizeof(uint32_t));
+		l->plan_of_key = td_realloc_array(l->plan_of_key, cap, sizeof(*l->plan_of_key));
 		memset(l->plan_of_key + l->cap_keys, 0, (cap - l->cap_keys) * sizeof(*l->plan_of_key));
 		memset(l->cur_of_key + l->cap_keys, 0, (cap - l->cap_keys) * sizeof(int));
 		memset(l->total_of_key + l->cap_keys, 0, (cap - l->cap_keys) * sizeof(int));
 		memset(l->gen_of_key + l->cap_keys, 0, (cap - l->cap_keys) * sizeof(unsigned));
 		memset(l->after_of_key + l->cap_keys, 0, (cap - l->cap_keys) * sizeof(uint32_t));
-		l->cap_keys = cap;
+		TD_SET_CAP(l->cap_keys, cap);
 	}
 	l->exact_of_key[id] = exact_key(buf, n, scope_len);
 	return id;
 }
 
-/* The event and set key of a record of a row shape, found once per shape
- * and session; NULL for a record of no shape. */
-static void find_shape_ids(struct stat_model *m, const struct stat_record *r, struct shape_ids *ids)
+static size_t len_of(const char *s, int len) { return len >= 0 ? (size_t)len : strlen(s); }
+
+static inline bool row_holds(const struct row_ids *ids, int session, const struct stat_record *r, size_t ns,
+			     size_t ne, size_t nu)
 {
-	uint32_t event = event_id(m, r->event, r->len[1]);
-	uint32_t key = set_key(m, m->session, r->scope, m->lookup->names[event].pmu);
-	*ids = (struct shape_ids){ r->shape, m->session, event, key, NULL, NULL };
+	return ids->event_len == ne && ids->scope_len == ns && ids->unit_len == nu && ids->session == session &&
+	       td_same_bytes(ids->event_raw, r->event, ne) && td_same_bytes(ids->scope, r->scope, ns) &&
+	       td_same_bytes(ids->unit, r->metric_unit, nu);
 }
 
-static inline struct shape_ids *shape_ids(struct stat_model *m, const struct stat_record *r)
+/* row_ids when neither guess holds the record's strings: the slot of their
+ * hash, refilled when it holds others. */
+static __attribute__((noinline)) struct row_ids *row_ids_hashed(struct stat_model *m, const struct stat_record *r,
+								size_t ns, size_t ne, size_t nu)
 {
-	if (!r->shape)
-		return NULL;
-	struct shape_ids *ids = &m->lookup->shapes[r->shape % SHAPE_IDS];
-	if (ids->shape != r->shape || ids->session != m->session)
-		find_shape_ids(m, r, ids);
+	struct stat_lookup *l = m->lookup;
+	uint64_t h = td_hash_short(r->scope, ns, (uint64_t)m->session);
+	h = td_hash_short(r->event, ne, h);
+	h = td_hash_short(r->metric_unit, nu, h);
+	uint32_t slot = (uint32_t)(h % ROW_IDS), last = l->last_row;
+	struct row_ids *ids = &l->rows[slot];
+	if (slot != last)
+		l->rows[last].next = slot;
+	l->last_row = slot;
+	if (ids->hash == h && row_holds(ids, m->session, r, ns, ne, nu))
+		return ids;
+	uint32_t event = event_id(m, r->event, r->len[1]);
+	*ids = (struct row_ids){
+		.hash = h, .session = m->session, .next = ids->next, .event = event,
+		.key = set_key(m, m->session, r->scope, l->names[event].pmu),
+		.scope = intern_str_recent(m, &l->recent_scopes, r->scope, (int)ns),
+		.unit = intern_str_recent(m, &l->recent_units, r->metric_unit, (int)nu),
+		.event_raw = td_intern_str(l->events, event, NULL),
+		.scope_len = ns, .unit_len = nu, .event_len = ne,
+	};
 	return ids;
+}
+
+/* The ids of a record's strings in the open session, from a slot that
+ * holds the same strings, else looked up and kept in the slot of their
+ * hash; NULL under td_plain(). */
+static inline struct row_ids *row_ids(struct stat_model *m, const struct stat_record *r)
+{
+	struct stat_lookup *l = m->lookup;
+	if (l->plain)
+		return NULL;
+	size_t ns = len_of(r->scope, r->len[0]), ne = len_of(r->event, r->len[1]), nu = len_of(r->metric_unit, r->len[3]);
+	/* a metric is most often its counter's row again; a counter the row after */
+	const bool again = r->kind == STAT_METRIC;
+	const uint32_t last = l->last_row, next = l->rows[last].next;
+	const uint32_t guess[2] = { again ? last : next, again ? next : last };
+	for (int g = 0; g < 2; g++)
+		if (row_holds(&l->rows[guess[g]], m->session, r, ns, ne, nu)) {
+			l->last_row = guess[g];       /* a row's metric after its counter: the chain stays */
+			return &l->rows[guess[g]];
+		}
+	return row_ids_hashed(m, r, ns, ne, nu);
 }
 
 static struct counter_set *append_set(struct counter_set **sets, int *n, int *cap)
 {
-	if (*n == *cap) {
-		*cap = *cap ? *cap * 2 : 16;
-		*sets = td_realloc(*sets, (size_t)*cap * sizeof(**sets));
-	}
+	TD_ALLOC_GROW(*sets, *n + 1, *cap);
 	return &(*sets)[(*n)++];
 }
 
@@ -284,10 +339,7 @@ static struct counter_set *summary_set(struct stat_model *m, const char *scope, 
 static struct counter_set *new_interval_set(struct stat_model *m, uint32_t key, const char *scope, const char *pmu)
 {
 	struct stat_lookup *l = m->lookup;
-	if (m->ncur == m->cap_cur) {
-		m->cap_cur = m->cap_cur ? m->cap_cur * 2 : 16;
-		m->cur = td_realloc(m->cur, (size_t)m->cap_cur * sizeof(*m->cur));
-	}
+	TD_ALLOC_GROW(m->cur, m->ncur + 1, m->cap_cur);
 	struct counter_set *s = &m->cur[m->ncur++];
 	if (m->ncur <= l->cur_initialized) {
 		if (s->key == key && l->exact_of_key[key])    /* the same scope and PMU as before */
@@ -345,6 +397,8 @@ static void repeat_starts_group(struct stat_model *m, struct counter *c, int cop
  * once holds in every interval (intervals repeat their sets in order). */
 static int cmp_open(struct stat_lookup *l, const struct counter_set *x, const struct counter_set *y)
 {
+	if (l->plain)
+		return cmp_sets(x, y);
 	if (l->after_of_key[x->key] == y->key + 1)
 		return -1;
 	if (l->after_of_key[y->key] == x->key + 1)
@@ -360,8 +414,8 @@ static int cmp_open(struct stat_lookup *l, const struct counter_set *x, const st
 }
 
 /* The open interval's sets in cmp_sets order, sets that compare equal in
- * the order they came (as qsort's merge sort leaves them): a few by
- * insertion, without qsort's setup, which cost more than the comparisons. */
+ * the order they came (as qsort's merge sort leaves them): up to 16 by
+ * insertion, which is stable too, so both give the same order. */
 static void sort_sets(struct stat_lookup *l, struct counter_set *a, int n)
 {
 	if (n > 16) {
@@ -429,22 +483,15 @@ static void add_perf_metric(struct stat_model *m, const struct stat_record *r)
 	struct perf_metric **arr = in_interval ? &m->perf_cur : &m->perf;
 	int *n = in_interval ? &m->nperf_cur : &m->nperf;
 	int *cap = in_interval ? &m->cap_perf_cur : &m->cap_perf;
-	if (*n == *cap) {
-		*cap = *cap ? *cap * 2 : 64;
-		*arr = td_realloc(*arr, (size_t)*cap * sizeof(**arr));
-	}
+	TD_ALLOC_GROW(*arr, *n + 1, *cap);
 	struct perf_metric *p = &(*arr)[(*n)++];
 	struct stat_lookup *l = m->lookup;
 	p->key = 0;
-	struct shape_ids *ids = shape_ids(m, r);
+	const struct row_ids *ids = row_ids(m, r);
 	uint32_t id = ids ? ids->event : event_id(m, r->event, r->len[1]);
 	const struct event_name *en = &l->names[id];
 	p->session = m->session;
 	p->interval = r->interval;
-	if (ids && !ids->scope) {
-		ids->scope = intern_str_recent(m, &l->recent_scopes, r->scope, r->len[0]);
-		ids->unit = intern_str_recent(m, &l->recent_units, r->metric_unit, r->len[3]);
-	}
 	p->scope = ids ? ids->scope : intern_str_recent(m, &l->recent_scopes, r->scope, r->len[0]);
 	p->pmu = l->pmu_of_name[id];
 	p->event = l->name_of_name[id];
@@ -465,7 +512,7 @@ static void add_perf_metric(struct stat_model *m, const struct stat_record *r)
 
 static void add_counter(struct stat_model *m, const struct stat_record *r)
 {
-	const struct shape_ids *ids = shape_ids(m, r);
+	const struct row_ids *ids = row_ids(m, r);
 	uint32_t id = ids ? ids->event : event_id(m, r->event, r->len[1]);
 	const struct event_name *en = &m->lookup->names[id];
 	double v = (r->not_counted || r->not_supported) ? NAN : r->value;
@@ -794,7 +841,7 @@ int stat_model_metrics(const struct stat_model *m, const struct counter_set *s,
 		elapsed = m->last_interval[s->session];
 	bool borrowed = use == &merged && merged.n > s->n;
 	int k;
-	if (is_open_interval_set(m, s)) {              /* its key is valid */
+	if (is_open_interval_set(m, s) && !m->lookup->plain) {      /* its key is valid */
 		struct metrics_plan **p = &m->lookup->plan_of_key[s->key];
 		if (!*p)
 			*p = metrics_plan_new();

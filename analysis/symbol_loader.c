@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include "common/diag.h"
 #include "common/intern.h"
+#include "common/grow.h"
 #include "symbol_loader.h"
 
 /* ---- finding a binary's symbols --------------------------------------------------- */
@@ -233,10 +234,7 @@ void symbol_loader_want(struct symbol_loader *l, const char *name, const char *b
 	pthread_mutex_lock(&l->lock);
 	uint32_t id = td_intern(l->names, name, strlen(name));
 	if (id == l->njobs) {
-		if (l->njobs == l->jobs_cap) {
-			l->jobs_cap = l->jobs_cap ? l->jobs_cap * 2 : 64;
-			l->jobs = td_realloc(l->jobs, l->jobs_cap * sizeof(*l->jobs));
-		}
+		TD_ALLOC_GROW(l->jobs, l->njobs + 1, l->jobs_cap);
 		struct job *j = &l->jobs[l->njobs++];
 		*j = (struct job){ td_strndup(name, strlen(name)), "", vdso, QUEUED, NULL };
 		snprintf(j->build_id, sizeof j->build_id, "%s", build_id);

@@ -56,8 +56,8 @@ static inline bool td_same_bytes(const char *a, const char *b, size_t n)
 }
 
 /* n bytes copied (no overlap), in words, the last one overlapping the one
- * before: for short strings of any length, where the compiler's inline
- * memcpy would start a slow "rep movs". */
+ * before: for the short strings of the hot paths, whose length is known
+ * only at run time. Same result as memcpy(d, s, n). */
 static inline void td_copy_bytes(char *d, const char *s, size_t n)
 {
 	uint64_t x, y;
@@ -78,6 +78,35 @@ static inline void td_copy_bytes(char *d, const char *s, size_t n)
 		for (size_t i = 0; i < n; i++)
 			d[i] = s[i];
 	}
+}
+
+/* A hash of n bytes for a cache that compares the bytes on a hit: cheap
+ * and well spread for short strings, chained through h. Not stable across
+ * versions; never stored. */
+static inline uint64_t td_hash_short(const char *s, size_t n, uint64_t h)
+{
+	const uint64_t k = 0x9e3779b97f4a7c15u;
+	uint64_t x;
+	uint32_t u, v;
+	h = (h ^ n) * k;
+	if (n >= 8) {
+		for (size_t i = 0; i + 8 < n; i += 8) {
+			memcpy(&x, s + i, 8);
+			h = (h ^ x) * k;
+			h ^= h >> 29;
+		}
+		memcpy(&x, s + n - 8, 8);
+	} else if (n >= 4) {
+		memcpy(&u, s, 4);
+		memcpy(&v, s + n - 4, 4);
+		x = (uint64_t)u << 32 | v;
+	} else {
+		x = 0;
+		for (size_t i = 0; i < n; i++)
+			x = x << 8 | (unsigned char)s[i];
+	}
+	h = (h ^ x) * k;
+	return h ^ (h >> 32);
 }
 
 #endif

@@ -10,6 +10,7 @@
 #include <zlib.h>
 #include <zstd.h>
 #include "diag.h"
+#include "grow.h"
 #include "input.h"
 
 #define BLOCK (1u << 18)      /* bytes asked of read() or a decompressor at a time */
@@ -163,10 +164,7 @@ static bool fill(struct td_input *in)
 		in->end -= in->start;
 		in->start = 0;
 	}
-	if (in->cap - in->end < BLOCK) {
-		in->cap = in->cap * 2 > in->end + BLOCK ? in->cap * 2 : in->end + BLOCK;
-		in->buf = td_realloc(in->buf, in->cap);
-	}
+	TD_ALLOC_GROW(in->buf, in->end + BLOCK, in->cap);
 	size_t got = produce(in, in->buf + in->end, in->cap - in->end);
 	if (got == 0) {
 		in->eof = true;

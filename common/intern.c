@@ -3,6 +3,7 @@
 #include <xxhash.h>
 #include "diag.h"
 #include "intern.h"
+#include "common/grow.h"
 
 #define ARENA_CHUNK (1u << 20)
 
@@ -130,10 +131,7 @@ uint32_t td_intern_hashed(struct td_intern *t, const char *s, size_t len, uint64
 	struct slot *slot = find_slot(t, h, s, len);
 	if (slot->str)
 		return slot->id;
-	if (t->count == t->entries_cap) {
-		t->entries_cap = t->entries_cap ? t->entries_cap * 2 : 1024;
-		t->entries = td_realloc(t->entries, t->entries_cap * sizeof(*t->entries));
-	}
+	TD_ALLOC_GROW(t->entries, t->count + 1, t->entries_cap);
 	uint32_t id = t->count++;
 	const char *copy = arena_copy(t, s, len);
 	t->entries[id] = (struct entry){ copy, (uint32_t)len };

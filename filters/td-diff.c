@@ -11,6 +11,7 @@
 #include "parsers/folded.h"
 #include "common/opts.h"
 #include "reports/diff_counters_report.h"
+#include "reports/diff_folded_report.h"
 #include "reports/table.h"
 
 static bool opt_folded, opt_csv, opt_json, opt_markdown, opt_per_scope;
@@ -77,7 +78,7 @@ static enum input_kind input_kind(const char *path)
 
 static void write_top(const struct diff_folded *d, const char *base, const char *cand, enum td_format fmt)
 {
-	struct td_table *t = diff_folded_top(d, (int)opt_top);
+	struct diff_folded_moves *moved = diff_folded_top(d, (int)opt_top);
 	double tb = diff_folded_total(d, 0), tc = diff_folded_total(d, 1);
 	if (fmt == TD_FMT_JSON) {
 		printf("{\"base\": ");
@@ -85,19 +86,19 @@ static void write_top(const struct diff_folded *d, const char *base, const char 
 		printf(", \"cand\": ");
 		td_json_string(stdout, cand);
 		printf(", \"base_total\": %.15g, \"cand_total\": %.15g, \"alpha\": %g,\n\"moved\": ", tb, tc, dopts.alpha);
-		td_table_write(t, stdout, fmt);
+		diff_folded_report_moves(moved, stdout, fmt);
 		printf("}\n");
 	} else if (fmt == TD_FMT_CSV) {
-		td_table_write(t, stdout, fmt);
+		diff_folded_report_moves(moved, stdout, fmt);
 	} else {
 		printf("%sbase: %s (total %.15g in %lu stacks)\n%scand: %s (total %.15g in %lu stacks)\n",
 		       fmt == TD_FMT_MARKDOWN ? "- " : "", base, tb, diff_folded_stacks(d, 0),
 		       fmt == TD_FMT_MARKDOWN ? "- " : "", cand, tc, diff_folded_stacks(d, 1));
 		printf("%sshares are %% of each side's total; significant: two-proportion test at alpha %g\n\n",
 		       fmt == TD_FMT_MARKDOWN ? "- " : "", dopts.alpha);
-		td_table_write(t, stdout, fmt);
+		diff_folded_report_moves(moved, stdout, fmt);
 	}
-	td_table_free(t);
+	diff_folded_moves_free(moved);
 }
 
 static enum stat_format input_format(void)

@@ -11,6 +11,7 @@
 #include "common/demangle.h"
 #include "common/diag.h"
 #include "common/sorted.h"
+#include "common/grow.h"
 #include "perf_symtab.h"
 #include "elf_symbols.h"
 
@@ -30,7 +31,7 @@ struct elf_symbols {
 	unsigned char *range_shown;  /* its name is final (demangled or not mangled) */
 	char *names;                 /* all names, back to back */
 	char **demangled;            /* names that differ from the file's */
-	size_t ndemangled;
+	size_t ndemangled, demangled_cap;
 	char *plt_names;             /* "name@plt" of the synthesized PLT entries */
 	bool pie;
 	struct load { uint64_t offset, vaddr, memsz; } load[MAX_LOADS];
@@ -46,8 +47,7 @@ static const char *keep_demangled(struct elf_symbols *e, char *name)
 {
 	if (!name)
 		return NULL;
-	if ((e->ndemangled & (e->ndemangled - 1)) == 0)     /* 0, 1, 2, 4, ...: room doubles */
-		e->demangled = td_realloc(e->demangled, (e->ndemangled ? 2 * e->ndemangled : 1) * sizeof(*e->demangled));
+	TD_ALLOC_GROW(e->demangled, e->ndemangled + 1, e->demangled_cap);
 	e->demangled[e->ndemangled++] = name;
 	return name;
 }
@@ -192,10 +192,7 @@ static Elf_Scn *section(Elf *elf, size_t shstrndx, const char *want, GElf_Shdr *
 
 static void add_sym(struct elf_symbols *e, size_t *cap, uint64_t start, uint64_t size, const char *name)
 {
-	if (e->n == *cap) {
-		*cap = *cap * 2 + 16;
-		e->sym = td_realloc(e->sym, *cap * sizeof(*e->sym));
-	}
+	TD_ALLOC_GROW(e->sym, e->n + 1, *cap);
 	e->sym[e->n] = (struct sym){ start, start + size, name, STB_GLOBAL };
 	e->n++;
 }

@@ -9,6 +9,7 @@
 #include "common/input.h"
 #include "common/radix.h"
 #include "common/sorted.h"
+#include "common/grow.h"
 #include "kallsyms.h"
 
 struct ksym {
@@ -74,10 +75,7 @@ static bool parse_line(struct kallsyms *k, const char *p, size_t len, uint32_t *
 		else
 			module = *last_module = add_name(k, m + 1, mn);
 	}
-	if (k->n == k->cap) {
-		k->cap = k->cap ? k->cap * 2 : 4096;
-		k->sym = td_realloc(k->sym, k->cap * sizeof(*k->sym));
-	}
+	TD_ALLOC_GROW(k->sym, k->n + 1, k->cap);
 	k->sym[k->n++] = (struct ksym){ addr, addr, add_name(k, name, (size_t)(name_end - name)), module };
 	return true;
 }

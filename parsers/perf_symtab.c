@@ -5,6 +5,7 @@
 #include <elf.h>
 #include "common/diag.h"
 #include "common/radix.h"
+#include "common/grow.h"
 #include "perf_symtab.h"
 
 #define NIL (-1L)
@@ -59,10 +60,7 @@ void perf_symtab_free(struct perf_symtab *t)
 
 void perf_symtab_insert(struct perf_symtab *t, uint64_t start, uint64_t size, int bind, const char *name)
 {
-	if (t->count == t->cap) {
-		t->cap = t->cap ? t->cap * 2 : 256;
-		t->s = td_realloc(t->s, t->cap * sizeof(*t->s));
-	}
+	TD_ALLOC_GROW(t->s, t->count + 1, t->cap);
 	t->s[t->count++] = (struct sym){ start, start + size, name, false, bind };
 }
 

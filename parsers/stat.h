@@ -50,19 +50,18 @@ struct stat_record {
 	int len[5];               /* strlen of scope, event, unit, metric_unit and threshold where
 				     the reader knows it, else -1 (stat_record_init); a reader that
 				     sets a string after its length sets both */
-	unsigned shape;           /* not 0: every record with this number has these five strings
-				     (a row shape, stat_csv_shape.h); 0: not known */
 };
 
 typedef void (*stat_emit_fn)(void *ctx, const struct stat_record *r);
 
-/* Reads one file (path "-" = stdin) of the given or detected format and
- * calls emit for each record. Lines of perf's shape with bad values are
- * reported as "tool: FILE:LINE: ..." and skipped; lines of other text are
- * counted and named in one note per file. A file with no perf stat line is
- * bad input, named as the output of the tool it looks like (perf script,
- * folded stacks, perf.data) when it does. Returns the layout of the lines
- * read as perf stat output (STAT_AUTO: none was). */
+/* The dispatcher (stat_read.c): reads one file (path "-" = stdin) of the
+ * given or detected format and calls emit for each record. Lines of perf's
+ * shape with bad values are reported as "tool: FILE:LINE: ..." and
+ * skipped; lines of other text are counted and named in one note per file.
+ * A file with no perf stat line is bad input, named as the output of the
+ * tool it looks like (perf script, folded stacks, perf.data) when it does.
+ * Returns the layout of the lines read as perf stat output (STAT_AUTO:
+ * none was). */
 enum stat_format stat_read(const char *path, enum stat_format fmt, stat_emit_fn emit, void *ctx);
 
 const char *stat_format_name(enum stat_format f);
@@ -102,8 +101,9 @@ void stat_csv_free(struct stat_csv *c);
 bool stat_csv_line(struct stat_csv *c, const char *line, size_t len, const char *file, unsigned long lineno,
 		   stat_emit_fn emit, void *ctx);
 /* The line repeats the shape of a counter row read before
- * (stat_csv_shape.h): read and emitted as stat_csv_line would, at a
- * fraction of the cost; false: it does not (read it with stat_csv_line).
+ * (stat_csv_shape.h): read and emitted as stat_csv_line would read and
+ * emit it; false: it does not, or TD_PLAIN is set (read it with
+ * stat_csv_line).
  * Such a line is no note and reads as CSV whatever the format given. */
 bool stat_csv_known_row(struct stat_csv *c, const char *line, size_t len, const char *file, unsigned long lineno,
 			stat_emit_fn emit, void *ctx);

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common/diag.h"
+#include "common/swar.h"
+#include "common/grow.h"
 #include "stat.h"
 #include "stat_csv_shape.h"
 #include "stat_number.h"
@@ -20,7 +22,6 @@ struct field {
 /* The last line of a known shape, read: r is its shape's record. */
 struct known {
 	bool metric;
-	unsigned serial;
 	struct stat_record *r;
 };
 
@@ -113,17 +114,12 @@ static int split(const char *s, size_t n, char sep, struct field *f)
 {
 	int nf = 0;
 	const char *p = s, *end = s + n, *q = s;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	const uint64_t ones = 0x0101010101010101u, low7 = 0x7f7f7f7f7f7f7f7fu, pattern = ones * (unsigned char)sep;
-	/* eight bytes at a time: the separators of a word as one bit each
-	 * (the high bit of each byte equal to sep), exact for every byte */
+#if TD_SWAR
+	/* eight bytes at a time: the separators of a word as one bit each */
 	while (q + 8 <= end) {
-		uint64_t w;
-		memcpy(&w, q, 8);
-		uint64_t x = w ^ pattern;
-		uint64_t hits = ~(((x & low7) + low7) | x | low7);
+		uint64_t hits = td_swar_equal(td_swar_load(q), (unsigned char)sep);
 		while (hits) {
-			const char *at = q + (__builtin_ctzll(hits) >> 3);
+			const char *at = q + td_swar_first(hits);
 			f[nf++] = trim((struct field){ p, (size_t)(at - p) });
 			p = at + 1;
 			if (nf == MAX_FIELDS)
@@ -218,7 +214,7 @@ static const char *copy_len(struct stat_csv *c, size_t at, struct field f, int *
 
 static int decimals(struct field f)
 {
-	for (size_t i = 0; i < f.n; i++)      /* short: no memchr call */
+	for (size_t i = 0; i < f.n; i++)      /* the digits after the first '.' */
 		if (f.p[i] == '.')
 			return (int)(f.n - i - 1);
 	return 0;
@@ -519,10 +515,7 @@ static bool comma_locale_row(struct stat_csv *c, struct field *f, int *nf)
 	size_t cap = 0;
 	for (int k = 0; k < *nf; k++)
 		cap += f[k].n + 1;
-	if (cap + 8 > c->repaired_cap) {
-		c->repaired_cap = cap * 2 + 64;
-		c->repaired = td_realloc(c->repaired, c->repaired_cap);
-	}
+	TD_ALLOC_GROW(c->repaired, cap + 8, c->repaired_cap);
 	char *w = c->repaired;
 	struct field out[MAX_FIELDS];
 	int n = 0;
@@ -560,7 +553,6 @@ static void emit_known(struct stat_csv *c, const char *file, unsigned long linen
 	struct stat_record *r = c->known.r;
 	r->file = file;
 	r->line = lineno;
-	r->shape = c->known.serial;
 	free_columns(c);
 	emit(ctx, r);
 	c->last_known = true;
@@ -593,7 +585,7 @@ bool stat_csv_known_row(struct stat_csv *c, const char *line, size_t len, const 
 			stat_emit_fn emit, void *ctx)
 {
 	struct known *k = &c->known;
-	struct stat_record *r = c->sep ? csv_shapes_match(c->shapes, line, len, c->sep, &k->serial, &k->metric) : NULL;
+	struct stat_record *r = c->sep ? csv_shapes_match(c->shapes, line, len, c->sep, &k->metric) : NULL;
 	if (!r)
 		return false;
 	k->r = r;
@@ -604,10 +596,7 @@ bool stat_csv_known_row(struct stat_csv *c, const char *line, size_t len, const 
 static bool csv_line(struct stat_csv *c, const char *line, size_t len, const char *file, unsigned long lineno,
 		     stat_emit_fn emit, void *ctx)
 {
-	if (c->scratch_cap < 2 * len + 64) {
-		c->scratch_cap = 2 * len + 64;
-		c->scratch = td_realloc(c->scratch, c->scratch_cap);
-	}
+	TD_ALLOC_GROW(c->scratch, 2 * len + 64, c->scratch_cap);
 	struct field f[MAX_FIELDS];
 	int nf = split(line, len, c->sep, f);
 	bool repaired = c->sep == ',' && comma_locale_row(c, f, &nf);

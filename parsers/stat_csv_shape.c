@@ -2,12 +2,12 @@
  * again by the row that followed last time (rows come in the same order
  * every interval) or by the bytes of their fields without numbers. */
 #include <math.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "common/bytes.h"
 #include "common/diag.h"
+#include "common/plain.h"
 #include "stat_csv_shape.h"
 #include "stat_number.h"
 
@@ -43,7 +43,6 @@ struct row_numbers {
 };
 
 struct shape {
-	unsigned serial;
 	bool metric;
 	struct shape_op lead;      /* the bytes before the first number (a run only) */
 	int nops;
@@ -57,7 +56,7 @@ struct shape {
 
 /* The last number read at each of the first KEPT_NUMBERS fields (and
  * one for all later ones): rows repeat their interval and their 100.00,
- * and comparing 16 bytes costs less than reading them again. What the
+ * and 16 bytes compared equal give the number read before. What the
  * parser reads depends on a number's bytes and the byte it stops at
  * alone, so both are compared. */
 #define KEPT_NUMBERS 8
@@ -71,6 +70,7 @@ struct kept_number {
 };
 
 struct csv_shapes {
+	bool off;                  /* td_plain(): nothing is learnt, nothing matches */
 	struct kept_number kept[KEPT_NUMBERS + 1];
 	struct shape *shape[MAX_SHAPES];
 	int n, allocated;
@@ -78,11 +78,10 @@ struct csv_shapes {
 	int slot[SLOTS];           /* by key, open addressing: index + 1, 0 = empty */
 };
 
-static atomic_uint next_serial = 1;
-
 struct csv_shapes *csv_shapes_new(void)
 {
 	struct csv_shapes *s = td_calloc(1, sizeof(*s));
+	s->off = td_plain();
 	s->last = -1;
 	for (int k = 0; k <= KEPT_NUMBERS; k++)     /* all 16 bytes NUL: never in a line */
 		s->kept[k].mask[0] = s->kept[k].mask[1] = ~0ull;
@@ -238,21 +237,18 @@ static void follows(struct shape *sh, int i)
 	}
 }
 
-static struct stat_record *found(struct csv_shapes *s, int i, const struct row_numbers *n, unsigned *serial,
-				 bool *metric)
+static struct stat_record *found(struct csv_shapes *s, int i, const struct row_numbers *n, bool *metric)
 {
 	struct shape *sh = s->shape[i];
 	set_numbers(&sh->rec, n);
 	if (s->last >= 0)
 		follows(s->shape[s->last], i);
 	s->last = i;
-	*serial = sh->serial;
 	*metric = sh->metric;
 	return &sh->rec;
 }
 
-struct stat_record *csv_shapes_match(struct csv_shapes *s, const char *line, size_t len, char sep, unsigned *serial,
-				     bool *metric)
+struct stat_record *csv_shapes_match(struct csv_shapes *s, const char *line, size_t len, char sep, bool *metric)
 {
 	if (s->n == 0 || len > SHAPE_BYTES)
 		return NULL;
@@ -260,12 +256,12 @@ struct stat_record *csv_shapes_match(struct csv_shapes *s, const char *line, siz
 	const int *next = s->last >= 0 ? s->shape[s->last]->next : (const int[2]){ -1, -1 };
 	for (int k = 0; k < 2; k++)
 		if (next[k] >= 0 && matches(s->shape[next[k]], s->kept, line, len, &n))
-			return found(s, next[k], &n, serial, metric);
+			return found(s, next[k], &n, metric);
 	uint64_t key = skeleton(line, len, sep);
 	for (size_t h = key % SLOTS; s->slot[h]; h = (h + 1) % SLOTS) {
 		int i = s->slot[h] - 1;
 		if (i != next[0] && i != next[1] && s->shape[i]->key == key && matches(s->shape[i], s->kept, line, len, &n))
-			return found(s, i, &n, serial, metric);
+			return found(s, i, &n, metric);
 	}
 	return NULL;
 }
@@ -405,7 +401,7 @@ void csv_shapes_learn(struct csv_shapes *s, const char *line, size_t len, char s
 {
 	const char *at[SHAPE_FIELDS];
 	size_t n[SHAPE_FIELDS];
-	if (!lay->learnable || len > SHAPE_BYTES || !isnan(r->variance_pct))
+	if (s->off || !lay->learnable || len > SHAPE_BYTES || !isnan(r->variance_pct))
 		return;
 	int nf = raw_fields(line, len, sep, at, n);
 	if (nf < 0)
@@ -425,7 +421,6 @@ void csv_shapes_learn(struct csv_shapes *s, const char *line, size_t len, char s
 					    r->metric_decimals };
 	for (int k = 0; k < 5; k++)
 		keep(sh, &used, k);
-	sh->serial = atomic_fetch_add(&next_serial, 1);
 	sh->metric = !isnan(r->metric_value) && r->metric_unit[0];
 	sh->next[0] = sh->next[1] = -1;
 	sh->key = skeleton(line, len, sep);

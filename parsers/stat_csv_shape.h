@@ -24,13 +24,11 @@ struct csv_shapes *csv_shapes_new(void);
 void csv_shapes_free(struct csv_shapes *s);
 
 /* The record the line reads as, when it (fields separated by sep) has a
- * known shape, else NULL. The record is the shape's own: the caller may
- * set its file, line, shape and kind; it stays as the line left it until
- * the shape matches again or the shapes learn a row. *serial: the shape's
- * number (never given to another shape in this process), *metric whether
- * the row also carries a metric perf printed. */
-struct stat_record *csv_shapes_match(struct csv_shapes *s, const char *line, size_t len, char sep, unsigned *serial,
-				     bool *metric);
+ * known shape, else NULL (always NULL under td_plain(): common/plain.h).
+ * The record is the shape's own: the caller may set its file, line and
+ * kind; it stays as the line left it until the shape matches again or the
+ * shapes learn a row. *metric: the row also carries a metric perf printed. */
+struct stat_record *csv_shapes_match(struct csv_shapes *s, const char *line, size_t len, char sep, bool *metric);
 
 /* A counter row read the long way: its shape, kept when it may repeat.
  * r: the record read from it, lay: where its numbers were. */

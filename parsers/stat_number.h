@@ -7,26 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include "common/swar.h"
 
 enum { STAT_DECIMAL_SIGN = 1, STAT_DECIMAL_POINT = 2 };
-
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-/* The high bit of each byte of w that is not a digit. */
-static inline uint64_t stat_nondigit_bytes(uint64_t w)
-{
-	uint64_t t = w ^ 0x3030303030303030u;     /* digits: their values; other bytes: 10 or more */
-	return (((t & 0x7f7f7f7f7f7f7f7fu) + 0x7676767676767676u) | t) & 0x8080808080808080u;
-}
-
-/* The value of the first k (1-8) bytes of w, digits: three multiplications. */
-static inline uint64_t stat_word_digits(uint64_t w, unsigned k)
-{
-	uint64_t v = (w ^ 0x3030303030303030u) << (8 * (8 - k));   /* the k digits, zeros before them */
-	v = (v * 10 + (v >> 8)) & 0x00ff00ff00ff00ffu;
-	v = (v * 100 + (v >> 16)) & 0x0000ffff0000ffffu;
-	return (v * 10000 + (v >> 32)) & 0xffffffffu;
-}
-#endif
 
 /* The digits of s from i on appended to *mant (modulo 2^64, as digit by
  * digit) when convert; returns where they end. Up to eight at a time: the
@@ -36,17 +19,16 @@ static inline __attribute__((always_inline)) size_t stat_digits(const char *s, s
 								unsigned long long *mant, bool convert)
 {
 	unsigned long long m = *mant;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#if TD_SWAR
 	static const uint64_t pow10[9] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000 };
 	while (n - i >= 8) {
-		uint64_t w;
-		memcpy(&w, s + i, 8);
-		uint64_t other = stat_nondigit_bytes(w);
-		unsigned k = other ? (unsigned)__builtin_ctzll(other) >> 3 : 8;
+		uint64_t w = td_swar_load(s + i);
+		uint64_t other = td_swar_nondigits(w);
+		unsigned k = other ? td_swar_first(other) : 8;
 		if (k == 0)
 			break;
 		if (convert)
-			m = m * pow10[k] + stat_word_digits(w, k);
+			m = m * pow10[k] + td_swar_digits(w, k);
 		i += k;
 		if (k < 8) {
 			*mant = m;
@@ -61,7 +43,7 @@ static inline __attribute__((always_inline)) size_t stat_digits(const char *s, s
 	return i;
 }
 
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#if TD_SWAR
 /* stat_decimal_scan's common case: an unsigned decimal that ends within
  * the word at s ("7195", "251.25", "100.00"), its point taken out and its
  * digits converted at once. 0: not that case (the long way decides). */
@@ -69,26 +51,25 @@ static inline __attribute__((always_inline)) size_t stat_decimal_word(const char
 								      size_t *decimals, bool convert)
 {
 	static const double pow10[] = { 1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7 };
-	uint64_t w;
-	memcpy(&w, s, 8);
-	uint64_t other = stat_nondigit_bytes(w);
+	uint64_t w = td_swar_load(s);
+	uint64_t other = td_swar_nondigits(w);
 	if (!other)
 		return 0;
-	unsigned t = (unsigned)__builtin_ctzll(other) >> 3;     /* the first byte that is no digit */
+	unsigned t = td_swar_first(other);                     /* the first byte that is no digit */
 	if (s[t] != '.') {
 		if (t == 0)
 			return 0;
 		*form = 0;
 		if (convert) {
 			*decimals = 0;
-			*out = (double)stat_word_digits(w, t);
+			*out = (double)td_swar_digits(w, t);
 		}
 		return t;
 	}
 	uint64_t rest = other & (other - 1);
 	if (!rest)
 		return 0;
-	unsigned end = (unsigned)__builtin_ctzll(rest) >> 3, frac = end - t - 1;
+	unsigned end = td_swar_first(rest), frac = end - t - 1;
 	if (end == 1)
 		return 0;                                      /* "." */
 	*form = STAT_DECIMAL_POINT;
@@ -96,7 +77,7 @@ static inline __attribute__((always_inline)) size_t stat_decimal_word(const char
 		uint64_t before = t ? w & (~0ull >> (64 - 8 * t)) : 0;
 		uint64_t after = (w >> 8) & (~0ull << (8 * t)); /* the fraction, one byte down */
 		*decimals = frac;
-		*out = (double)stat_word_digits(before | after, end - 1) / pow10[frac];
+		*out = (double)td_swar_digits(before | after, end - 1) / pow10[frac];
 	}
 	return end;
 }
@@ -107,13 +88,13 @@ static inline __attribute__((always_inline)) size_t stat_decimal_word(const char
  * *form which of STAT_DECIMAL_SIGN and _POINT it has and, when convert,
  * its value in *out and in *decimals its digits after the point. One
  * IEEE division of two exact values is correctly rounded, so the value is
- * strtod's, at a fraction of its cost. */
+ * strtod's (test_stat_number compares them on random strings). */
 static inline __attribute__((always_inline)) size_t stat_decimal_scan(const char *s, size_t n, double *out,
 								      unsigned *form, size_t *decimals, bool convert)
 {
 	static const double pow10[] = { 1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
 					1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18 };
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#if TD_SWAR
 	if (n >= 8) {
 		size_t k = stat_decimal_word(s, out, form, decimals, convert);
 		if (k)

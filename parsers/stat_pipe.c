@@ -1,7 +1,8 @@
 /* Records handed from the reading thread to a consumer thread in blocks:
- * the reader fills a free block, queues it full, and the consumer empties
- * it in order and gives it back. A few blocks are in flight at most, so
- * memory does not grow with the input. */
+ * the reader takes a block from the empty queue, fills it and pushes it on
+ * the full queue; the consumer empties it in order and pushes it back
+ * (common/queue.h). PIPE_BLOCKS blocks exist, so memory does not grow
+ * with the input. */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -9,18 +10,27 @@
 #include <string.h>
 #include "common/bytes.h"
 #include "common/diag.h"
+#include "common/grow.h"
+#include "common/plain.h"
+#include "common/queue.h"
 #include "stat_pipe.h"
 
-#define PIPE_ITEMS 8192            /* records per block: a hand-off costs the consumer a futex call */
+#define PIPE_ITEMS 8192            /* records per block: the unit of a hand-off */
 #define PIPE_BLOCKS 4
 #define NO_STRING UINT32_MAX
-#define PIPE_SHAPES 1024           /* row shapes whose strings the consumer keeps */
+#define PIPE_SLOTS 1024            /* sets of five strings the consumer keeps */
 
-/* A record in 96 bytes (a message: its line at str[0], length str[1]). A
- * string equal to the one of the item before in the block is not copied
- * again: rows repeat their scope, event and units. A record of a row shape
- * (stat_record.shape) sends its strings once: the consumer keeps them
- * under the shape's number, in the slot both sides compute from it. */
+/* A record in 96 bytes (a message: its line at str[0], length str[1]).
+ * Rows repeat their scope, event and units, so a record's five strings go
+ * through the pipe once: both sides keep the last five sent in the slot
+ * their hash picks, and a record with the same five (compared byte for
+ * byte by the reader) names the slot instead. Records come in the same
+ * order every interval, so the slot that followed the last record's last
+ * time is compared first, and the hash taken only when it differs. A slot
+ * is overwritten in
+ * the order of the items, so the consumer's copy is always the one the
+ * reader compared with. Under td_plain() (common/plain.h) every record
+ * carries its strings. */
 enum { ITEM_MESSAGE = 0xff };
 enum { STRINGS_HERE, STRINGS_KEPT, STRINGS_KEEP };
 struct pipe_item {
@@ -28,18 +38,17 @@ struct pipe_item {
 	bool not_counted, not_supported;
 	bool and_metric;           /* a counter, then the same record as its row's metric */
 	uint8_t source;            /* enum stat_source */
-	uint8_t strings;           /* STRINGS_KEPT: the shape's; _KEEP: here, and kept for it */
+	uint8_t strings;           /* STRINGS_KEPT: the slot's; _KEEP: here, and kept in the slot */
 	int metric_decimals;
 	uint32_t str[5];           /* scope, event, unit, metric_unit, threshold: offsets in text */
-	unsigned shape;
+	uint32_t slot;
 	double interval, value, enabled_pct, variance_pct, metric_value;
 	unsigned long line;
 	const char *file;
 };
 
-/* The consumer's copy of a shape's strings. */
-struct kept_shape {
-	unsigned shape;
+/* The five strings of a slot, as the consumer keeps them. */
+struct kept_strings {
 	char *text;
 	size_t cap;
 	const char *str[5];
@@ -53,10 +62,23 @@ struct pipe_block {
 	struct pipe_item item[PIPE_ITEMS];
 };
 
-/* A ring of blocks under the pipe's lock. */
-struct block_queue {
-	struct pipe_block *b[PIPE_BLOCKS];
-	int head, count;
+/* The five strings of a slot, as the reader last sent them. */
+struct sent_strings {
+	uint64_t hash;
+	bool used;
+	uint32_t next;             /* the slot of the record that followed last time */
+	uint32_t len[5];
+	char *text;                /* the five, one after the other */
+	size_t cap;
+};
+
+/* A record's five strings, their lengths, and the slot they are in or go to. */
+struct strings_key {
+	uint64_t hash;
+	uint32_t slot;
+	size_t len[5];
+	const char *s[5];
+	bool metric;               /* the record is a metric */
 };
 
 struct file_name {
@@ -68,10 +90,7 @@ struct stat_pipe {
 	stat_emit_fn emit;
 	void *ctx;
 	pthread_t thread;
-	pthread_mutex_t lock;
-	pthread_cond_t queued, returned;
-	struct block_queue full, empty;
-	bool done;                  /* no more blocks will be queued */
+	struct td_queue full, empty;    /* blocks to emit, blocks to fill: PIPE_BLOCKS in all */
 	struct pipe_block *filling;     /* the reader's */
 	/* file names are few: each kept once, for the life of the pipe */
 	struct file_name *files;
@@ -79,25 +98,14 @@ struct stat_pipe {
 	const char *last_given, *last_copy;  /* the last name looked up, stat_pipe.h */
 	size_t last_len[5];             /* the lengths of the last record's strings */
 	struct pipe_block *all[PIPE_BLOCKS];
-	unsigned sent[PIPE_SHAPES];     /* the reader's: the shape whose strings the consumer keeps */
-	struct kept_shape *kept;        /* the consumer's: PIPE_SHAPES of them */
+	bool plain;                     /* td_plain(): no slots, no string shared with the item before */
+	uint32_t last_slot;             /* the reader's: the slot of the last record */
+	struct sent_strings *sent;      /* the reader's: PIPE_SLOTS of them */
+	struct kept_strings *kept;      /* the consumer's: PIPE_SLOTS of them */
 };
 
-static void push(struct block_queue *q, struct pipe_block *b)
-{
-	q->b[(q->head + q->count++) % PIPE_BLOCKS] = b;
-}
-
-static struct pipe_block *pop(struct block_queue *q)
-{
-	struct pipe_block *b = q->b[q->head];
-	q->head = (q->head + 1) % PIPE_BLOCKS;
-	q->count--;
-	return b;
-}
-
-/* The item's strings kept for its shape. */
-static void keep_strings(struct kept_shape *k, const struct pipe_block *b, const struct pipe_item *it)
+/* The item's strings kept in its slot. */
+static void keep_strings(struct kept_strings *k, const struct pipe_block *b, const struct pipe_item *it)
 {
 	size_t len[5], total = 0;
 	for (int i = 0; i < 5; i++)
@@ -113,16 +121,15 @@ static void keep_strings(struct kept_shape *k, const struct pipe_block *b, const
 		k->len[i] = (int)len[i];
 		w += len[i] + 1;
 	}
-	k->shape = it->shape;
 }
 
-/* The strings of a record: in the block, or kept for its shape. */
+/* The strings of a record: in the block, or kept in its slot. */
 static void item_strings(struct stat_pipe *p, const struct pipe_block *b, const struct pipe_item *it,
 			 struct stat_record *r)
 {
 	const char **s[5] = { &r->scope, &r->event, &r->unit, &r->metric_unit, &r->threshold };
 	if (it->strings != STRINGS_HERE) {
-		struct kept_shape *k = &p->kept[it->shape % PIPE_SHAPES];
+		struct kept_strings *k = &p->kept[it->slot];
 		if (it->strings == STRINGS_KEEP)
 			keep_strings(k, b, it);
 		for (int i = 0; i < 5; i++) {
@@ -158,7 +165,6 @@ static void run_block(struct stat_pipe *p, struct pipe_block *b)
 		r.metric_decimals = it->metric_decimals;
 		r.file = it->file;
 		r.line = it->line;
-		r.shape = it->shape;
 		item_strings(p, b, it, &r);
 		p->emit(p->ctx, &r);
 		if (it->and_metric) {
@@ -173,43 +179,25 @@ static void run_block(struct stat_pipe *p, struct pipe_block *b)
 static void *consumer(void *arg)
 {
 	struct stat_pipe *p = arg;
-	for (;;) {
-		pthread_mutex_lock(&p->lock);
-		while (p->full.count == 0 && !p->done)
-			pthread_cond_wait(&p->queued, &p->lock);
-		if (p->full.count == 0) {
-			pthread_mutex_unlock(&p->lock);
-			return NULL;
-		}
-		struct pipe_block *b = pop(&p->full);
-		pthread_mutex_unlock(&p->lock);
+	struct pipe_block *b;
+	while ((b = td_queue_pop(&p->full))) {
 		run_block(p, b);
-		pthread_mutex_lock(&p->lock);
-		push(&p->empty, b);
-		pthread_cond_signal(&p->returned);
-		pthread_mutex_unlock(&p->lock);
+		td_queue_push(&p->empty, b);
 	}
+	return NULL;
 }
 
 /* The reader's block with room for one more item. */
 static struct pipe_block *filling(struct stat_pipe *p)
 {
-	if (!p->filling) {
-		pthread_mutex_lock(&p->lock);
-		while (p->empty.count == 0)
-			pthread_cond_wait(&p->returned, &p->lock);
-		p->filling = pop(&p->empty);
-		pthread_mutex_unlock(&p->lock);
-	}
+	if (!p->filling)
+		p->filling = td_queue_pop(&p->empty);
 	return p->filling;
 }
 
 static void queue_filled(struct stat_pipe *p)
 {
-	pthread_mutex_lock(&p->lock);
-	push(&p->full, p->filling);
-	pthread_cond_signal(&p->queued);
-	pthread_mutex_unlock(&p->lock);
+	td_queue_push(&p->full, p->filling);
 	p->filling = NULL;
 }
 
@@ -263,21 +251,90 @@ static const char *file_name(struct stat_pipe *p, const char *given)
 	return p->last_copy = p->files[p->nfiles++].copy;
 }
 
-/* The record's strings: kept by the consumer for its shape, else in the block. */
+/* The record's five strings and their lengths, false when one is NULL
+ * (such a record carries its strings). */
+static bool strings_of(const struct stat_record *r, struct strings_key *k)
+{
+	const char *s[5] = { r->scope, r->event, r->unit, r->metric_unit, r->threshold };
+	for (int i = 0; i < 5; i++) {
+		if (!s[i])
+			return false;
+		k->s[i] = s[i];
+		k->len[i] = r->len[i] >= 0 ? (size_t)r->len[i] : strlen(s[i]);
+	}
+	k->metric = r->kind == STAT_METRIC;
+	return true;
+}
+
+/* Slot t holds these five strings. */
+static inline bool holds(const struct sent_strings *t, const struct strings_key *k)
+{
+	if (!t->used)
+		return false;
+	const char *w = t->text;
+	for (int i = 0; i < 5; i++) {
+		if (t->len[i] != k->len[i] || !td_same_bytes(w, k->s[i], k->len[i]))
+			return false;
+		w += k->len[i];
+	}
+	return true;
+}
+
+/* Whether the consumer keeps the five strings of k, and in which slot
+ * (k->slot), or in which slot they go. */
+static bool find_slot(struct stat_pipe *p, struct strings_key *k)
+{
+	/* a metric is most often its counter's row again; a counter the row after */
+	const bool again = k->metric;
+	const uint32_t last = p->last_slot, next = p->sent[last].next;
+	const uint32_t guess[2] = { again ? last : next, again ? next : last };
+	for (int g = 0; g < 2; g++)
+		if (holds(&p->sent[guess[g]], k)) {
+			k->slot = guess[g];
+			k->hash = p->sent[guess[g]].hash;
+			return true;
+		}
+	uint64_t h = 0;
+	for (int i = 0; i < 5; i++)
+		h = td_hash_short(k->s[i], k->len[i], h + (uint64_t)i);
+	k->hash = h;
+	k->slot = (uint32_t)(h % PIPE_SLOTS);
+	const struct sent_strings *t = &p->sent[k->slot];
+	return t->hash == h && holds(t, k);
+}
+
+static void remember_sent(struct stat_pipe *p, const struct strings_key *k)
+{
+	struct sent_strings *t = &p->sent[k->slot];
+	size_t total = 0;
+	for (int i = 0; i < 5; i++)
+		total += k->len[i];
+	TD_ALLOC_GROW(t->text, total + 1, t->cap);      /* never NULL, even for five "" */
+	char *w = t->text;
+	for (int i = 0; i < 5; i++) {
+		memcpy(w, k->s[i], k->len[i]);
+		t->len[i] = (uint32_t)k->len[i];
+		w += k->len[i];
+	}
+	t->hash = k->hash;
+	t->used = true;
+}
+
+/* k's slot follows the last record's. */
+static void followed(struct stat_pipe *p, uint32_t slot)
+{
+	if (slot == p->last_slot)
+		return;                  /* a row's metric after its counter: the chain stays */
+	p->sent[p->last_slot].next = slot;
+	p->last_slot = slot;
+}
+
+/* The record's strings copied into the block; each one equal to the same
+ * string of the item before in the block shares its copy (not under
+ * td_plain()). */
 static void put_strings(struct stat_pipe *p, struct pipe_block *b, struct pipe_item *it, const struct stat_record *r)
 {
-	it->shape = r->shape;
-	it->strings = STRINGS_HERE;
-	if (r->shape) {
-		unsigned *sent = &p->sent[r->shape % PIPE_SHAPES];
-		if (*sent == r->shape) {
-			it->strings = STRINGS_KEPT;
-			return;
-		}
-		*sent = r->shape;
-		it->strings = STRINGS_KEEP;
-	}
-	const struct pipe_item *before = it > b->item ? it - 1 : NULL;
+	const struct pipe_item *before = it > b->item && !p->plain ? it - 1 : NULL;
 	if (before && (before->kind == ITEM_MESSAGE || before->strings == STRINGS_KEPT))
 		before = NULL;             /* its strings are not in the block */
 	const char *s[5] = { r->scope, r->event, r->unit, r->metric_unit, r->threshold };
@@ -294,12 +351,12 @@ static inline bool same_double(double a, double b)
 	return x == y;
 }
 
-/* r is the metric of the counter row before: the same record but its kind
- * (a shape is one reader's, so its file is the counter's). */
-static bool same_row(const struct pipe_item *it, const struct stat_record *r)
+/* r is the metric of the counter row of item it: the same record, strings
+ * (in the same slot) and file, but its kind. */
+static bool same_row(const struct stat_pipe *p, const struct pipe_item *it, const struct stat_record *r, uint32_t slot)
 {
-	return it->line == r->line && it->shape == r->shape && it->kind == STAT_COUNTER && !it->and_metric &&
-	       it->source == r->source &&
+	return it->line == r->line && it->strings != STRINGS_HERE && it->slot == slot && it->kind == STAT_COUNTER &&
+	       !it->and_metric && r->file == p->last_given && it->file == p->last_copy && it->source == r->source &&
 	       it->not_counted == r->not_counted && it->not_supported == r->not_supported &&
 	       it->metric_decimals == r->metric_decimals && same_double(it->interval, r->interval) &&
 	       same_double(it->value, r->value) &&
@@ -311,10 +368,13 @@ void stat_pipe_emit(void *pipe, const struct stat_record *r)
 {
 	struct stat_pipe *p = pipe;
 	struct pipe_block *b = p->filling ? p->filling : filling(p);
-	if (r->kind == STAT_METRIC && r->shape && b->n) {
+	struct strings_key key;
+	bool keyed = !p->plain && strings_of(r, &key);
+	bool kept = keyed && find_slot(p, &key);
+	if (kept && r->kind == STAT_METRIC && b->n) {
 		struct pipe_item *last = &b->item[b->n - 1];
-		if (last->kind != ITEM_MESSAGE && same_row(last, r)) {
-			last->and_metric = true;
+		if (last->kind != ITEM_MESSAGE && same_row(p, last, r, key.slot)) {
+			last->and_metric = true;     /* the consumer emits it again as the metric */
 			return;
 		}
 	}
@@ -332,7 +392,14 @@ void stat_pipe_emit(void *pipe, const struct stat_record *r)
 	it->line = r->line;
 	it->file = r->file == p->last_given ? p->last_copy : file_name(p, r->file);
 	it->and_metric = false;
-	put_strings(p, b, it, r);
+	it->strings = kept ? STRINGS_KEPT : keyed ? STRINGS_KEEP : STRINGS_HERE;
+	it->slot = keyed ? key.slot : 0;
+	if (keyed && !kept)
+		remember_sent(p, &key);
+	if (keyed)
+		followed(p, key.slot);
+	if (!kept)
+		put_strings(p, b, it, r);
 	if (b->n == PIPE_ITEMS || r->kind == STAT_PAUSE)   /* a pause: what came before goes now */
 		queue_filled(p);
 }
@@ -354,21 +421,22 @@ struct stat_pipe *stat_pipe_start(stat_emit_fn emit, void *ctx)
 	struct stat_pipe *p = td_calloc(1, sizeof(*p));
 	p->emit = emit;
 	p->ctx = ctx;
-	pthread_mutex_init(&p->lock, NULL);
-	pthread_cond_init(&p->queued, NULL);
-	pthread_cond_init(&p->returned, NULL);
+	td_queue_init(&p->full, PIPE_BLOCKS);
+	td_queue_init(&p->empty, PIPE_BLOCKS);
 	for (int i = 0; i < PIPE_BLOCKS; i++) {
 		p->all[i] = td_calloc(1, sizeof(struct pipe_block));
-		push(&p->empty, p->all[i]);
+		td_queue_push(&p->empty, p->all[i]);
 	}
-	p->kept = td_calloc(PIPE_SHAPES, sizeof(*p->kept));
+	p->plain = td_plain();
+	p->sent = td_calloc(PIPE_SLOTS, sizeof(*p->sent));
+	p->kept = td_calloc(PIPE_SLOTS, sizeof(*p->kept));
 	if (pthread_create(&p->thread, NULL, consumer, p) != 0) {
 		for (int i = 0; i < PIPE_BLOCKS; i++)
 			free(p->all[i]);
 		free(p->kept);
-		pthread_mutex_destroy(&p->lock);
-		pthread_cond_destroy(&p->queued);
-		pthread_cond_destroy(&p->returned);
+		free(p->sent);
+		td_queue_destroy(&p->full);
+		td_queue_destroy(&p->empty);
 		free(p);
 		return NULL;
 	}
@@ -381,10 +449,7 @@ void stat_pipe_finish(struct stat_pipe *p)
 	td_diag_capture(NULL, NULL);
 	if (p->filling && p->filling->n)
 		queue_filled(p);
-	pthread_mutex_lock(&p->lock);
-	p->done = true;
-	pthread_cond_signal(&p->queued);
-	pthread_mutex_unlock(&p->lock);
+	td_queue_close(&p->full);
 	pthread_join(p->thread, NULL);
 	for (int i = 0; i < PIPE_BLOCKS; i++) {
 		free(p->all[i]->text);
@@ -392,12 +457,14 @@ void stat_pipe_finish(struct stat_pipe *p)
 	}
 	for (int i = 0; i < p->nfiles; i++)
 		free(p->files[i].copy);
-	for (int i = 0; i < PIPE_SHAPES; i++)
+	for (int i = 0; i < PIPE_SLOTS; i++) {
 		free(p->kept[i].text);
+		free(p->sent[i].text);
+	}
 	free(p->kept);
+	free(p->sent);
 	free(p->files);
-	pthread_mutex_destroy(&p->lock);
-	pthread_cond_destroy(&p->queued);
-	pthread_cond_destroy(&p->returned);
+	td_queue_destroy(&p->full);
+	td_queue_destroy(&p->empty);
 	free(p);
 }

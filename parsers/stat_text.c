@@ -2,6 +2,7 @@
  * "3.642.649.330", "1.101,01 msec"; -I timestamps, -A/--per-* scopes,
  * "# metric" columns and continuation lines, "(xx.xx%)" multiplexing,
  * "( +- x.xx% )" variance, and the "seconds time elapsed" footer. */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -274,7 +275,10 @@ bool stat_text_line(struct stat_text *t, const char *line, size_t len, const cha
 				p--;
 			r.kind = STAT_RUNS;
 			r.value = strtod(p, NULL);
-			emit(ctx, &r);
+			if (r.value >= 1 && r.value <= INT_MAX)
+				emit(ctx, &r);
+			else               /* the model counts runs in an int */
+				td_bad_input(file, lineno, "run count \"%.*s\" is not a number of runs", (int)(runs - p), p);
 		}
 		return true;
 	}

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common/diag.h"
+#include "common/grow.h"
 #include "reports/table.h"
 #include "tma_svg.h"
 
@@ -81,10 +82,11 @@ void tma_chart_add(struct tma_chart *c, const char *pmu, double time, const stru
 	if (!s)
 		return;
 	if (s->n == s->cap) {
-		s->cap = s->cap ? s->cap * 2 : 256;
-		s->time = td_realloc(s->time, s->cap * sizeof(double));
-		s->retiring = td_realloc(s->retiring, s->cap * sizeof(double));
-		s->value = td_realloc(s->value, s->cap * MAX_LAYERS * sizeof(double));
+		size_t cap = td_alloc_nr(s->cap, (size_t)s->n + 1, MAX_LAYERS * sizeof(double));
+		s->time = td_realloc_array(s->time, cap, sizeof(double));
+		s->retiring = td_realloc_array(s->retiring, cap, sizeof(double));
+		s->value = td_realloc_array(s->value, cap, MAX_LAYERS * sizeof(double));
+		TD_SET_CAP(s->cap, cap);
 	}
 	s->time[s->n] = time;
 	s->retiring[s->n] = tma_value(t, "retiring");

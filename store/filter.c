@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 #include "common/diag.h"
+#include "common/grow.h"
 #include "store/filter.h"
 #include "store/store.h"
 
@@ -54,10 +55,7 @@ const char *store_label_invalid(const char *key, size_t keylen, const char *valu
 static void add_term(struct store_filter *f, enum filter_op op, const char *key, size_t klen, const char *value,
 		     size_t vlen)
 {
-	if (f->n == f->cap) {
-		f->cap = f->cap ? f->cap * 2 : 8;
-		f->terms = td_realloc(f->terms, (size_t)f->cap * sizeof *f->terms);
-	}
+	TD_ALLOC_GROW(f->terms, f->n + 1, f->cap);
 	struct filter_term *t = &f->terms[f->n++];
 	*t = (struct filter_term){ op, td_strndup(key, klen), value ? td_strndup(value, vlen) : NULL, NULL };
 	if (op == FILTER_GLOB)

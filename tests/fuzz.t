@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # A short run of every libFuzzer target (make fuzz runs them longer), so a
-# parser regression that crashes on odd input fails make test.
+# parser regression that crashes on odd input fails make test. Seeds: the
+# target's tests/fuzz/seeds directory and the real captures the Makefile
+# names for it (TD_SEEDS_fuzz_NAME), read in place.
 . "$(dirname "$0")/lib.sh"
 FUZZ_DIR=${TD_FUZZ_DIR:-$TD_ROOT/build-fuzz}
-SECONDS_EACH=${TD_FUZZ_SECONDS:-4}
+SECONDS_EACH=${TD_FUZZ_SECONDS:-3}
 found=0
 for src in "$TD_ROOT"/tests/fuzz/fuzz_*.c; do
 	[ -f "$src" ] || continue
@@ -22,6 +24,8 @@ for src in "$TD_ROOT"/tests/fuzz/fuzz_*.c; do
 	mkdir -p "$corpus"
 	args=("$corpus")
 	[ -d "$seeds" ] && args+=("$seeds")
+	var=TD_SEEDS_$name
+	for d in ${!var:-}; do [ -d "$d" ] && args+=("$d"); done
 	"$FUZZ_DIR/$name" -max_total_time="$SECONDS_EACH" -max_len=16384 -rss_limit_mb=1024 \
 		"${args[@]}" >"$T_TMP/$name.log" 2>&1
 	rc=$?

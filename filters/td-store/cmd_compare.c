@@ -9,6 +9,7 @@
 #include "analysis/diff_counters.h"
 #include "common/diag.h"
 #include "common/opts.h"
+#include "common/grow.h"
 #include "filters/td-store/verbs.h"
 #include "reports/diff_counters_report.h"
 
@@ -73,10 +74,7 @@ static void collect(void *ctx, const char *id, const char *time, const char *sum
 	(void)time;
 	(void)summary;
 	struct side_runs *r = ctx;
-	if (r->n == r->cap) {
-		r->cap = r->cap ? r->cap * 2 : 16;
-		r->id = td_realloc(r->id, r->cap * sizeof *r->id);
-	}
+	TD_ALLOC_GROW(r->id, r->n + 1, r->cap);
 	snprintf(r->id[r->n++], STORE_ID_LEN, "%s", id);
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "common/diag.h"
 #include "common/opts.h"
+#include "common/grow.h"
 #include "filters/td-store/verbs.h"
 #include "reports/table.h"
 
@@ -55,10 +56,7 @@ static void selected(void *ctx, const char *id, const char *time, const char *su
 	(void)time;
 	(void)summary;
 	struct export_ctx *x = ctx;
-	if (x->n == x->cap) {
-		x->cap = x->cap ? x->cap * 2 : 256;
-		x->runs = td_realloc(x->runs, x->cap * sizeof *x->runs);
-	}
+	TD_ALLOC_GROW(x->runs, x->n + 1, x->cap);
 	struct run_labels *r = &x->runs[x->n++];
 	snprintf(r->id, sizeof r->id, "%s", id);
 	r->json = NULL;

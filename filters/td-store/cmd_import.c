@@ -10,6 +10,7 @@
 #include <string.h>
 #include "common/diag.h"
 #include "common/opts.h"
+#include "common/grow.h"
 #include "filters/td-store/verbs.h"
 
 static const struct td_option options[] = {
@@ -46,10 +47,7 @@ static char *keep(struct pending *p, const char *s)
 {
 	if (!s)
 		return NULL;
-	if (p->nstrings == p->cap_strings) {
-		p->cap_strings = p->cap_strings ? p->cap_strings * 2 : 256;
-		p->strings = td_realloc(p->strings, p->cap_strings * sizeof *p->strings);
-	}
+	TD_ALLOC_GROW(p->strings, p->nstrings + 1, p->cap_strings);
 	return p->strings[p->nstrings++] = td_strndup(s, strlen(s));
 }
 
@@ -115,10 +113,7 @@ static int take_row(struct td_store *s, struct pending *p, const char *const *f,
 		snprintf(p->id, sizeof p->id, "%s", f[X_ID]);
 		snprintf(p->time, sizeof p->time, "%s", f[X_TIME]);
 	}
-	if (p->n == p->cap) {
-		p->cap = p->cap ? p->cap * 2 : 64;
-		p->rows = td_realloc(p->rows, p->cap * sizeof *p->rows);
-	}
+	TD_ALLOC_GROW(p->rows, p->n + 1, p->cap);
 	p->rows[p->n++] = (struct store_metric_row){
 		number(f[X_INTERVAL]), keep(p, f[X_SCOPE] ? f[X_SCOPE] : ""), keep(p, f[X_PMU] ? f[X_PMU] : ""), keep(p, f[X_NAME]),
 		number(f[X_VALUE]), keep(p, f[X_UNIT] ? f[X_UNIT] : ""), keep(p, f[X_BETTER] ? f[X_BETTER] : ""),

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "common/diag.h"
 #include "common/opts.h"
+#include "common/grow.h"
 #include "filters/td-store/verbs.h"
 #include "reports/table.h"
 
@@ -43,10 +44,7 @@ struct list_ctx {
 static void collect(void *ctx, const char *id, const char *time, const char *summary)
 {
 	struct list_ctx *c = ctx;
-	if (c->n == c->cap) {
-		c->cap = c->cap ? c->cap * 2 : 64;
-		c->runs = td_realloc(c->runs, c->cap * sizeof *c->runs);
-	}
+	TD_ALLOC_GROW(c->runs, c->n + 1, c->cap);
 	struct listed *r = &c->runs[c->n++];
 	memset(r, 0, sizeof *r);
 	snprintf(r->id, sizeof r->id, "%s", id);

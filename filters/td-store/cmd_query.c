@@ -11,6 +11,7 @@
 #include "analysis/tma_explain.h"
 #include "common/diag.h"
 #include "common/opts.h"
+#include "common/grow.h"
 #include "filters/td-store/nodes.h"
 #include "filters/td-store/verbs.h"
 #include "reports/table.h"

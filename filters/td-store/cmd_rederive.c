@@ -9,6 +9,7 @@
 #include "analysis/derive.h"
 #include "common/diag.h"
 #include "common/opts.h"
+#include "common/grow.h"
 #include "filters/td-store/verbs.h"
 
 static const struct td_option options[] = {
@@ -41,10 +42,7 @@ static int target_row(void *ctx, int n, const char *const *cols, const size_t *l
 	struct targets *l = ctx;
 	if (n < 3)
 		return 0;
-	if (l->n == l->cap) {
-		l->cap = l->cap ? l->cap * 2 : 64;
-		l->t = td_realloc(l->t, l->cap * sizeof *l->t);
-	}
+	TD_ALLOC_GROW(l->t, l->n + 1, l->cap);
 	struct target *t = &l->t[l->n++];
 	snprintf(t->id, sizeof t->id, "%s", cols[0]);
 	snprintf(t->capture, sizeof t->capture, "%s", cols[1] ? cols[1] : "");
@@ -77,10 +75,7 @@ static int old_row(void *ctx, int n, const char *const *cols, const size_t *lens
 	struct old_values *o = ctx;
 	if (n < 5)
 		return 0;
-	if (o->n == o->cap) {
-		o->cap = o->cap ? o->cap * 2 : 64;
-		o->v = td_realloc(o->v, o->cap * sizeof *o->v);
-	}
+	TD_ALLOC_GROW(o->v, o->n + 1, o->cap);
 	struct old_value *v = &o->v[o->n++];
 	row_key(v->key, sizeof v->key, cols[0], cols[1], cols[2], cols[4] ? strtod(cols[4], NULL) : NAN);
 	v->value = cols[3] ? strtod(cols[3], NULL) : NAN;

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "common/diag.h"
 #include "common/opts.h"
+#include "common/grow.h"
 #include "filters/td-store/verbs.h"
 
 static bool opt_yes;
@@ -30,10 +31,7 @@ struct ids {
 
 static void add_id(struct ids *l, const char *id)
 {
-	if (l->n == l->cap) {
-		l->cap = l->cap ? l->cap * 2 : 16;
-		l->id = td_realloc(l->id, l->cap * sizeof *l->id);
-	}
+	TD_ALLOC_GROW(l->id, l->n + 1, l->cap);
 	snprintf(l->id[l->n++], STORE_ID_LEN, "%s", id);
 }
 

@@ -12,6 +12,7 @@
 #include "analysis/trend.h"
 #include "common/diag.h"
 #include "common/opts.h"
+#include "common/grow.h"
 #include "filters/td-store/verbs.h"
 #include "reports/table.h"
 #include "reports/trend_svg.h"
@@ -59,10 +60,11 @@ static int series_row(void *ctx, int n, const char *const *cols, const size_t *l
 	if (n < 4 || (s->n && !strcmp(s->id[s->n - 1], cols[0])))
 		return 0;
 	if (s->n == s->cap) {
-		s->cap = s->cap ? s->cap * 2 : 64;
-		s->id = td_realloc(s->id, s->cap * sizeof *s->id);
-		s->time = td_realloc(s->time, s->cap * sizeof *s->time);
-		s->value = td_realloc(s->value, s->cap * sizeof *s->value);
+		size_t cap = td_alloc_nr(s->cap, (size_t)s->n + 1, sizeof *s->id);
+		s->id = td_realloc_array(s->id, cap, sizeof *s->id);
+		s->time = td_realloc_array(s->time, cap, sizeof *s->time);
+		s->value = td_realloc_array(s->value, cap, sizeof *s->value);
+		TD_SET_CAP(s->cap, cap);
 	}
 	snprintf(s->id[s->n], STORE_ID_LEN, "%s", cols[0]);
 	snprintf(s->time[s->n], 32, "%s", cols[1]);

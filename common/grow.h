@@ -1,0 +1,58 @@
+/* Growing arrays, in the spirit of git's ALLOC_GROW: one rule for every
+ * array that gains elements one at a time or in runs.
+ *
+ *	TD_ALLOC_GROW(p, need, cap): afterwards p has room for need elements
+ *	(cap of them); p moves when it grows, so pointers into it do not stay.
+ *
+ * Room at least doubles (16 elements at first), so appending n elements
+ * costs O(n) copies in all. A capacity that does not fit cap's type, or a
+ * byte count that does not fit size_t, is fatal (td_die) rather than a
+ * short buffer. Several arrays sized together: td_alloc_nr once, then
+ * td_realloc_array for each, then TD_SET_CAP. */
+#ifndef TD_GROW_H
+#define TD_GROW_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "common/diag.h"
+
+/* The capacity to grow cap to for need elements of elem bytes. */
+static inline size_t td_alloc_nr(size_t cap, size_t need, size_t elem)
+{
+	if (cap > SIZE_MAX / 2)
+		td_die("out of memory (an array of %zu elements)", cap);
+	size_t nr = cap < 8 ? 16 : 2 * cap;
+	if (nr < need)
+		nr = need;
+	if (elem && nr > SIZE_MAX / elem)
+		td_die("out of memory (%zu elements of %zu bytes)", nr, elem);
+	return nr;
+}
+
+/* realloc of n elements of elem bytes, the product checked. */
+static inline void *td_realloc_array(void *p, size_t n, size_t elem)
+{
+	if (elem && n > SIZE_MAX / elem)
+		td_die("out of memory (%zu elements of %zu bytes)", n, elem);
+	return td_realloc(p, n * elem);
+}
+
+/* cap = nr, fatal when nr does not fit cap's type. */
+#define TD_SET_CAP(cap, nr)                                                                  \
+	do {                                                                                 \
+		size_t td_set_nr_ = (nr);                                                    \
+		(cap) = (__typeof__(cap))td_set_nr_;                                         \
+		if ((size_t)(cap) != td_set_nr_)                                             \
+			td_die("out of memory (an array of %zu elements)", td_set_nr_);      \
+	} while (0)
+
+#define TD_ALLOC_GROW(p, need, cap)                                                          \
+	do {                                                                                 \
+		if ((size_t)(need) > (size_t)(cap)) {                                        \
+			size_t td_grow_nr_ = td_alloc_nr((size_t)(cap), (size_t)(need), sizeof(*(p))); \
+			(p) = td_realloc((p), td_grow_nr_ * sizeof(*(p)));                   \
+			TD_SET_CAP(cap, td_grow_nr_);                                        \
+		}                                                                            \
+	} while (0)
+
+#endif
