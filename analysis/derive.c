@@ -251,12 +251,13 @@ int derive_file(const char *path, const struct derive_options *o, derive_run_fn 
 		};
 		size_t a, b;
 		stretch(iv.counter_run, iv.rows.ncounters, session, &a, &b);
-		run.interval_counters = iv.rows.counters + a;
-		run.counter_interval = iv.counter_t + a;
+		/* no interval rows: the arrays were never allocated (NULL + 0 is undefined) */
+		run.interval_counters = b > a ? iv.rows.counters + a : NULL;
+		run.counter_interval = b > a ? iv.counter_t + a : NULL;
 		run.ninterval_counters = b - a;
 		stretch(iv.metric_run, iv.rows.nmetrics, session, &a, &b);
-		run.interval_metrics = iv.rows.metrics + a;
-		run.metric_interval = iv.metric_t + a;
+		run.interval_metrics = b > a ? iv.rows.metrics + a : NULL;
+		run.metric_interval = b > a ? iv.metric_t + a : NULL;
 		run.ninterval_metrics = b - a;
 		fn(ctx, &run);
 		runs++;
