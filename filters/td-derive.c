@@ -37,15 +37,10 @@ static const struct td_cmd cmd = {
 
 static enum stat_format input_format(void)
 {
-	if (!opt_format)
-		return STAT_AUTO;
-	if (strcmp(opt_format, "csv") == 0)
-		return STAT_CSV;
-	if (strcmp(opt_format, "json") == 0)
-		return STAT_JSON;
-	if (strcmp(opt_format, "text") == 0)
-		return STAT_TEXT;
-	td_usage_error(&cmd, "--format must be csv, json or text, not '%s'", opt_format);
+	enum stat_format f;
+	if (!stat_format_parse(opt_format, &f))
+		td_usage_error(&cmd, "--format must be csv, json or text, not '%s'", opt_format);
+	return f;
 }
 
 int main(int argc, char **argv)

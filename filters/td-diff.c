@@ -103,15 +103,10 @@ static void write_top(const struct diff_folded *d, const char *base, const char 
 
 static enum stat_format input_format(void)
 {
-	if (!opt_format)
-		return STAT_AUTO;
-	if (strcmp(opt_format, "csv") == 0)
-		return STAT_CSV;
-	if (strcmp(opt_format, "json") == 0)
-		return STAT_JSON;
-	if (strcmp(opt_format, "text") == 0)
-		return STAT_TEXT;
-	td_usage_error(&cmd, "--format must be csv, json or text, not '%s'", opt_format);
+	enum stat_format f;
+	if (!stat_format_parse(opt_format, &f))
+		td_usage_error(&cmd, "--format must be csv, json or text, not '%s'", opt_format);
+	return f;
 }
 
 static void join_names(char *buf, size_t cap, char **files, int n)

@@ -65,6 +65,9 @@ typedef void (*stat_emit_fn)(void *ctx, const struct stat_record *r);
 enum stat_format stat_read(const char *path, enum stat_format fmt, stat_emit_fn emit, void *ctx);
 
 const char *stat_format_name(enum stat_format f);
+/* A --format argument (NULL: detect; "csv", "json" or "text") as a layout;
+ * false for any other word. */
+bool stat_format_parse(const char *arg, enum stat_format *f);
 
 /* Shared helpers of the readers (stat_common.c). */
 enum stat_format stat_detect(const char *line, size_t len);

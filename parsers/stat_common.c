@@ -12,6 +12,22 @@ const char *stat_format_name(enum stat_format f)
 	return names[f];
 }
 
+bool stat_format_parse(const char *arg, enum stat_format *f)
+{
+	static const struct { const char *word; enum stat_format f; } words[] = {
+		{ "csv", STAT_CSV }, { "json", STAT_JSON }, { "text", STAT_TEXT },
+	};
+	*f = STAT_AUTO;
+	if (!arg)
+		return true;
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (!strcmp(arg, words[i].word)) {
+			*f = words[i].f;
+			return true;
+		}
+	return false;
+}
+
 void stat_record_init(struct stat_record *r, const char *file, unsigned long line)
 {
 	memset(r, 0, sizeof(*r));

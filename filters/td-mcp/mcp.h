@@ -179,4 +179,11 @@ int mcp_serve_stdio(void);
  * non-loopback address. Returns the exit code. */
 int mcp_serve_http(const char *addr, const char *token, bool allow_remote, const char *const *origins, int norigins);
 
+/* A growing text (a tool's text content). */
+struct mcp_text {
+	char *s;
+	size_t len;
+};
+void mcp_text_add(struct mcp_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 #endif

@@ -355,3 +355,16 @@ json_t *mcp_tools_call(const char *name, json_t *args, const char *request_key, 
 	mcp_fail(e, RPC_INVALID_PARAMS, "Unknown tool: %s", name);
 	return NULL;
 }
+
+void mcp_text_add(struct mcp_text *t, const char *fmt, ...)
+{
+	va_list ap, aq;
+	va_start(ap, fmt);
+	va_copy(aq, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	t->s = td_realloc(t->s, t->len + (size_t)n + 1);
+	vsnprintf(t->s + t->len, (size_t)n + 1, fmt, aq);
+	va_end(aq);
+	t->len += (size_t)n;
+}

@@ -32,26 +32,8 @@ static const char *str(json_t *o, const char *k)
 
 static json_t *number(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 
-struct text {
-	char *s;
-	size_t len;
-};
 
-static void add(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void add(struct text *t, const char *fmt, ...)
-{
-	va_list ap, aq;
-	va_start(ap, fmt);
-	va_copy(aq, ap);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	t->s = td_realloc(t->s, t->len + (size_t)n + 1);
-	vsnprintf(t->s + t->len, (size_t)n + 1, fmt, aq);
-	va_end(aq);
-	t->len += (size_t)n;
-}
-
-static json_t *finish(struct text *t, json_t *structured)
+static json_t *finish(struct mcp_text *t, json_t *structured)
 {
 	json_t *r = mcp_tool_result(t->s ? t->s : "", structured, false);
 	free(t->s);
@@ -78,17 +60,17 @@ json_t *tool_explain_node(json_t *args, const struct mcp_cancel *c, const char *
 			json_array_append_new(aliases, json_stringn(p, n));
 		p += n + (p[n] == ',');
 	}
-	struct text t = { 0 };
-	add(&t, "%s", e->node);
+	struct mcp_text t = { 0 };
+	mcp_text_add(&t, "%s", e->node);
 	if (found_as)
-		add(&t, " (the nearest node tdkit explains for %s)", asked);
-	add(&t, "\nMeasures: %s\nWhy it grows: %s\nWhat to change: %s\n", e->measures, e->causes, e->change);
+		mcp_text_add(&t, " (the nearest node tdkit explains for %s)", asked);
+	mcp_text_add(&t, "\nMeasures: %s\nWhy it grows: %s\nWhat to change: %s\n", e->measures, e->causes, e->change);
 	for (int v = 0; v < TMA_NVENDORS; v++) {
 		if (vendor && strcmp(vendor, vendor_names[v]))
 			continue;
 		if (e->next[v] && *e->next[v]) {
 			json_object_set_new(next, vendor_names[v], json_string(e->next[v]));
-			add(&t, "Next (%s): %s\n", vendor_names[v], e->next[v]);
+			mcp_text_add(&t, "Next (%s): %s\n", vendor_names[v], e->next[v]);
 		}
 	}
 	json_t *s = json_pack("{s:s, s:o, s:s, s:s, s:s, s:o}", "node", e->node, "aliases", aliases, "measures", e->measures,
@@ -172,30 +154,30 @@ json_t *tool_derive(json_t *args, const struct mcp_cancel *c, const char *key)
 		result = mcp_tool_error("derive: no perf stat run in the text%s%s", r.err[0] ? ": " : "", trimmed(r.err));
 		goto out;
 	}
-	struct text t = { 0 };
+	struct mcp_text t = { 0 };
 	size_t i, j;
 	json_t *run, *m;
 	json_array_foreach(runs, i, run) {
-		add(&t, "run %zu (%s%s%s): %s\n", i + 1, str(run, "layout"), str(run, "model")[0] ? ", model " : "",
+		mcp_text_add(&t, "run %zu (%s%s%s): %s\n", i + 1, str(run, "layout"), str(run, "model")[0] ? ", model " : "",
 		    str(run, "model"), str(run, "summary"));
 		bool path = false;
 		json_array_foreach(json_object_get(run, "tree"), j, m) if (json_is_true(json_object_get(m, "on_path"))) {
-			add(&t, "%s %s %.1f%%", path ? " >" : "bottleneck path:", str(m, "node"),
+			mcp_text_add(&t, "%s %s %.1f%%", path ? " >" : "bottleneck path:", str(m, "node"),
 			    json_number_value(json_object_get(m, "value_pct")));
 			path = true;
 		}
 		if (path)
-			add(&t, "\n");
+			mcp_text_add(&t, "\n");
 		json_array_foreach(json_object_get(run, "metrics"), j, m) {
 			if (strcmp(str(m, "scope"), "all") && strcmp(str(m, "scope"), ""))
 				continue;
 			json_t *v = json_object_get(m, "value");
-			add(&t, "  %s = %.4g %s%s%s\n", str(m, "name"), json_is_number(v) ? json_number_value(v) : NAN,
+			mcp_text_add(&t, "  %s = %.4g %s%s%s\n", str(m, "name"), json_is_number(v) ? json_number_value(v) : NAN,
 			    str(m, "unit"), str(m, "verdict")[0] ? "  " : "", str(m, "verdict"));
 		}
 	}
 	if (r.err[0])
-		add(&t, "notes: %s\n", trimmed(r.err));
+		mcp_text_add(&t, "notes: %s\n", trimmed(r.err));
 	result = finish(&t, json_incref(doc));
 out:
 	json_decref(doc);
@@ -407,21 +389,21 @@ json_t *tool_fold_top(json_t *args, const struct mcp_cancel *c, const char *key)
 		result = mcp_tool_error("fold_top: %s", r.err[0] ? trimmed(r.err) : "folding failed");
 		goto out;
 	}
-	struct text t = { 0 };
+	struct mcp_text t = { 0 };
 	double samples = json_number_value(json_object_get(doc, "samples"));
-	add(&t, "%.0f samples.\nfunctions by own samples (leaf):\n", samples);
+	mcp_text_add(&t, "%.0f samples.\nfunctions by own samples (leaf):\n", samples);
 	size_t i;
 	json_t *e;
 	json_array_foreach(json_object_get(doc, "self"), i, e) if (i < 10)
-		add(&t, "  %5.1f%%  %s\n", json_number_value(json_object_get(e, "pct")), str(e, "function"));
-	add(&t, "functions by samples anywhere in the stack:\n");
+		mcp_text_add(&t, "  %5.1f%%  %s\n", json_number_value(json_object_get(e, "pct")), str(e, "function"));
+	mcp_text_add(&t, "functions by samples anywhere in the stack:\n");
 	json_array_foreach(json_object_get(doc, "total"), i, e) if (i < 10)
-		add(&t, "  %5.1f%%  %s\n", json_number_value(json_object_get(e, "pct")), str(e, "function"));
-	add(&t, "hottest stacks:\n");
+		mcp_text_add(&t, "  %5.1f%%  %s\n", json_number_value(json_object_get(e, "pct")), str(e, "function"));
+	mcp_text_add(&t, "hottest stacks:\n");
 	json_array_foreach(json_object_get(doc, "stacks"), i, e) if (i < 5)
-		add(&t, "  %5.1f%%  %s\n", json_number_value(json_object_get(e, "pct")), str(e, "stack"));
+		mcp_text_add(&t, "  %5.1f%%  %s\n", json_number_value(json_object_get(e, "pct")), str(e, "stack"));
 	if (r.err[0])
-		add(&t, "notes: %s\n", trimmed(r.err));
+		mcp_text_add(&t, "notes: %s\n", trimmed(r.err));
 	result = finish(&t, json_incref(doc));
 out:
 	json_decref(doc);
@@ -471,7 +453,7 @@ json_t *tool_branches_top(json_t *args, const struct mcp_cancel *c, const char *
 		result = mcp_tool_error("branches_top: %s", r.err[0] ? trimmed(r.err) : "td-branches failed");
 		goto out;
 	}
-	struct text t = { 0 };
+	struct mcp_text t = { 0 };
 	char *compact = json_dumps(doc, JSON_COMPACT | JSON_SORT_KEYS);
 	json_t *rows = json_object_get(doc, "rows");
 	if (json_is_array(rows)) {
@@ -479,17 +461,17 @@ json_t *tool_branches_top(json_t *args, const struct mcp_cancel *c, const char *
 		json_t *e;
 		json_array_foreach(rows, i, e) {
 			json_t *rate = json_object_get(e, "rate");
-			add(&t, "%zu. %s -> %s: %lld of %lld mispredicted (%s%.2f%%), %s, %s\n", i + 1, str(e, "from"), str(e, "to"),
+			mcp_text_add(&t, "%zu. %s -> %s: %lld of %lld mispredicted (%s%.2f%%), %s, %s\n", i + 1, str(e, "from"), str(e, "to"),
 			    (long long)json_number_value(json_object_get(e, "mispredicted")),
 			    (long long)json_number_value(json_object_get(e, "count")), json_is_number(rate) ? "" : "n/a ",
 			    json_is_number(rate) ? 100 * json_number_value(rate) : 0.0, str(e, "type"), str(e, "likely_cause"));
 		}
 	} else {
-		add(&t, "%s\n", compact);
+		mcp_text_add(&t, "%s\n", compact);
 	}
 	free(compact);
 	if (r.err[0])
-		add(&t, "notes: %s\n", trimmed(r.err));
+		mcp_text_add(&t, "notes: %s\n", trimmed(r.err));
 	result = finish(&t, json_incref(doc));
 out:
 	json_decref(doc);
@@ -574,8 +556,8 @@ json_t *tool_collect(json_t *args, const struct mcp_cancel *c, const char *key)
 		result = mcp_tool_error("collect: %s", r.err[0] ? trimmed(r.err) : "td-collect failed");
 		goto out;
 	}
-	struct text t = { 0 };
-	add(&t, "%s%s%s", trimmed(r.out), r.err[0] ? "\n" : "", trimmed(r.err));
+	struct mcp_text t = { 0 };
+	mcp_text_add(&t, "%s%s%s", trimmed(r.out), r.err[0] ? "\n" : "", trimmed(r.err));
 	result = finish(&t, NULL);
 out:
 	worker_result_free(&r);

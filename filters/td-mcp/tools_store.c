@@ -119,25 +119,6 @@ static char *verb_text(const char *const *argv, const struct mcp_cancel *c, cons
 	return out;
 }
 
-/* A growing text. */
-struct text {
-	char *s;
-	size_t len;
-};
-
-static void add(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void add(struct text *t, const char *fmt, ...)
-{
-	va_list ap, aq;
-	va_start(ap, fmt);
-	va_copy(aq, ap);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	t->s = td_realloc(t->s, t->len + (size_t)n + 1);
-	vsnprintf(t->s + t->len, (size_t)n + 1, fmt, aq);
-	va_end(aq);
-	t->len += (size_t)n;
-}
 
 static const char *str(json_t *o, const char *k)
 {
@@ -151,7 +132,7 @@ static double num(json_t *o, const char *k)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-static json_t *finish(struct text *t, json_t *structured)
+static json_t *finish(struct mcp_text *t, json_t *structured)
 {
 	json_t *r = mcp_tool_result(t->s ? t->s : "", structured, false);
 	free(t->s);
@@ -190,17 +171,17 @@ json_t *tool_list_runs(json_t *args, const struct mcp_cancel *c, const char *key
 	json_t *err, *runs = run_json(argv, 0, c, key, &rc, &err);
 	if (!runs)
 		return err;
-	struct text t = { 0 };
-	add(&t, "%zu run%s, newest first:\n", json_array_size(runs), json_array_size(runs) == 1 ? "" : "s");
+	struct mcp_text t = { 0 };
+	mcp_text_add(&t, "%zu run%s, newest first:\n", json_array_size(runs), json_array_size(runs) == 1 ? "" : "s");
 	size_t i;
 	json_t *r;
 	json_array_foreach(runs, i, r) {
-		add(&t, "%s  %s  %s", str(r, "id"), str(r, "time"), str(r, "summary"));
+		mcp_text_add(&t, "%s  %s  %s", str(r, "id"), str(r, "time"), str(r, "summary"));
 		const char *k;
 		json_t *v;
 		json_object_foreach(json_object_get(r, "labels"), k, v) if (strcmp(k, "events"))
-			add(&t, "  %s=%s", k, json_string_value(v) ? json_string_value(v) : "");
-		add(&t, "\n");
+			mcp_text_add(&t, "  %s=%s", k, json_string_value(v) ? json_string_value(v) : "");
+		mcp_text_add(&t, "\n");
 	}
 	return finish(&t, json_pack("{s:o}", "runs", runs));
 }
@@ -217,7 +198,7 @@ json_t *tool_get_run(json_t *args, const struct mcp_cancel *c, const char *key)
 	if (!metrics)
 		return err;
 	json_t *out = json_pack("{s:s, s:o}", "id", id, "metrics", metrics);
-	struct text t = { 0 };
+	struct mcp_text t = { 0 };
 	if (tree) {
 		const char *argv[] = { "show", "--tree", id, NULL };
 		char *text = verb_text(argv, c, key, &err);
@@ -226,7 +207,7 @@ json_t *tool_get_run(json_t *args, const struct mcp_cancel *c, const char *key)
 			return err;
 		}
 		json_object_set_new(out, "tree", json_string(text));
-		add(&t, "%s", text);
+		mcp_text_add(&t, "%s", text);
 		free(text);
 	}
 	if (funnel) {
@@ -248,18 +229,18 @@ json_t *tool_get_run(json_t *args, const struct mcp_cancel *c, const char *key)
 							      (json_int_t)json_integer_value(level), "value_pct",
 							      json_is_number(json_object_get(m, "value")) ? json_real(num(m, "value")) : json_null(),
 							      "kind", useful ? "useful" : "waste", "mark", high ? "\xe2\x9c\x97" : "\xe2\x9c\x93"));
-			add(&t, "%s%s %-24s %6.1f%%  %s\n", json_array_size(rows) == 1 ? "\nfunnel (where the slots went):\n" : "",
+			mcp_text_add(&t, "%s%s %-24s %6.1f%%  %s\n", json_array_size(rows) == 1 ? "\nfunnel (where the slots went):\n" : "",
 			    json_integer_value(level) == 1 ? "" : "  ", node, num(m, "value"), useful ? "useful" : high ? "waste \xe2\x9c\x97 (high)" : "waste");
 		}
 		if (!json_array_size(rows))
-			add(&t, "\n(no Top-down nodes in this run: no funnel)\n");
+			mcp_text_add(&t, "\n(no Top-down nodes in this run: no funnel)\n");
 		json_object_set_new(out, "funnel", rows);
 	}
 	if (!tree) {
 		size_t i;
 		json_t *m;
 		json_array_foreach(metrics, i, m) if (!json_is_integer(json_object_get(m, "tma_level")))
-			add(&t, "%s %s = %g %s %s\n", str(m, "scope"), str(m, "metric"), num(m, "value"), str(m, "unit"),
+			mcp_text_add(&t, "%s %s = %g %s %s\n", str(m, "scope"), str(m, "metric"), num(m, "value"), str(m, "unit"),
 			    str(m, "verdict"));
 	}
 	if (counters) {
@@ -270,7 +251,7 @@ json_t *tool_get_run(json_t *args, const struct mcp_cancel *c, const char *key)
 			free(t.s);
 			return err;
 		}
-		add(&t, "\n%zu counters (in structuredContent.counters)\n", json_array_size(rows));
+		mcp_text_add(&t, "\n%zu counters (in structuredContent.counters)\n", json_array_size(rows));
 		json_object_set_new(out, "counters", rows);
 	}
 	return finish(&t, out);
@@ -286,11 +267,11 @@ json_t *tool_query_bottlenecks(json_t *args, const struct mcp_cancel *c, const c
 	json_t *err, *nodes = run_json(argv, 0, c, key, &rc, &err);
 	if (!nodes)
 		return err;
-	struct text t = { 0 };
+	struct mcp_text t = { 0 };
 	if (!json_array_size(nodes))
-		add(&t, "no Top-down node in the runs selected\n");
+		mcp_text_add(&t, "no Top-down node in the runs selected\n");
 	else
-		add(&t, "Top-down nodes by mean share of the slots over the runs selected:\n");
+		mcp_text_add(&t, "Top-down nodes by mean share of the slots over the runs selected:\n");
 	size_t i;
 	json_t *n;
 	json_array_foreach(nodes, i, n)
@@ -298,7 +279,7 @@ json_t *tool_query_bottlenecks(json_t *args, const struct mcp_cancel *c, const c
 		char sd[32] = "";
 		if (isfinite(num(n, "sd_pct")))
 			snprintf(sd, sizeof sd, ", sd %.1f", num(n, "sd_pct"));
-		add(&t, "%zu. %s (level %lld): mean %.1f%%%s, on the bottleneck path in %lld of %lld runs, high in %lld\n",
+		mcp_text_add(&t, "%zu. %s (level %lld): mean %.1f%%%s, on the bottleneck path in %lld of %lld runs, high in %lld\n",
 		    i + 1, str(n, "node"), (long long)num(n, "level"), num(n, "mean_pct"), sd,
 		    (long long)num(n, "on_path_runs"), (long long)num(n, "runs"), (long long)num(n, "high_runs"));
 	}
@@ -326,13 +307,13 @@ json_t *tool_query_by_node(json_t *args, const struct mcp_cancel *c, const char 
 	json_t *err, *runs = run_json(argv, 0, c, key, &rc, &err);
 	if (!runs)
 		return err;
-	struct text t = { 0 };
-	add(&t, "%zu run%s where %s is at least %s%%:\n", json_array_size(runs), json_array_size(runs) == 1 ? "" : "s",
+	struct mcp_text t = { 0 };
+	mcp_text_add(&t, "%zu run%s where %s is at least %s%%:\n", json_array_size(runs), json_array_size(runs) == 1 ? "" : "s",
 	    e->node, min);
 	size_t i;
 	json_t *r;
 	json_array_foreach(runs, i, r)
-		add(&t, "%s  %s  %.1f%%  (%s%s%s)\n", str(r, "id"), str(r, "time"), num(r, "value"), str(r, "scope"),
+		mcp_text_add(&t, "%s  %s  %.1f%%  (%s%s%s)\n", str(r, "id"), str(r, "time"), num(r, "value"), str(r, "scope"),
 		    str(r, "pmu")[0] ? " " : "", str(r, "pmu"));
 	return finish(&t, json_pack("{s:s, s:o}", "node", e->node, "runs", runs));
 }
@@ -350,8 +331,8 @@ static json_t *compare(const char *const *json_argv, const char *const *text_arg
 		json_decref(doc);
 		return err;
 	}
-	struct text t = { 0 };
-	add(&t, "%s%s", rc == 1 ? "REGRESSION: at least one significant change for the worse.\n\n" : "", text);
+	struct mcp_text t = { 0 };
+	mcp_text_add(&t, "%s%s", rc == 1 ? "REGRESSION: at least one significant change for the worse.\n\n" : "", text);
 	free(text);
 	return finish(&t, json_pack("{s:b, s:o}", "regression", rc == 1, "comparison", doc));
 }
@@ -385,27 +366,27 @@ json_t *tool_trend(json_t *args, const struct mcp_cancel *c, const char *key)
 	if (!doc)
 		return err;
 	json_t *points = json_object_get(doc, "points"), *changes = json_object_get(doc, "changes");
-	struct text t = { 0 };
-	add(&t, "%s over %zu runs", str(doc, "metric"), json_array_size(points));
+	struct mcp_text t = { 0 };
+	mcp_text_add(&t, "%s over %zu runs", str(doc, "metric"), json_array_size(points));
 	if (json_array_size(points)) {
 		json_t *first = json_array_get(points, 0), *last = json_array_get(points, json_array_size(points) - 1);
-		add(&t, " (%s: %g ... %s: %g)", str(first, "time"), num(first, "value"), str(last, "time"), num(last, "value"));
+		mcp_text_add(&t, " (%s: %g ... %s: %g)", str(first, "time"), num(first, "value"), str(last, "time"), num(last, "value"));
 	}
-	add(&t, ".\n");
+	mcp_text_add(&t, ".\n");
 	size_t i, anomalies = 0;
 	json_t *p;
 	json_array_foreach(points, i, p) if (json_is_true(json_object_get(p, "anomaly"))) {
-		add(&t, "anomaly: run %s at %s: %g against a rolling mean of %g (z %.1f)\n", str(p, "id"), str(p, "time"),
+		mcp_text_add(&t, "anomaly: run %s at %s: %g against a rolling mean of %g (z %.1f)\n", str(p, "id"), str(p, "time"),
 		    num(p, "value"), num(p, "mean"), num(p, "z"));
 		anomalies++;
 	}
 	json_array_foreach(changes, i, p)
-		add(&t, "step: from run %s the mean moves %+.2f%% (%g -> %g, p %.2g)\n", str(p, "id"), num(p, "delta_pct"),
+		mcp_text_add(&t, "step: from run %s the mean moves %+.2f%% (%g -> %g, p %.2g)\n", str(p, "id"), num(p, "delta_pct"),
 		    num(p, "before"), num(p, "after"), num(p, "p_value"));
 	if (!anomalies && !json_array_size(changes))
-		add(&t, "no anomaly and no step.\n");
+		mcp_text_add(&t, "no anomaly and no step.\n");
 	if (rc == 1)
-		add(&t, "The CI gate fails: the newest run is an anomaly or a step starts among the newest runs.\n");
+		mcp_text_add(&t, "The CI gate fails: the newest run is an anomaly or a step starts among the newest runs.\n");
 	json_object_set_new(doc, "flagged", json_boolean(rc == 1));
 	return finish(&t, doc);
 }
