@@ -27,6 +27,7 @@ struct known {
 
 struct stat_csv {
 	char sep;
+	bool sep_from_header;           /* only an unused --metric-only header chose sep */
 	bool comma_locale_warned;
 	char *repaired;                 /* a comma-locale row rewritten */
 	size_t repaired_cap;
@@ -337,6 +338,8 @@ static bool counter_row(struct stat_csv *c, struct field *f, int nf, struct stat
  * counter. The metric is the last (number, text[, threshold]) on the row. */
 static bool continuation_row(struct stat_csv *c, struct field *f, int nf, struct stat_record *r)
 {
+	if (!c->last.event)
+		return false;           /* no counter yet: "throughput;3.2;GB/s" is a program's */
 	int last = nf - 1;
 	while (last >= 0 && f[last].n == 0)
 		last--;
@@ -379,7 +382,7 @@ static bool ends_in_count(struct field f)
 }
 
 /* --metric-only and old --topdown: a header of names, then rows of values. */
-static bool metric_header(struct stat_csv *c, struct field *f, int nf, unsigned long lineno)
+static bool header_shape(const struct field *f, int nf)
 {
 	int named = 0;
 	for (int i = 0; i < nf; i++) {
@@ -387,7 +390,12 @@ static bool metric_header(struct stat_csv *c, struct field *f, int nf, unsigned 
 			return false;
 		named += f[i].n > 0;
 	}
-	if (named < 2)
+	return named >= 2;
+}
+
+static bool metric_header(struct stat_csv *c, struct field *f, int nf, unsigned long lineno)
+{
+	if (!header_shape(f, nf))
 		return false;
 	free_columns(c);
 	c->column_values = false;
@@ -652,16 +660,62 @@ static bool csv_line(struct stat_csv *c, const char *line, size_t len, const cha
 	return metric_only_row(c, f, nf, file, lineno, emit, ctx) || metric_header(c, f, nf, lineno);
 }
 
+/* The line repeats the --metric-only header or is a row of its table. */
+static bool metric_only_line(const struct stat_csv *c, const char *line, size_t len)
+{
+	struct field f[MAX_FIELDS];
+	int nf = split(line, len, c->sep, f);
+	return same_header(c, f, nf) || metric_only_shape(c, f, nf);
+}
+
+/* The line is a counter row, a --metric-only header or a row of nothing
+ * but separators under its own separator, another than sep. */
+static bool perf_row_elsewhere(struct stat_csv *c, const char *line, size_t len)
+{
+	char sep = pick_separator(line, len);
+	if (sep == c->sep)
+		return false;
+	TD_ALLOC_GROW(c->scratch, 2 * len + 64, c->scratch_cap);
+	struct field f[MAX_FIELDS];
+	int nf = split(line, len, sep, f);
+	struct stat_record r;
+	stat_record_init(&r, "", 0);
+	struct csv_layout lay;
+	char saved = c->sep;
+	c->sep = sep;
+	bool empty = nf >= 2;                   /* ",,,," : a group that failed to count */
+	for (int i = 0; i < nf && empty; i++)
+		empty = f[i].n == 0;
+	bool yes = empty || counter_row(c, f, nf, &r, &lay) || header_shape(f, nf);
+	c->sep = saved;
+	return yes;
+}
+
 /* The separator is the one of the first row read as perf's: a line of
- * other text before it ("2024-11-24T17:56:24-08:00") does not choose it. */
+ * other text before it ("2024-11-24T17:56:24-08:00") does not choose it.
+ * A --metric-only header alone chooses it only until a row uses that
+ * header: "benchmark: 12 ops/s" reads as a header under ':', and the
+ * counter rows after it under ',' must not then be lost to it (the
+ * header becomes other text). */
 bool stat_csv_line(struct stat_csv *c, const char *line, size_t len, const char *file, unsigned long lineno,
 		   stat_emit_fn emit, void *ctx)
 {
+	if (c->sep && c->sep_from_header) {
+		if (c->header_used)
+			c->sep_from_header = false;
+		else if (!metric_only_line(c, line, len) && perf_row_elsewhere(c, line, len)) {
+			free_columns(c);          /* counted as other text */
+			c->sep = 0;
+			c->sep_from_header = false;
+		}
+	}
 	if (c->sep)
 		return csv_line(c, line, len, file, lineno, emit, ctx);
 	c->sep = pick_separator(line, len);
-	if (csv_line(c, line, len, file, lineno, emit, ctx))
+	if (csv_line(c, line, len, file, lineno, emit, ctx)) {
+		c->sep_from_header = c->columns && !c->header_used;
 		return true;
+	}
 	c->sep = 0;
 	return false;
 }

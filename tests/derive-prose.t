@@ -55,6 +55,25 @@ else
 	skip "man not installed"
 fi
 
+# A program's line before perf's CSV never takes the rows with it: under
+# ':' "benchmark: 12 ops/s" has a --metric-only header's shape, under ';'
+# "throughput;3.2;GB/s" a further metric's, "a|b|c" a header under '|'.
+# Every CSV capture reads the same with the line before it, which is named
+# as other text.
+csvs=("$D"/*.csv)
+have_shared && csvs+=("$S"/stat_csv/*.csv "$S"/stat_csv/*/*.csv)
+for pre in "benchmark: 12 ops/s" "throughput;3.2;GB/s" "a|b|c"; do
+	bad=0
+	for f in "${csvs[@]}"; do
+		{ echo "$pre"; cat "$f"; } >"$T_TMP/pre.csv"
+		"$DERIVE" --csv "$f" >"$T_TMP/a" 2>/dev/null
+		"$DERIVE" --csv "$T_TMP/pre.csv" 2>"$T_TMP/err" | sed "s#$T_TMP/pre.csv#$f#" >"$T_TMP/b"
+		cmp -s "$T_TMP/a" "$T_TMP/b" && grep -q "pre.csv: .*non-perf text skipped (the first at line 1)" "$T_TMP/err" ||
+			{ diag "'$pre' before $f: read differently"; bad=1; }
+	done
+	ok $bad "'$pre' before each of ${#csvs[@]} CSV captures: the same metrics, the line named as other text"
+done
+
 if have_shared; then
 	# the amd-zen4 perf-ninja notes: google-benchmark output around two PipelineL2 runs
 	F=$S/stat/amd-zen4-7700X-class_PipelineL2_baseline-vs-solution_perf-ninja-vectorization1-notes.txt
