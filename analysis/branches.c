@@ -431,7 +431,10 @@ static int line_entries(struct branches *b, const char *line, size_t len, const 
 		 * glued on (brstack.h) needs a look */
 		size_t glued = 0;
 		if (!(tok[0] == '0' && n > 1 && tok[1] == 'x') && memchr(tok, '/', n)) {
-			glued = brstack_glued_ip(tok, n);
+			if (token == 0 && gap_start == 0)
+				glued = brstack_glued_ip_padded(tok, n, start);
+			if (!glued)
+				glued = brstack_glued_ip(tok, n);
 			if (!glued)
 				glued = brstack_glued_dso(tok, n);
 			if (!glued && after_ip && found == 0)
@@ -862,7 +865,8 @@ int branches_rank(struct branches *b, enum br_group group, enum br_sort sort, un
 	size_t nacc = 0;
 	for (size_t i = 0; i < b->nstat; i++) {
 		const struct pair_stat *s = &b->stat[i];
-		uint32_t from = symbolize(b, s->from), to = group == BR_BY_PAIR ? symbolize(b, s->to) : NONE;
+		bool pairs = group == BR_BY_PAIR || group == BR_BY_SYMBOL;
+		uint32_t from = symbolize(b, s->from), to = pairs ? symbolize(b, s->to) : NONE;
 		if (group == BR_BY_FUNC) {
 			struct td_span f = function_of(str(b, from));
 			from = td_intern(b->strings, f.p, f.n);
