@@ -81,8 +81,8 @@ static void sample(struct reader *r, const struct perf_data *d, const struct pd_
 		e[i].cycles = be.cycles;
 		const char *type = typed ? type_names[be.type & 15] : "";
 		e[i].type = (struct td_span){ type, strlen(type) };
-		/* brstacksym names an unused slot [unknown]/[unknown] like any other entry */
-		e[i].empty = !r->m && be.from == 0 && be.to == 0;
+		/* an unused slot: brstacksym prints it [unknown]/[unknown], but it is no branch */
+		e[i].empty = be.from == 0 && be.to == 0;
 	}
 	branches_add_sample(r->b, e, n);
 }

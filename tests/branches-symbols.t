@@ -6,9 +6,11 @@
 # machine's kallsyms, or none when the recording's kernel had a build id)
 # and with the committed kallsyms given to both (--kallsyms: kernel
 # addresses named on every file that has them). perf runs live (skip when
-# absent). Each ranking is also checked against pair counts taken from
-# perf's text by python, so equality does not rest on td-branches' own
-# text reader. The names' lookup on recordings made here: unit test
+# absent). Unused 0x0/0x0 slots, which perf.data tells apart, stay out of
+# the ranking (as with --by pair); brstacksym prints them [unknown]/[unknown]:
+# that row is compared with them added. The text's ranking is also checked
+# against pair counts taken from perf's text by python, so equality does
+# not rest on td-branches' own text reader. The names' lookup on recordings made here: unit test
 # test_branch_names.
 . "$(dirname "$0")/lib.sh"
 BR=$TD_BIN/td-branches
@@ -39,6 +41,34 @@ for r in sorted(json.load(open(sys.argv[1]))["rows"], key=lambda r: (r["from"], 
 ' "$1"
 }
 
+# compare_rankings DIRECT.json TEXT.json: the same ranking, but for the unused
+# 0x0/0x0 slots perf.data tells apart (not ranked, counted in totals.empty)
+# and brstacksym's text prints as [unknown]/[unknown] entries. Prints
+# "same" or the first difference.
+compare_rankings() {
+	python3 -c '
+import json, sys
+d, t = (json.load(open(f)) for f in sys.argv[1:3])
+empty = d["totals"]["empty"]
+def key(r): return (r["from"], r["to"] or "")
+unk = [k for k in (("[unknown]", "[unknown]"), ("[unknown]", "")) if k in {key(r) for r in t["rows"]}]
+dt, tt = dict(d["totals"]), dict(t["totals"])
+dt["empty"] = tt["empty"] = 0
+if dt != tt: print("totals differ:", d["totals"], t["totals"]); sys.exit()
+dr, tr = {key(r): r for r in d["rows"]}, {key(r): r for r in t["rows"]}
+for k in set(dr) | set(tr):
+    a, b = dr.get(k), tr.get(k)
+    if k in unk and empty:
+        n = (a["count"] if a else 0) + empty
+        if n != b["count"] or (a and a["mispredicted"] != b["mispredicted"]):
+            print("unused slots: %s has %s + %d, perf text %d" % (k, a and a["count"], empty, b["count"])); sys.exit()
+    elif a != b:
+        print("row differs:", a, b); sys.exit()
+order = lambda rows: [key(r) for r in rows if not (empty and key(r) in unk)]
+print("same" if order(d["rows"]) == order(t["rows"]) else "row order differs")
+' "$1" "$2"
+}
+
 if ! have_shared; then
 	skip "../shared absent: no branch-stack perf.data to compare"
 elif ! command -v perf >/dev/null; then
@@ -56,17 +86,18 @@ else
 			fi
 			"$BR" "${ks[@]}" --by symbol --json --top 0 "$f" >"$T_TMP/direct.json"
 			"$BR" --by symbol --json --top 0 "$T_TMP/p.txt" >"$T_TMP/text.json"
-			rows=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["rows"]; print(len(r), sum(1 for x in r if x["from"] != "[unknown]" or x["to"] != "[unknown]"))' "$T_TMP/direct.json")
-			same "$T_TMP/text.json" "$T_TMP/direct.json" \
-				"$b ($k kallsyms): --by symbol FILE = perf script -F ip,brstacksym | td-branches --by symbol (rows, named: $rows)"
+			read -r rows named empty < <(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); r=d["rows"]
+print(len(r), sum(1 for x in r if x["from"] != "[unknown]" or x["to"] != "[unknown]"), d["totals"]["empty"])' "$T_TMP/direct.json")
+			res=$(compare_rankings "$T_TMP/direct.json" "$T_TMP/text.json")
+			ok $([ "$res" = same ]; echo $?) "$b ($k kallsyms): --by symbol FILE = perf script -F ip,brstacksym | td-branches --by symbol: $res ($rows pairs, $named named, $empty unused slots)"
 			pairs_of_text "$T_TMP/q.txt" >"$T_TMP/perf.pairs"
-			pairs_of_json "$T_TMP/direct.json" >"$T_TMP/td.pairs"
+			pairs_of_json "$T_TMP/text.json" >"$T_TMP/td.pairs"
 			same "$T_TMP/perf.pairs" "$T_TMP/td.pairs" \
 				"$b ($k kallsyms): every symbol pair's count and mispredictions = perf's brstacksym text ($(wc -l <"$T_TMP/perf.pairs") pairs)"
-			"$BR" "${ks[@]}" --by func --csv --top 0 "$f" >"$T_TMP/direct.csv"
-			"$BR" --by func --csv --top 0 "$T_TMP/p.txt" >"$T_TMP/text.csv"
-			same "$T_TMP/text.csv" "$T_TMP/direct.csv" \
-				"$b ($k kallsyms): --by func FILE = the same from perf script ($(($(wc -l <"$T_TMP/direct.csv") - 1)) functions)"
+			"$BR" "${ks[@]}" --by func --json --top 0 "$f" >"$T_TMP/direct.json"
+			"$BR" --by func --json --top 0 "$T_TMP/p.txt" >"$T_TMP/text.json"
+			res=$(compare_rankings "$T_TMP/direct.json" "$T_TMP/text.json")
+			ok $([ "$res" = same ]; echo $?) "$b ($k kallsyms): --by func FILE = the same from perf script: $res ($(grep -c '"from"' "$T_TMP/direct.json") functions)"
 		done
 	done
 	# the ip glued to a name that starts with hex letters: ffffffff9dd022bd + do_arch_prctl_64+0xb4
