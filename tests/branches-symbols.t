@@ -115,6 +115,11 @@ if have_shared; then
 	K=$S/intel-skl-m7-6Y75_lbr-b_perf4.14.perf.data
 	run_tool "$T_TMP/o" "$T_TMP/e" "$BR" --by func --kallsyms /nonexistent --symfs /nonexistent --csv "$K"
 	ok $(( RC != 0 )) "--kallsyms and --symfs with missing files: exit 0, names unknown ($(sed -n 2p "$T_TMP/o" | cut -d, -f2))"
+	# a cut recording: what came before the cut is ranked, the cut said, exit 2
+	head -c 500000 "$S/intel-snb-i5-2467M_callgraph+lbr_-a-g-b_perf3.8.perf.data" >"$T_TMP/cut.data"
+	run_tool "$T_TMP/o" "$T_TMP/e" "$BR" --by symbol "$T_TMP/cut.data"
+	grep -q '^579 samples' "$T_TMP/o" && grep -q 'truncated' "$T_TMP/e"
+	ok $(( $? || RC != 2 )) "--by symbol on a cut perf.data: the 579 samples before the cut ranked, the cut said, exit 2"
 else
 	skip "../shared absent"
 fi
