@@ -7,6 +7,7 @@
 #include "common/diag.h"
 #include "common/intern.h"
 #include "common/grow.h"
+#include "common/queue.h"
 #include "parsers/elf_symbols.h"
 #include "parsers/perf_script.h"
 #include "parsers/spe.h"
@@ -77,6 +78,7 @@ struct branches {
 	size_t split_min;          /* runs of lines this long are read by two threads */
 	bool helper_kept_up;       /* the second thread read all of the last run's second half */
 	struct spe_dump spe;
+	struct helper *helper;     /* the second thread, from the first split on */
 	struct br_row *rows;
 	char *row_text;
 	size_t row_text_len, row_text_cap;
@@ -92,10 +94,13 @@ struct branches *branches_new(void)
 	return b;
 }
 
+static void helper_stop(struct helper *h);
+
 void branches_free(struct branches *b)
 {
 	if (!b)
 		return;
+	helper_stop(b->helper);
 	td_intern_free(b->strings);
 	td_intern_free(b->pairs);
 	free(b->text_pair);
@@ -431,7 +436,10 @@ static int line_entries(struct branches *b, const char *line, size_t len, const 
 		 * glued on (brstack.h) needs a look */
 		size_t glued = 0;
 		if (!(tok[0] == '0' && n > 1 && tok[1] == 'x') && memchr(tok, '/', n)) {
-			glued = brstack_glued_ip(tok, n);
+			if (token == 0 && gap_start == 0)
+				glued = brstack_glued_ip_padded(tok, n, start);
+			if (!glued)
+				glued = brstack_glued_ip(tok, n);
 			if (!glued)
 				glued = brstack_glued_dso(tok, n);
 			if (!glued && after_ip && found == 0)
@@ -691,26 +699,67 @@ static void merge_half(struct branches *b, const struct half *h)
 		b->header_open = false;
 }
 
+/* The second thread: halves handed to it through one queue, handed back
+ * read through another (td_queue; one half in flight at a time). It runs
+ * from the first long run to branches_free(); when it cannot be started,
+ * every run is read on the calling thread, with the same result. */
+struct helper {
+	pthread_t thread;
+	struct td_queue todo, done;
+	bool running;
+};
+
+static void *helper_main(void *arg)
+{
+	struct helper *hp = arg;
+	struct half *h;
+	while ((h = td_queue_pop(&hp->todo))) {
+		read_half(h);
+		td_queue_push(&hp->done, h);
+	}
+	return NULL;
+}
+
+/* The helper, started at the first call; NULL if it could not be. */
+static struct helper *helper_of(struct branches *b)
+{
+	if (b->helper)
+		return b->helper->running ? b->helper : NULL;
+	struct helper *hp = b->helper = td_calloc(1, sizeof(*hp));
+	td_queue_init(&hp->todo, 1);
+	td_queue_init(&hp->done, 1);
+	pthread_attr_t attr;
+	if (pthread_attr_init(&attr) != 0)
+		return NULL;
+	pthread_attr_setstacksize(&attr, 512 * 1024);   /* shallow; a smaller stack starts faster */
+	hp->running = pthread_create(&hp->thread, &attr, helper_main, hp) == 0;
+	pthread_attr_destroy(&attr);
+	return hp->running ? hp : NULL;
+}
+
+static void helper_stop(struct helper *hp)
+{
+	if (!hp)
+		return;
+	td_queue_close(&hp->todo);
+	if (hp->running)
+		pthread_join(hp->thread, NULL);
+	td_queue_destroy(&hp->todo);
+	td_queue_destroy(&hp->done);
+	free(hp);
+}
+
 unsigned long branches_lines(struct branches *b, const char *p, size_t n, const char *file, unsigned long lineno)
 {
 	const char *nl = n >= b->split_min ? memchr(p + n / 2, '\n', n - n / 2) : NULL;
 	size_t mid = nl ? (size_t)(nl - p) + 1 : n;
-	struct half h = { .p = p + mid, .n = n - mid };
-	pthread_t thread;
-	pthread_attr_t attr;
-	bool two = mid < n && !pthread_attr_init(&attr);
-	if (two) {
-		pthread_attr_setstacksize(&attr, 512 * 1024);   /* shallow; a smaller stack starts faster */
-		h.b = branches_new();
-		two = !pthread_create(&thread, &attr, read_half, &h);
-		pthread_attr_destroy(&attr);
-	}
-	if (!two) {
-		branches_free(h.b);
+	struct helper *hp = mid < n ? helper_of(b) : NULL;
+	if (!hp)
 		return read_lines(b, p, n, file, lineno);
-	}
+	struct half h = { .b = branches_new(), .p = p + mid, .n = n - mid };
+	td_queue_push(&hp->todo, &h);
 	unsigned long lines = read_lines(b, p, mid, file, lineno);
-	pthread_join(thread, NULL);
+	td_queue_pop(&hp->done);          /* h, read */
 	b->helper_kept_up = h.done == h.n;
 	merge_half(b, &h);
 	branches_free(h.b);
@@ -862,7 +911,8 @@ int branches_rank(struct branches *b, enum br_group group, enum br_sort sort, un
 	size_t nacc = 0;
 	for (size_t i = 0; i < b->nstat; i++) {
 		const struct pair_stat *s = &b->stat[i];
-		uint32_t from = symbolize(b, s->from), to = group == BR_BY_PAIR ? symbolize(b, s->to) : NONE;
+		bool pairs = group == BR_BY_PAIR || group == BR_BY_SYMBOL;
+		uint32_t from = symbolize(b, s->from), to = pairs ? symbolize(b, s->to) : NONE;
 		if (group == BR_BY_FUNC) {
 			struct td_span f = function_of(str(b, from));
 			from = td_intern(b->strings, f.p, f.n);

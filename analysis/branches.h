@@ -9,7 +9,10 @@
 #include <stddef.h>
 #include "parsers/brstack.h"
 
-enum br_group { BR_BY_PAIR, BR_BY_SITE, BR_BY_FUNC };
+/* BR_BY_SYMBOL ranks pairs as BR_BY_PAIR does: it differs in what a
+ * perf.data reader names them (branches_perf_data.h: brstacksym's names);
+ * text is ranked by the names it carries. */
+enum br_group { BR_BY_PAIR, BR_BY_SITE, BR_BY_FUNC, BR_BY_SYMBOL };
 
 /* A likely cause is named only for a row of this many branches with a P or
  * M flag or more: below it the rate's 95% interval spans several causes

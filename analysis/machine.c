@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/utsname.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <unistd.h>
@@ -94,6 +95,7 @@ struct machine {
 	struct td_intern *inl_names; /* demangled names of inlined functions */
 	struct machine_module *modules;
 	size_t modules_cap;
+	uint64_t kernel_start;       /* 0 until kernel_start() first computes it */
 	char tmp[64];
 };
 
@@ -761,6 +763,41 @@ void machine_resolve(struct machine *m, int32_t pid, int cpumode, uint64_t ip, s
 	if (generation(m, pid, cpumode) != gen)
 		return;                       /* symbols or maps were loaded on the way */
 	*c = (struct resolved){ ip, pid, (int16_t)cpumode, gen, *out };
+}
+
+/* perf's machine__kernel_start, computed once, at the first need. */
+static uint64_t kernel_start(struct machine *m)
+{
+	if (m->kernel_start)
+		return m->kernel_start;
+	m->kernel_start = (uint64_t)1 << 63;
+	struct utsname host;
+	const char *arch = m->data->info.arch;       /* perf_env__raw_arch: the recording's, else this host's */
+	if (!*arch)
+		arch = uname(&host) == 0 ? host.machine : "";
+	if (strcmp(arch, "x86_64") == 0)
+		return m->kernel_start;       /* entry trampolines lie below the kernel text */
+	if (!m->kernel_mapped)
+		default_kernel_map(m);
+	struct dso *d = &m->dsos[m->kernel_dso];
+	if (!d->loaded)
+		load_symbols(m, d);
+	for (size_t i = 0; m->ksyms && i < m->kmaps.n; i++)
+		if (m->kmaps.v[i].dso == m->kernel_dso) {
+			m->kernel_start = m->kmaps.v[i].start;
+			break;
+		}
+	return m->kernel_start;
+}
+
+void machine_resolve_fb(struct machine *m, int32_t pid, int cpumode, uint64_t ip, struct machine_frame *out)
+{
+	machine_resolve(m, pid, cpumode, ip, out);
+	if (out->dso || (cpumode != PERF_RECORD_MISC_KERNEL && cpumode != PERF_RECORD_MISC_USER))
+		return;
+	int mode = ip >= kernel_start(m) ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+	if (mode != cpumode)
+		machine_resolve(m, pid, mode, ip, out);
 }
 
 /* ---- inline frames and modules -------------------------------------------------- */

@@ -50,6 +50,12 @@ const char *machine_comm(struct machine *m, int32_t pid, int32_t tid);
 /* Resolve ip in the given cpumode (PERF_RECORD_MISC_KERNEL / _USER; any
  * other mode resolves to nothing, as in perf) for process pid. */
 void machine_resolve(struct machine *m, int32_t pid, int cpumode, uint64_t ip, struct machine_frame *out);
+/* Resolve an address of a sample in cpumode the way perf's
+ * thread__find_symbol_fb does for branch entries: where no map of that
+ * mode covers it, in the mode its address belongs to (kernel from perf's
+ * kernel start on: 2^63 on x86_64, else the kernel map's start once its
+ * symbols loaded, else 2^63). */
+void machine_resolve_fb(struct machine *m, int32_t pid, int cpumode, uint64_t ip, struct machine_frame *out);
 /* A user-space ip as perf's callchains show it: the frames of the
  * functions inlined at it (perf's "(inlined)" ones: dso "inlined"),
  * innermost first, then the function itself, when the binary's debug

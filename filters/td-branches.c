@@ -15,6 +15,7 @@ static const char *opt_by = "pair", *opt_sort = "mispredicted";
 static long opt_top = 20, opt_min_count;
 static const char *binaries[8], *opt_base;
 static int nbinaries;
+static struct br_perf_data_options pd_opts;
 
 static int add_binary(const char *arg, void *data)
 {
@@ -26,10 +27,12 @@ static int add_binary(const char *arg, void *data)
 }
 
 static const struct td_option options[] = {
-	{ 0, "by", TD_OPT_STRING, &opt_by, "pair|site|func", "group by (from, to) pair (default), source site, or function", NULL },
+	{ 0, "by", TD_OPT_STRING, &opt_by, "pair|site|func|symbol", "group by (from, to) pair (default), source site, function, or symbol pair (perf.data: named as brstacksym)", NULL },
 	{ 0, "sort", TD_OPT_STRING, &opt_sort, "mispredicted|rate|count", "order (default: mispredicted count)", NULL },
 	{ 0, "binary", TD_OPT_CALLBACK, NULL, "PATH", "resolve addresses in this ELF file (repeatable; placed by --show-mmap-events lines or --base)", add_binary },
 	{ 0, "base", TD_OPT_STRING, &opt_base, "ADDR", "where a position-independent --binary was loaded (hex), when the input has no mmap events", NULL },
+	{ 0, "symfs", TD_OPT_STRING, &pd_opts.machine.symfs, "DIR", "perf.data input: look for binaries under DIR", NULL },
+	{ 0, "kallsyms", TD_OPT_STRING, &pd_opts.machine.kallsyms, "FILE", "perf.data input: kernel symbols from FILE", NULL },
 	{ 0, "min-count", TD_OPT_INT, &opt_min_count, "N", "leave out rows with fewer than N branches (use with --sort rate)", NULL },
 	{ 0, "top", TD_OPT_INT, &opt_top, "N", "rows to print (default 20; 0: all)", NULL },
 	{ 0, "csv", TD_OPT_FLAG, &opt_csv, NULL, "CSV with a header row", NULL },
@@ -49,9 +52,12 @@ int main(int argc, char **argv)
 {
 	int n = td_parse_options(&cmd, argc, argv);
 	enum br_group group = !strcmp(opt_by, "pair") ? BR_BY_PAIR : !strcmp(opt_by, "site") ? BR_BY_SITE
-			    : !strcmp(opt_by, "func") ? BR_BY_FUNC : (enum br_group)-1;
+			    : !strcmp(opt_by, "func") ? BR_BY_FUNC : !strcmp(opt_by, "symbol") ? BR_BY_SYMBOL : (enum br_group)-1;
 	if ((int)group < 0)
-		td_usage_error(&cmd, "--by must be pair, site or func, not '%s'", opt_by);
+		td_usage_error(&cmd, "--by must be pair, site, func or symbol, not '%s'", opt_by);
+	/* names for functions and symbol pairs; pairs and sites keep brstack's addresses */
+	pd_opts.symbols = group == BR_BY_FUNC || group == BR_BY_SYMBOL;
+	pd_opts.machine.buildid_dir = getenv("PERF_BUILDID_DIR");
 	enum br_sort sort = !strcmp(opt_sort, "mispredicted") ? BR_SORT_MISPREDICTED : !strcmp(opt_sort, "rate") ? BR_SORT_RATE
 			  : !strcmp(opt_sort, "count") ? BR_SORT_COUNT : (enum br_sort)-1;
 	if ((int)sort < 0)
@@ -81,7 +87,7 @@ int main(int argc, char **argv)
 			if (!strcmp(files[i], "-"))
 				td_bad_input("<stdin>", 0, "perf.data on stdin: give it as a file (it needs random access)");
 			else
-				branches_read_perf_data(b, files[i]);
+				branches_read_perf_data(b, files[i], &pd_opts);
 			continue;
 		}
 		const char *run, *line;

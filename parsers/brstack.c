@@ -127,6 +127,16 @@ size_t brstack_glued_ip(const char *p, size_t n)
 	return 0;
 }
 
+size_t brstack_glued_ip_padded(const char *p, size_t n, size_t blanks)
+{
+	if (blanks < 1 || blanks > 16)
+		return 0;
+	size_t digits = 17 - blanks, i = 0;
+	while (i < n && is_hex(p[i]))
+		i++;
+	return i >= digits && digits < n && p[digits] != '/' ? digits : 0;
+}
+
 size_t brstack_glued_dso(const char *p, size_t n)
 {
 	if (n < 4 || p[0] != '(')

@@ -63,6 +63,12 @@ bool brstack_plain_address(struct td_span s, uint64_t *v);
  *                                                                         -F ip,sym,dso,brstacksym
  * brstack_glued_ip: the length of such a hex ip prefix, or 0. */
 size_t brstack_glued_ip(const char *p, size_t n);
+/* The same for a line's first token after `blanks` blanks (-F ip,brstacksym):
+ * perf prints the ip as " %16lx", so its digits are 17 - blanks of the
+ * token's hex run, and a symbol starting with a hex letter ("abort+0x4",
+ * "do_syscall_64+0x5d") is told from the ip by where the padding puts its
+ * end. 0 when the blanks and the hex run do not fit that layout. */
+size_t brstack_glued_ip_padded(const char *p, size_t n, size_t blanks);
 /* The length of the sample's "(dso)" glued to the front of the entry p, or 0. */
 size_t brstack_glued_dso(const char *p, size_t n);
 /* The length of the sample's symbol glued to the front of the entry p (the
