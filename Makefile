@@ -134,7 +134,7 @@ fuzz-run-fuzz_%:
 	@mkdir -p build-fuzz/corpus-fuzz_$*
 	@echo "== fuzz_$* ($(FUZZ_SECONDS)s)"
 	@ASAN_OPTIONS=$(FUZZ_ASAN_OPTIONS) build-fuzz/fuzz_$* -max_total_time=$(FUZZ_SECONDS) \
-	  -max_len=$(or $(FUZZ_MAX_LEN_$*),$(FUZZ_MAX_LEN)) -print_final_stats=1 build-fuzz/corpus-fuzz_$* \
+	  -max_len=$(or $(FUZZ_MAX_LEN_$*),$(FUZZ_MAX_LEN)) -artifact_prefix=build-fuzz/ -print_final_stats=1 build-fuzz/corpus-fuzz_$* \
 	  $(wildcard tests/fuzz/seeds/$*) $(wildcard $(FUZZ_SEEDS_$*)) 2>&1 | \
 	  grep -E '^stat::number_of_executed_units|^Done|ERROR|SUMMARY|^#[0-9]+ *DONE'; test $${PIPESTATUS[0]} -eq 0
 
