@@ -93,6 +93,19 @@ asan-test: asan
 FUZZ_CC    ?= clang
 FUZZ_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_SECONDS ?= 60
+# Inputs up to FUZZ_MAX_LEN bytes (FUZZ_MAX_LEN_NAME for one target): an
+# execution costs about its input's length, and a few KiB hold every
+# structure of the text formats (seeds longer are cut there). perf.data
+# needs its header, attributes and data section in one input.
+FUZZ_MAX_LEN ?= 4096
+FUZZ_MAX_LEN_perf_data := 65536
+# ASan's quarantine of freed memory, smaller than its 256 MiB default: each
+# execution then reuses the pages the last ones freed instead of faulting
+# in new ones (a use after free within an execution is still caught).
+FUZZ_ASAN_OPTIONS ?= quarantine_size_mb=16
+# More libFuzzer options for make fuzz, e.g. -entropic=0 (a simpler input
+# schedule: about twice the executions per CPU second on the stat targets).
+FUZZ_RUN_FLAGS ?=
 fuzz-build:
 	@$(MAKE) --no-print-directory O=build-fuzz CC=$(FUZZ_CC) CFLAGS="$(FUZZ_FLAGS) -fsanitize=fuzzer-no-link" build-fuzz/build/libtd.a
 	$(if $(FUZZERS),@$(MAKE) --no-print-directory $(FUZZERS:%=build-fuzz/%))
@@ -110,6 +123,7 @@ BRANCH_CAPTURES := $(addprefix $(SHARED)/testdata/,brstack spe)
 FUZZ_SEEDS_stat         := $(STAT_CAPTURES)
 FUZZ_SEEDS_stat_plain   := tests/fuzz/seeds/stat $(STAT_CAPTURES)
 FUZZ_SEEDS_derive       := tests/fuzz/seeds/stat $(STAT_CAPTURES)
+FUZZ_SEEDS_derive_report := tests/fuzz/seeds/stat $(STAT_CAPTURES)
 FUZZ_SEEDS_toplev       := testdata/toplev
 FUZZ_SEEDS_brstack      := $(BRANCH_CAPTURES)
 FUZZ_SEEDS_brstack_plain := tests/fuzz/seeds/brstack $(BRANCH_CAPTURES)
@@ -122,9 +136,10 @@ fuzz: fuzz-build
 fuzz-run-fuzz_%:
 	@mkdir -p build-fuzz/corpus-fuzz_$*
 	@echo "== fuzz_$* ($(FUZZ_SECONDS)s)"
-	@build-fuzz/fuzz_$* -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -print_final_stats=1 build-fuzz/corpus-fuzz_$* \
+	@ASAN_OPTIONS=$(FUZZ_ASAN_OPTIONS) build-fuzz/fuzz_$* -max_total_time=$(FUZZ_SECONDS) \
+	  -max_len=$(or $(FUZZ_MAX_LEN_$*),$(FUZZ_MAX_LEN)) -artifact_prefix=build-fuzz/ -print_final_stats=1 $(FUZZ_RUN_FLAGS) build-fuzz/corpus-fuzz_$* \
 	  $(wildcard tests/fuzz/seeds/$*) $(wildcard $(FUZZ_SEEDS_$*)) 2>&1 | \
-	  grep -E '^stat::number_of_executed_units|^Done|ERROR|SUMMARY|^#[0-9]+ *DONE'; test $${PIPESTATUS[0]} -eq 0
+	  grep -E '^stat::number_of_executed_units|^Done|ERROR|SUMMARY|^#[0-9]+[[:space:]]+DONE'; test $${PIPESTATUS[0]} -eq 0
 
 deps:
 	@sh scripts/deps.sh

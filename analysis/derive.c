@@ -207,7 +207,9 @@ static void stretch(const int *run, size_t n, int session, size_t *from, size_t 
 	*to = b;
 }
 
-int derive_file(const char *path, const struct derive_options *o, derive_run_fn fn, void *ctx)
+/* derive_file and derive_memory: data is NULL for the file at path. */
+static int derive_input(const char *path, const void *data, size_t len, const struct derive_options *o,
+			derive_run_fn fn, void *ctx)
 {
 	struct stat_model m;
 	stat_model_init(&m);
@@ -216,7 +218,8 @@ int derive_file(const char *path, const struct derive_options *o, derive_run_fn 
 		m.on_interval = on_interval;
 		m.on_interval_ctx = &iv;
 	}
-	enum stat_format got = stat_read(path, o->format, stat_model_add, &m);
+	enum stat_format got = data ? stat_read_memory(data, len, path, o->format, stat_model_add, &m)
+				    : stat_read(path, o->format, stat_model_add, &m);
 	stat_model_finish(&m);
 	int nsum, runs = 0;
 	const struct counter_set *sum = stat_model_summary(&m, &nsum);
@@ -276,4 +279,15 @@ int derive_file(const char *path, const struct derive_options *o, derive_run_fn 
 	if (iv.names)
 		td_intern_free(iv.names);
 	return runs;
+}
+
+int derive_file(const char *path, const struct derive_options *o, derive_run_fn fn, void *ctx)
+{
+	return derive_input(path, NULL, 0, o, fn, ctx);
+}
+
+int derive_memory(const void *data, size_t len, const char *name, const struct derive_options *o,
+		  derive_run_fn fn, void *ctx)
+{
+	return derive_input(name, data ? data : "", len, o, fn, ctx);
 }

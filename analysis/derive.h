@@ -30,8 +30,9 @@
  *    sets come first, one callback each, as soon as the interval is
  *    complete (memory does not grow with the input), then the whole-run
  *    sets (interval < 0; interval input summed per run). Reading happens on
- *    the caller's thread and the callbacks run on a second one, in input
- *    order; everything a callback is given lives until it returns.
+ *    the caller's thread and the callbacks run on a second one (on the
+ *    caller's with derive_config.one_thread), in input order; everything a
+ *    callback is given lives until it returns.
  *
  * Runs: one perf stat invocation is one run (perf's `# started on` line,
  * --append, several files); a set's scope names its run when there are
@@ -99,6 +100,9 @@ typedef void (*derive_run_fn)(void *ctx, const struct derive_run *r);
  * Returns the number of runs; problems with the input are reported as
  * td-derive reports them (tool: FILE:LINE: ...). */
 int derive_file(const char *path, const struct derive_options *o, derive_run_fn fn, void *ctx);
+/* The same over len bytes in memory, named name (derive_run.file). */
+int derive_memory(const void *data, size_t len, const char *name, const struct derive_options *o,
+		  derive_run_fn fn, void *ctx);
 
 /* ---- The streaming engine ---- */
 
@@ -113,6 +117,8 @@ struct derive_config {
 	bool intervals;              /* the callback gets -I input's interval sets too (else they
 					are only checked against perf's metrics) */
 	bool chart;                  /* the chart callback gets every interval's trees */
+	bool one_thread;             /* the callbacks run on the reading thread (a fuzz target:
+					no thread per input); the same calls in the same order */
 };
 
 /* One metric of a set. name, unit, verdict, band, next_step and note are
@@ -172,6 +178,9 @@ struct derive_engine *derive_new(const struct derive_config *c, const struct der
 /* Reads path ("-": stdin); returns the layout found, STAT_AUTO when the
  * file holds no perf stat output. format: STAT_AUTO to detect. */
 enum stat_format derive_read(struct derive_engine *e, const char *path, enum stat_format format);
+/* The same over len bytes in memory, named name in messages. */
+enum stat_format derive_read_memory(struct derive_engine *e, const void *data, size_t len, const char *name,
+				    enum stat_format format);
 /* The input is complete: the last interval, the whole-run sets, the check
  * of perf's whole-run metrics. With config.cpu, a model that does not fit
  * the capture is reported (exit 2). */

@@ -242,14 +242,21 @@ struct derive_engine *derive_new(const struct derive_config *c, const struct der
 		e->m.on_pause = cb->pause;
 		e->m.on_pause_ctx = cb->ctx;
 	}
-	/* reading on the caller's thread, the model and the callbacks on a second one */
-	e->pipe = stat_pipe_start(stat_model_add, &e->m);
+	/* reading on the caller's thread, the model and the callbacks on a second one (or the same) */
+	e->pipe = c->one_thread ? NULL : stat_pipe_start(stat_model_add, &e->m);
 	return e;
 }
 
 enum stat_format derive_read(struct derive_engine *e, const char *path, enum stat_format format)
 {
 	return e->pipe ? stat_read(path, format, stat_pipe_emit, e->pipe) : stat_read(path, format, stat_model_add, &e->m);
+}
+
+enum stat_format derive_read_memory(struct derive_engine *e, const void *data, size_t len, const char *name,
+				    enum stat_format format)
+{
+	return e->pipe ? stat_read_memory(data, len, name, format, stat_pipe_emit, e->pipe)
+		       : stat_read_memory(data, len, name, format, stat_model_add, &e->m);
 }
 
 /* --cpu names a model whose events the capture does not have while another

@@ -339,7 +339,9 @@ bool flame_tree_add_line(struct flame_tree *t, const char *line, size_t len)
 			t->prev_cap = slen * 2;
 			t->prev = td_realloc(t->prev, t->prev_cap);
 		}
-		memcpy(t->prev + shared_bytes(t, shared), stack + shared_bytes(t, shared), slen - shared_bytes(t, shared));
+		size_t same = shared_bytes(t, shared);
+		if (slen > same)                /* an empty first stack leaves prev NULL */
+			memcpy(t->prev + same, stack + same, slen - same);
 		t->prev_len = slen;
 	}
 	struct node *leaf = &t->nodes[t->path[n]];

@@ -39,6 +39,7 @@ struct td_input {
 	void *wait_ctx;
 	bool may_wait;          /* a pipe or terminal, not a regular file */
 	bool drained;           /* the last read got less than it asked: maybe nothing is left now */
+	bool borrowed;          /* buf is the caller's memory (td_input_open_memory, plain bytes) */
 };
 
 const char *td_input_display_name(const char *path)
@@ -97,6 +98,8 @@ static size_t produce(struct td_input *in, char *dst, size_t n)
 	if (in->failed)
 		return 0;
 	if (in->codec == CODEC_PLAIN) {
+		if (in->fd < 0)                         /* memory: all of it is in buf */
+			return 0;
 		if (in->raw_pos < in->raw_len) {        /* bytes peeked at open */
 			size_t k = in->raw_len - in->raw_pos;
 			if (k > n)
@@ -179,6 +182,22 @@ static bool fill(struct td_input *in)
 	return true;
 }
 
+/* The codec of the content by its first bytes (m, len of them). */
+static void start_codec(struct td_input *in, const unsigned char *m, size_t len)
+{
+	if (len >= 2 && m[0] == 0x1f && m[1] == 0x8b) {
+		in->codec = CODEC_GZIP;
+		if (inflateInit2(&in->gz, 15 + 32) != Z_OK)
+			td_die("cannot initialise zlib");
+	} else if (len >= 4 && m[0] == 0x28 && m[1] == 0xb5 && m[2] == 0x2f && m[3] == 0xfd) {
+		in->codec = CODEC_ZSTD;
+		in->zs = ZSTD_createDStream();
+		if (!in->zs)
+			td_die("cannot initialise zstd");
+		ZSTD_initDStream(in->zs);
+	}
+}
+
 struct td_input *td_input_open(const char *path)
 {
 	struct td_input *in = td_calloc(1, sizeof(*in));
@@ -211,17 +230,32 @@ struct td_input *td_input_open(const char *path)
 		}
 		in->raw_len += (size_t)r;
 	}
-	const unsigned char *m = in->raw;
-	if (in->raw_len >= 2 && m[0] == 0x1f && m[1] == 0x8b) {
-		in->codec = CODEC_GZIP;
-		if (inflateInit2(&in->gz, 15 + 32) != Z_OK)
-			td_die("cannot initialise zlib");
-	} else if (in->raw_len >= 4 && m[0] == 0x28 && m[1] == 0xb5 && m[2] == 0x2f && m[3] == 0xfd) {
-		in->codec = CODEC_ZSTD;
-		in->zs = ZSTD_createDStream();
-		if (!in->zs)
-			td_die("cannot initialise zstd");
-		ZSTD_initDStream(in->zs);
+	start_codec(in, in->raw, in->raw_len);
+	return in;
+}
+
+struct td_input *td_input_open_memory(const void *data, size_t len, const char *name)
+{
+	struct td_input *in = td_calloc(1, sizeof(*in));
+	in->name = name;
+	in->fd = -1;
+	in->nul_at = SIZE_MAX;
+	if (!data)
+		data = "";
+	start_codec(in, data, len);
+	if (in->codec == CODEC_PLAIN) {
+		/* the lines are handed out of data itself: nothing to read, nothing copied */
+		in->buf = (char *)data;        /* never written: fill() returns at eof first */
+		in->borrowed = true;
+		in->cap = in->end = len;
+		in->eof = true;
+		const char *z = len ? memchr(data, '\0', len) : NULL;
+		if (z)
+			in->nul_at = (size_t)(z - in->buf);
+	} else {
+		in->raw = (unsigned char *)data;    /* only read, as the decompressor's input; not freed */
+		in->raw_len = len;
+		in->raw_eof = true;
 	}
 	return in;
 }
@@ -236,8 +270,10 @@ void td_input_close(struct td_input *in)
 		ZSTD_freeDStream(in->zs);
 	if (in->fd > 0)
 		close(in->fd);
-	free(in->raw);
-	free(in->buf);
+	if (in->fd >= 0)
+		free(in->raw);
+	if (!in->borrowed)
+		free(in->buf);
 	free(in);
 }
 

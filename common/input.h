@@ -16,6 +16,10 @@ struct td_input;
 
 /* NULL after printing "tool: PATH: reason" (counted as bad input). */
 struct td_input *td_input_open(const char *path);
+/* The same over len bytes at data (gzip and zstd detected as in a file),
+ * named name in messages; both must outlive the input. Plain bytes are
+ * handed out in place: nothing is copied. */
+struct td_input *td_input_open_memory(const void *data, size_t len, const char *name);
 void td_input_close(struct td_input *in);
 
 /* Next line: returns true and sets line and len (valid until the next call),

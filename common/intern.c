@@ -5,6 +5,10 @@
 #include "intern.h"
 #include "common/grow.h"
 
+/* Arena chunks double from the first size to the last: a table that holds
+ * a few names (one per small input) costs a few KiB, a large one a chunk
+ * per MiB. */
+#define ARENA_FIRST (1u << 12)
 #define ARENA_CHUNK (1u << 20)
 
 struct entry {
@@ -57,7 +61,9 @@ static const char *arena_copy(struct td_intern *t, const char *s, size_t len)
 {
 	size_t need = (sizeof(uint32_t) + len + 1 + 3) & ~(size_t)3;
 	if (t->nchunks == 0 || t->chunk_used + need > t->chunk_size) {
-		size_t size = need > ARENA_CHUNK ? need : ARENA_CHUNK;
+		size_t size = !t->nchunks ? ARENA_FIRST : t->chunk_size < ARENA_CHUNK ? 2 * t->chunk_size : ARENA_CHUNK;
+		if (size < need)
+			size = need;
 		t->chunks = td_realloc(t->chunks, (t->nchunks + 1) * sizeof(*t->chunks));
 		t->chunks[t->nchunks++] = td_malloc(size);
 		t->chunk_size = size;

@@ -66,6 +66,15 @@ void collect_header_note(const char *line, size_t len)
 	pthread_mutex_unlock(&seen.lock);
 }
 
+void collect_header_reset(void)
+{
+	pthread_mutex_lock(&seen.lock);
+	seen.files = seen.with_cpuid = 0;
+	seen.this_file_has = seen.conflict = false;
+	seen.cpuid[0] = '\0';
+	pthread_mutex_unlock(&seen.lock);
+}
+
 const char *collect_header_cpuid(void)
 {
 	pthread_mutex_lock(&seen.lock);

@@ -26,6 +26,9 @@ bool collect_header_fact(const char *line, size_t len, const char **key, size_t 
 /* stat_read's hooks: a file is being read; one of its comment lines. */
 void collect_header_file(const char *file);
 void collect_header_note(const char *line, size_t len);
+/* Forgets every file read: the next ones are a capture of their own (a
+ * fuzz target reads one capture per input in one process). */
+void collect_header_reset(void);
 
 /* The cpuid every file read so far gave in its header; NULL when one did
  * not or two differ. Safe to call from another thread than the reader's. */

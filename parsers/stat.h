@@ -63,6 +63,10 @@ typedef void (*stat_emit_fn)(void *ctx, const struct stat_record *r);
  * Returns the layout of the lines read as perf stat output (STAT_AUTO:
  * none was). */
 enum stat_format stat_read(const char *path, enum stat_format fmt, stat_emit_fn emit, void *ctx);
+/* The same over len bytes in memory, named name in messages (a fuzz
+ * input; a capture a caller already holds). */
+enum stat_format stat_read_memory(const void *data, size_t len, const char *name, enum stat_format fmt,
+				  stat_emit_fn emit, void *ctx);
 
 const char *stat_format_name(enum stat_format f);
 /* A --format argument (NULL: detect; "csv", "json" or "text") as a layout;

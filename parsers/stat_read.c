@@ -90,12 +90,10 @@ static void report_other(const char *name, const struct other_text *o, bool read
 			o->lines == 1 ? "" : "s", o->first);
 }
 
-enum stat_format stat_read(const char *path, enum stat_format fmt, stat_emit_fn emit, void *ctx)
+/* stat_read and stat_read_memory: in is closed here. */
+static enum stat_format read_input(struct td_input *in, enum stat_format fmt, stat_emit_fn emit, void *ctx)
 {
-	struct td_input *in = td_input_open(path);
-	if (!in)
-		return fmt;
-	collect_header_file(path);
+	collect_header_file(td_input_name(in));
 	struct pause_to pause = { emit, ctx, td_input_name(in) };
 	td_input_on_wait(in, emit_pause, &pause);
 	if (td_input_is_perf_data(in)) {
@@ -228,4 +226,16 @@ enum stat_format stat_read(const char *path, enum stat_format fmt, stat_emit_fn 
 	stat_text_free(text);
 	td_input_close(in);
 	return fmt;
+}
+
+enum stat_format stat_read(const char *path, enum stat_format fmt, stat_emit_fn emit, void *ctx)
+{
+	struct td_input *in = td_input_open(path);
+	return in ? read_input(in, fmt, emit, ctx) : fmt;
+}
+
+enum stat_format stat_read_memory(const void *data, size_t len, const char *name, enum stat_format fmt,
+				  stat_emit_fn emit, void *ctx)
+{
+	return read_input(td_input_open_memory(data, len, name), fmt, emit, ctx);
 }

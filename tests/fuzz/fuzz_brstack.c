@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analysis/branches.h"
-#include "common/diag.h"
+#include "tests/fuzz/fuzz_input.h"
 
 static bool same_num(double a, double c) { return (isnan(a) && isnan(c)) || a == c; }
 
@@ -29,17 +29,7 @@ static bool same(struct branches *a, struct branches *c, enum br_group g, enum b
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	td_quiet = 1;
-	struct branches *b = branches_new();
-	const char *p = (const char *)data, *end = p + size;
-	unsigned long line = 1;
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		branches_line(b, p, n && p[n - 1] == '\r' ? n - 1 : n, "fuzz", line++);   /* as td_input_next */
-		p += n + 1;
-	}
-	branches_end_input(b);
+	struct branches *b = fuzz_branches(data, size);
 	/* the same bytes as one run of lines, its second half on another thread */
 	struct branches *runs = branches_new();
 	branches_split_min(runs, 1);

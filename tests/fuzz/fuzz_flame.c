@@ -10,6 +10,7 @@
 #include "reports/flame_colors.h"
 #include "reports/flame_svg.h"
 #include "reports/speedscope.h"
+#include "tests/fuzz/fuzz_input.h"
 
 static FILE *sink;
 
@@ -17,13 +18,11 @@ static void draw(const uint8_t *data, size_t size, bool reverse, bool chart)
 {
 	struct flame_tree_options o = { .reverse = reverse, .flamechart = chart };
 	struct flame_tree *t = flame_tree_new(&o);
-	const char *p = (const char *)data, *end = p + size;
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		flame_tree_add_line(t, p, n && p[n - 1] == '\r' ? n - 1 : n);
-		p += n + 1;
-	}
+	struct fuzz_lines it = fuzz_lines(data, size, true);
+	const char *line;
+	size_t n;
+	while (fuzz_line(&it, &line, &n))
+		flame_tree_add_line(t, line, n);
 	double total = flame_tree_total(t);
 	if (total > 0) {
 		struct flame_svg_options so = {

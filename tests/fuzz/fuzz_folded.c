@@ -5,13 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include "parsers/folded.h"
+#include "tests/fuzz/fuzz_input.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const char *p = (const char *)data, *end = p + size;
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+	struct fuzz_lines it = fuzz_lines(data, size, false);
+	const char *p;
+	size_t n;
+	while (fuzz_line(&it, &p, &n)) {
 		struct folded_line f;
 		if (folded_parse(p, n, &f)) {
 			if (f.stack < p || f.stack + f.stack_len > p + n || f.value < 0)
@@ -19,7 +20,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (!f.fractional && (double)f.count != f.value && f.count < (1ull << 53))
 				abort();
 		}
-		p += n + 1;
 	}
 	return 0;
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "analysis/fold.h"
 #include "common/diag.h"
+#include "tests/fuzz/fuzz_input.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -18,15 +19,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	opts.skip_after = skip;
 	opts.nskip_after = (size & 64) ? 1 : 0;
 	struct fold *f = fold_new(&opts);
-	const char *p = (const char *)data, *end = p + size;
-	unsigned long line = 1;
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		fold_line(f, p, n, "fuzz", line++);
-		p += n + 1;
-	}
-	fold_end_input(f, "fuzz", line);
+	struct fuzz_lines it = fuzz_lines(data, size, false);
+	const char *line;
+	size_t n;
+	while (fuzz_line(&it, &line, &n))
+		fold_line(f, line, n, "fuzz", it.no);
+	fold_end_input(f, "fuzz", it.no + 1);
 	fold_write(f, sink);
 	fold_free(f);
 	return 0;

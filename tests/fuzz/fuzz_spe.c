@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "parsers/spe.h"
+#include "tests/fuzz/fuzz_input.h"
 
 static void check(const struct spe_record *r)
 {
@@ -17,10 +18,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct spe_dump d;
 	memset(&d, 0, sizeof d);
 	struct spe_record done;
-	const char *p = (const char *)data, *end = p + size;
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+	struct fuzz_lines it = fuzz_lines(data, size, false);
+	const char *p;
+	size_t n;
+	while (fuzz_line(&it, &p, &n)) {
 		if (spe_dump_line(&d, p, n, &done) == SPE_RECORD_END)
 			check(&done);
 		size_t after = 0;
@@ -31,7 +32,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (pc.n && (pc.p < p || pc.p + pc.n > p + n))
 				abort();
 		}
-		p += n + 1;
 	}
 	if (spe_dump_flush(&d, &done))
 		check(&done);

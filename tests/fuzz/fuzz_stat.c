@@ -6,19 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include "analysis/stat_model.h"
-#include "common/diag.h"
-#include "tests/fuzz/fuzz_input.h"
 #include "parsers/stat_pipe.h"
-
-static void each_interval(void *ctx, const struct stat_model *m)
-{
-	struct metric_value mv[32];
-	(void)ctx;
-	for (int i = 0; i < m->ncur; i++)
-		stat_model_metrics(m, &m->cur[i], mv, 32);
-}
+#include "tests/fuzz/fuzz_input.h"
 
 /* Every record as bytes, to compare reading with and without stat_pipe. */
 static void record(void *ctx, const struct stat_record *r)
@@ -36,18 +25,18 @@ static void record(void *ctx, const struct stat_record *r)
 	fputc('\n', f);
 }
 
-static void compare_with_pipe(const char *path, enum stat_format fmt)
+static void compare_with_pipe(const uint8_t *data, size_t size, enum stat_format fmt)
 {
 	char *a = NULL, *b = NULL;
 	size_t la = 0, lb = 0;
 	FILE *fa = open_memstream(&a, &la), *fb = open_memstream(&b, &lb);
-	stat_read(path, fmt, record, fa);
+	stat_read_memory(data, size, "fuzz", fmt, record, fa);
 	struct stat_pipe *p = stat_pipe_start(record, fb);
 	if (p) {
-		stat_read(path, fmt, stat_pipe_emit, p);
+		stat_read_memory(data, size, "fuzz", fmt, stat_pipe_emit, p);
 		stat_pipe_finish(p);
 	} else {
-		stat_read(path, fmt, record, fb);
+		stat_read_memory(data, size, "fuzz", fmt, record, fb);
 	}
 	fclose(fa);
 	fclose(fb);
@@ -59,22 +48,8 @@ static void compare_with_pipe(const char *path, enum stat_format fmt)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const char *path = fuzz_input_file("stat", data, size);
-	if (!path)
-		return 0;
-	td_quiet = 1;
-	struct stat_model m;
-	stat_model_init(&m);
-	m.on_interval = each_interval;
 	enum stat_format fmt = (enum stat_format)(size % 4);
-	stat_read(path, fmt, stat_model_add, &m);
-	stat_model_finish(&m);
-	struct metric_value mv[32];
-	int nsum;
-	const struct counter_set *sum = stat_model_summary(&m, &nsum);
-	for (int i = 0; i < nsum; i++)
-		stat_model_metrics(&m, &sum[i], mv, 32);
-	stat_model_free(&m);
-	compare_with_pipe(path, fmt);
+	fuzz_stat_model(data, size, fmt, fuzz_set_metrics);
+	compare_with_pipe(data, size, fmt);
 	return 0;
 }

@@ -4,12 +4,8 @@
  * builds it. Seeded with the toplev outputs of testdata/toplev. */
 #include <math.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <string.h>
-#include <unistd.h>
-#include "analysis/stat_model.h"
 #include "analysis/tma.h"
-#include "common/diag.h"
 #include "tests/fuzz/fuzz_input.h"
 
 #define MAX_PRINTED 256
@@ -33,28 +29,16 @@ static void tree_of(const struct counter_set *s, const struct perf_metric *pm, i
 	}
 }
 
-static void each_interval(void *ctx, const struct stat_model *m)
+static void each_set(const struct stat_model *m, const struct counter_set *s, bool interval)
 {
-	(void)ctx;
-	for (int i = 0; i < m->ncur; i++)
-		tree_of(&m->cur[i], m->perf_cur, m->nperf_cur);
+	if (interval)
+		tree_of(s, m->perf_cur, m->nperf_cur);
+	else
+		tree_of(s, m->perf, m->nperf);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const char *path = fuzz_input_file("toplev", data, size);
-	if (!path)
-		return 0;
-	td_quiet = 1;
-	struct stat_model m;
-	stat_model_init(&m);
-	m.on_interval = each_interval;
-	stat_read(path, STAT_AUTO, stat_model_add, &m);
-	stat_model_finish(&m);
-	int nsum;
-	const struct counter_set *sum = stat_model_summary(&m, &nsum);
-	for (int i = 0; i < nsum; i++)
-		tree_of(&sum[i], m.perf, m.nperf);
-	stat_model_free(&m);
+	fuzz_stat_model(data, size, STAT_AUTO, each_set);
 	return 0;
 }

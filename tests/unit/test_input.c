@@ -21,10 +21,10 @@ static char *write_tmp(const void *data, size_t len)
 	return path;
 }
 
-/* Concatenate all lines with '|' after each; returns line count. */
-static int slurp_lines(const char *path, char *out, size_t cap, int *failed)
+/* Concatenate all lines of in with '|' after each, and close it; returns
+ * line count. */
+static int slurp_input(struct td_input *in, char *out, size_t cap, int *failed)
 {
-	struct td_input *in = td_input_open(path);
 	const char *l;
 	size_t n, used = 0;
 	int count = 0;
@@ -40,6 +40,11 @@ static int slurp_lines(const char *path, char *out, size_t cap, int *failed)
 	*failed = td_input_failed(in);
 	td_input_close(in);
 	return count;
+}
+
+static int slurp_lines(const char *path, char *out, size_t cap, int *failed)
+{
+	return slurp_input(td_input_open(path), out, cap, failed);
 }
 
 static void test_plain(void)
@@ -168,6 +173,48 @@ static void test_runs(void)
 	free(data);
 }
 
+/* td_input_open_memory: the lines, the binary data and the end as from a
+ * file of the same bytes; gzip and zstd decompressed. */
+static void test_memory(void)
+{
+	static const struct { const char *bytes; size_t len; } cases[] = {
+		{ "a\nbb\r\n\nccc", 10 }, { "", 0 }, { "ok\nalso\nbad\0x\nnever\n", 20 }, { "\0", 1 }, { "x\r\n", 3 },
+	};
+	int same = 0, n = (int)(sizeof cases / sizeof *cases);
+	for (int i = 0; i < n; i++) {
+		char a[256], b[256];
+		int fa, fb;
+		char *p = write_tmp(cases[i].bytes, cases[i].len);
+		int na = slurp_lines(p, a, sizeof a, &fa);
+		int nb = slurp_input(td_input_open_memory(cases[i].bytes, cases[i].len, "mem"), b, sizeof b, &fb);
+		same += na == nb && fa == fb && strcmp(a, b) == 0;
+		unlink(p);
+		free(p);
+	}
+	ok(same == n, "memory: the lines of a file of the same bytes (CRLF, empty, NUL, unterminated)");
+	char out[256];
+	int failed;
+	ok(slurp_input(td_input_open_memory(NULL, 0, "mem"), out, sizeof out, &failed) == 0 && !failed,
+	   "memory: no bytes at all, no lines");
+	const char *text = "line one\nline two\n";
+	unsigned char zs[256];
+	size_t zlen = ZSTD_compress(zs, sizeof zs, text, strlen(text), 3);
+	ok(slurp_input(td_input_open_memory(zs, zlen, "mem"), out, sizeof out, &failed) == 2 &&
+	   strcmp(out, "line one|line two|") == 0 && !failed, "memory: zstd decompressed");
+	slurp_input(td_input_open_memory(zs, zlen / 2, "mem"), out, sizeof out, &failed);
+	ok(failed || out[0] == '\0' || strncmp(out, "line", 4) == 0, "memory: truncated zstd does not crash");
+	struct td_input *in = td_input_open_memory("a\nbb\nccc", 8, "mem");
+	const char *run;
+	ok(td_input_next_lines(in, 1, &run) == 8 && !memcmp(run, "a\nbb\nccc", 8) && td_input_next_lines(in, 1, &run) == 0,
+	   "memory: one run of all the lines, the unterminated last one included");
+	char buf[8];
+	td_input_close(in);
+	in = td_input_open_memory("abc", 3, "mem");
+	ok(td_input_read(in, buf, sizeof buf) == 3 && !memcmp(buf, "abc", 3) && td_input_read(in, buf, 1) == 0 &&
+	   !td_input_failed(in), "memory: raw bytes, then the end");
+	td_input_close(in);
+}
+
 int main(void)
 {
 	td_quiet = 1;
@@ -177,5 +224,6 @@ int main(void)
 	test_gzip_zstd();
 	test_peek_perfdata();
 	test_runs();
+	test_memory();
 	return tap_done();
 }

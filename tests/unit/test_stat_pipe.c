@@ -1,6 +1,7 @@
 /* Unit tests of stat_pipe: records read through the pipe reach the
  * consumer as they were (every field and string), in order, with the
- * reader's messages between the same records as without the pipe.
+ * reader's messages between the same records as without the pipe; and
+ * stat_read_memory over a file's bytes reads what stat_read reads.
  * Each record is written to stderr as a line, so stderr is the one
  * sequence of records and messages. Prints TAP. */
 #include <dirent.h>
@@ -47,8 +48,36 @@ static void record(void *ctx, const struct stat_record *r)
 	fputc('\n', f);
 }
 
-/* stderr of reading paths with (pipe) or without the pipe */
-static char *read_all(char **paths, int n, bool pipe, size_t *len)
+/* A file's bytes (NULL: it cannot be read). */
+static char *file_bytes(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	char *s = NULL;
+	size_t cap = 0;
+	*len = 0;
+	for (;;) {
+		if (*len == cap)
+			s = realloc(s, cap = cap ? 2 * cap : 4096);
+		size_t got = fread(s + *len, 1, cap - *len, f);
+		if (!got)
+			break;
+		*len += got;
+	}
+	bool failed = ferror(f);            /* a directory opens, and cannot be read */
+	fclose(f);
+	if (failed) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+enum how { DIRECT, PIPE, MEMORY };
+
+/* stderr of reading paths directly, through the pipe, or from memory */
+static char *read_all(char **paths, int n, enum how how, size_t *len)
 {
 	char tmp[] = "/tmp/td-pipe-test-XXXXXX";
 	int fd = mkstemp(tmp);
@@ -57,9 +86,16 @@ static char *read_all(char **paths, int n, bool pipe, size_t *len)
 	fflush(stderr);
 	int saved = dup(2);
 	dup2(fd, 2);
-	struct stat_pipe *p = pipe ? stat_pipe_start(record, NULL) : NULL;
-	for (int i = 0; i < n; i++)
-		stat_read(paths[i], STAT_AUTO, p ? stat_pipe_emit : record, p);
+	struct stat_pipe *p = how == PIPE ? stat_pipe_start(record, NULL) : NULL;
+	for (int i = 0; i < n; i++) {
+		size_t size;
+		char *bytes = how == MEMORY ? file_bytes(paths[i], &size) : NULL;
+		if (bytes)
+			stat_read_memory(bytes, size, paths[i], STAT_AUTO, record, NULL);
+		else
+			stat_read(paths[i], STAT_AUTO, p ? stat_pipe_emit : record, p);
+		free(bytes);
+	}
 	if (p)
 		stat_pipe_finish(p);
 	fflush(stderr);
@@ -126,19 +162,27 @@ int main(void)
 	paths[n++] = strdup("/nonexistent/td-pipe-test");
 	paths[n++] = write_tmp("{\"counter-value\" : \"100\", \"event\" : \"cycles\", \"unit\" : \"\"}\n{ broken\n");
 
-	size_t la, lb;
-	int same = 0;
+	size_t la, lb, lc;
+	int same = 0, same_memory = 0;
 	for (int i = 0; i < n; i++) {
-		char *a = read_all(&paths[i], 1, false, &la), *b = read_all(&paths[i], 1, true, &lb);
+		char *a = read_all(&paths[i], 1, DIRECT, &la), *b = read_all(&paths[i], 1, PIPE, &lb);
+		char *c = read_all(&paths[i], 1, MEMORY, &lc);
 		if (la == lb && memcmp(a, b, la) == 0 && la > 0)
 			same++;
 		else
-			printf("# differs: %s\n", paths[i]);
+			printf("# differs through the pipe: %s\n", paths[i]);
+		if (la == lc && memcmp(a, c, la) == 0 && la > 0)
+			same_memory++;
+		else
+			printf("# differs from memory: %s\n", paths[i]);
 		free(a);
 		free(b);
+		free(c);
 	}
 	ok(same == n, "each file: records and messages through the pipe as without it");
-	char *a = read_all(paths, n, false, &la), *b = read_all(paths, n, true, &lb);
+	printf("# %d files\n", n);
+	ok(same_memory == n, "each file: records and messages from its bytes in memory as from the file");
+	char *a = read_all(paths, n, DIRECT, &la), *b = read_all(paths, n, PIPE, &lb);
 	ok(la == lb && memcmp(a, b, la) == 0, "all files in one run: the same sequence");
 	free(a);
 	free(b);
