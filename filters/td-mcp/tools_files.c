@@ -349,7 +349,8 @@ static int by_count(const void *a, const void *b)
 
 static json_t *top_of(struct counts *c, const char *key, double samples, long top)
 {
-	qsort(c->e, c->cap, sizeof *c->e, by_count);
+	if (c->cap)                            /* an empty input has no table: qsort wants one */
+		qsort(c->e, c->cap, sizeof *c->e, by_count);
 	json_t *a = json_array();
 	for (size_t i = 0; i < c->cap && c->e[i].name && (long)i < top; i++)
 		json_array_append_new(a, json_pack("{s:s, s:f, s:f}", key, c->e[i].name, "count", c->e[i].count, "pct",
