@@ -1,7 +1,6 @@
 /* td-diff: A/B comparison of perf stat counter files (verdicts and an exit
  * code for CI) or of folded stacks (difffolded.pl-compatible output and a
  * "what moved" summary). */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "analysis/diff_counters.h"
@@ -54,67 +53,12 @@ static const struct td_cmd cmd = {
 	NULL,
 };
 
-enum input_kind { INPUT_EMPTY, INPUT_FOLDED, INPUT_OTHER };
-
-/* Decided by the first line that is not a comment; an unreadable or binary
- * file counts as folded and is left to the reader, which reports it. */
-static enum input_kind input_kind(const char *path)
-{
-	struct td_input *in = td_input_open(path);
-	if (!in)
-		return INPUT_FOLDED;
-	const char *line;
-	size_t len;
-	struct folded_line fl;
-	enum input_kind kind = INPUT_EMPTY;
-	while (td_input_next(in, &line, &len))
-		if (len && line[0] != '#') {      /* perf stat -o files start with "# started on" */
-			kind = folded_parse(line, len, &fl) ? INPUT_FOLDED : INPUT_OTHER;
-			break;
-		}
-	td_input_close(in);
-	return kind;
-}
-
-static void write_top(const struct diff_folded *d, const char *base, const char *cand, enum td_format fmt)
-{
-	struct diff_folded_moves *moved = diff_folded_top(d, (int)opt_top);
-	double tb = diff_folded_total(d, 0), tc = diff_folded_total(d, 1);
-	if (fmt == TD_FMT_JSON) {
-		printf("{\"base\": ");
-		td_json_string(stdout, base);
-		printf(", \"cand\": ");
-		td_json_string(stdout, cand);
-		printf(", \"base_total\": %.15g, \"cand_total\": %.15g, \"alpha\": %g,\n\"moved\": ", tb, tc, dopts.alpha);
-		diff_folded_report_moves(moved, stdout, fmt);
-		printf("}\n");
-	} else if (fmt == TD_FMT_CSV) {
-		diff_folded_report_moves(moved, stdout, fmt);
-	} else {
-		printf("%sbase: %s (total %.15g in %lu stacks)\n%scand: %s (total %.15g in %lu stacks)\n",
-		       fmt == TD_FMT_MARKDOWN ? "- " : "", base, tb, diff_folded_stacks(d, 0),
-		       fmt == TD_FMT_MARKDOWN ? "- " : "", cand, tc, diff_folded_stacks(d, 1));
-		printf("%sshares are %% of each side's total; significant: two-proportion test at alpha %g\n\n",
-		       fmt == TD_FMT_MARKDOWN ? "- " : "", dopts.alpha);
-		diff_folded_report_moves(moved, stdout, fmt);
-	}
-	diff_folded_moves_free(moved);
-}
-
 static enum stat_format input_format(void)
 {
 	enum stat_format f;
 	if (!stat_format_parse(opt_format, &f))
 		td_usage_error(&cmd, "--format must be csv, json or text, not '%s'", opt_format);
 	return f;
-}
-
-static void join_names(char *buf, size_t cap, char **files, int n)
-{
-	size_t w = 0;
-	buf[0] = '\0';
-	for (int i = 0; i < n && w < cap; i++)
-		w += (size_t)snprintf(buf + w, cap - w, "%s%s", i ? ", " : "", td_input_display_name(files[i]));
 }
 
 /* perf stat outputs: each file adds its runs to its side. */
@@ -129,31 +73,9 @@ static int diff_counter_files(char **files, int nbase, int ncand)
 	for (int i = 0; i < nthreshold_specs; i++)
 		if (!diff_counters_set_threshold(d, threshold_specs[i]))
 			td_usage_error(&cmd, "--threshold wants NAME=+P%% or NAME=-P%%, not '%s'", threshold_specs[i]);
-	enum stat_format fmt = input_format();
-	bool ok = true;
-	for (int i = 0; i < nbase + ncand; i++)
-		ok &= diff_counters_read(d, i >= nbase, files[i], fmt);
-	char base[1024], cand[1024];
-	join_names(base, sizeof base, files, nbase);
-	join_names(cand, sizeof cand, files + nbase, ncand);
-	int result = TD_EXIT_OK;
-	if (ok) {
-		/* what both sides counted, then what could not be compared (exit 2) */
-		const struct dc_result *res;
-		int n = diff_counters_compare(d, dopts.alpha, &res);
-		struct dc_report rep = { base, cand, dopts.alpha, d, res, n };
-		dc_report_write(&rep, stdout, td_pick_format(opt_csv, opt_json, opt_markdown));
-		fflush(stdout);
-		for (int i = 0; i < n; i++)
-			if (strcmp(res[i].verdict, "regression") == 0)
-				result = TD_EXIT_FOUND;
-		int missing = diff_counters_check(d, base, cand);
-		if (missing)
-			td_error("%d event%s not compared (named above), %d value%s compared: a missing comparison is never a pass",
-				 missing, missing == 1 ? "" : "s", n, n == 1 ? "" : "s");
-	} else {
-		td_error("inputs not compared: fix the problems above (a missing comparison is never a pass)");
-	}
+	struct dc_files o = { files, nbase, ncand, input_format(), dopts.alpha,
+			      td_pick_format(opt_csv, opt_json, opt_markdown) };
+	int result = dc_report_files(d, &o, stdout);
 	diff_counters_free(d);
 	return td_exit_code(result);
 }
@@ -168,16 +90,10 @@ static int diff_folded_files(char **argv)
 		td_error("nothing to compare: no folded stacks on either side (a missing comparison is never a pass)");
 		ok = false;
 	}
-	if (ok) {
-		if (opt_top > 0) {
-			write_top(d, argv[0], argv[1], td_pick_format(opt_csv, opt_json, opt_markdown));
-		} else {
-			diff_folded_write(d, stdout);
-			double tb = diff_folded_total(d, 0), tc = diff_folded_total(d, 1);
-			if (!dopts.normalize && tb > 0 && tc > 0 && (tb / tc > 1.1 || tc / tb > 1.1))
-				td_warn(NULL, 0, "totals differ (base %.15g, cand %.15g): consider -n to compare shapes", tb, tc);
-		}
-	}
+	struct diff_folded_report_options o = { argv[0], argv[1], opt_top, dopts.alpha, dopts.normalize,
+						td_pick_format(opt_csv, opt_json, opt_markdown) };
+	if (ok)
+		diff_folded_report_write(d, &o, stdout);
 	diff_folded_free(d);
 	return td_exit_code(TD_EXIT_OK);
 }
@@ -222,9 +138,9 @@ int main(int argc, char **argv)
 	}
 	int folded = 0, other = 0;
 	for (int i = 0; i < n; i++) {
-		enum input_kind k = input_kind(argv[i]);
-		folded += k == INPUT_FOLDED;
-		other += k == INPUT_OTHER;
+		enum folded_kind k = folded_file_kind(argv[i]);
+		folded += k == FOLDED_STACKS;
+		other += k == FOLDED_OTHER;
 	}
 	if (folded && other)
 		td_usage_error(&cmd, "one side is folded stacks and the other perf stat output: compare like with like");

@@ -1,6 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "folded.h"
+#include "common/input.h"
 
 static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
 static bool is_digit(char c) { return c >= '0' && c <= '9'; }
@@ -44,4 +45,22 @@ bool folded_parse(const char *s, size_t n, struct folded_line *out)
 	out->value = value;
 	out->fractional = dot < end;
 	return true;
+}
+
+enum folded_kind folded_file_kind(const char *path)
+{
+	struct td_input *in = td_input_open(path);
+	if (!in)
+		return FOLDED_STACKS;
+	const char *line;
+	size_t len;
+	struct folded_line fl;
+	enum folded_kind kind = FOLDED_EMPTY;
+	while (td_input_next(in, &line, &len))
+		if (len && line[0] != '#') {
+			kind = folded_parse(line, len, &fl) ? FOLDED_STACKS : FOLDED_OTHER;
+			break;
+		}
+	td_input_close(in);
+	return kind;
 }

@@ -19,4 +19,12 @@ struct folded_line {
 
 bool folded_parse(const char *line, size_t len, struct folded_line *out);
 
+enum folded_kind { FOLDED_EMPTY, FOLDED_STACKS, FOLDED_OTHER };
+
+/* Whether a file holds folded stacks, decided by its first line that is
+ * not a comment ('#': perf stat -o files start with "# started on");
+ * FOLDED_EMPTY when it has none. A file td_input_open refuses (it says
+ * why) counts as folded stacks, left to the reader. */
+enum folded_kind folded_file_kind(const char *path);
+
 #endif

@@ -1,6 +1,8 @@
 #include <math.h>
 #include <string.h>
 #include "diff_counters_report.h"
+#include "common/diag.h"
+#include "common/input.h"
 
 enum { R_NAME, R_KIND, R_UNIT, R_BASE, R_CAND, R_DELTA, R_REL, R_BETTER, R_P, R_SIG, R_THRESH, R_VERDICT, R_CONF, NRCOLS };
 
@@ -146,4 +148,42 @@ void dc_report_write(const struct dc_report *r, FILE *f, enum td_format fmt)
 		fprintf(f, "result: %d regression%s\n", reg, reg == 1 ? "" : "s");
 	}
 	td_table_free(t);
+}
+
+/* A side's files as one name: "a.csv, b.csv" (cut at cap). */
+static void join_names(char *buf, size_t cap, char *const *files, int n)
+{
+	size_t w = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < n && w < cap; i++)
+		w += (size_t)snprintf(buf + w, cap - w, "%s%s", i ? ", " : "", td_input_display_name(files[i]));
+}
+
+int dc_report_files(struct diff_counters *d, const struct dc_files *o, FILE *f)
+{
+	bool ok = true;
+	for (int i = 0; i < o->nbase + o->ncand; i++)
+		ok &= diff_counters_read(d, i >= o->nbase, o->files[i], o->input);
+	char base[1024], cand[1024];
+	join_names(base, sizeof base, o->files, o->nbase);
+	join_names(cand, sizeof cand, o->files + o->nbase, o->ncand);
+	if (!ok) {
+		td_error("inputs not compared: fix the problems above (a missing comparison is never a pass)");
+		return TD_EXIT_OK;
+	}
+	/* what both sides counted, then what could not be compared */
+	const struct dc_result *res;
+	int n = diff_counters_compare(d, o->alpha, &res);
+	struct dc_report rep = { base, cand, o->alpha, d, res, n };
+	dc_report_write(&rep, f, o->format);
+	fflush(f);
+	int result = TD_EXIT_OK;
+	for (int i = 0; i < n; i++)
+		if (strcmp(res[i].verdict, "regression") == 0)
+			result = TD_EXIT_FOUND;
+	int missing = diff_counters_check(d, base, cand);
+	if (missing)
+		td_error("%d event%s not compared (named above), %d value%s compared: a missing comparison is never a pass",
+			 missing, missing == 1 ? "" : "s", n, n == 1 ? "" : "s");
+	return result;
 }

@@ -244,6 +244,15 @@ res = c.call("fold_top", path="/etc/passwd")
 ok(res["isError"] and "outside" in text(res), "fold_top outside --allow-dir: refused", text(res))
 res = c.call("fold_top", path=os.path.join(ROOT, "testdata", "..", "..", "etc", "passwd"))
 ok(res["isError"], "fold_top with ../ out of the allowed directory: refused", text(res))
+empty = os.path.join(TMP, "allowed", "empty.folded")
+os.makedirs(os.path.dirname(empty))
+open(empty, "w").close()
+c3 = Stdio("--allow-dir", os.path.dirname(empty))
+res = c3.call("fold_top", path=empty)
+s = structured(res)
+ok(res and not res["isError"] and s.get("samples") == 0 and s.get("self") == [] and s.get("stacks") == [],
+   "fold_top on an empty file: 0 samples and no rows (nothing sorted: clean under UBSan)", text(res))
+c3.close()
 
 brs = glob.glob(os.path.join(SHARED, "testdata", "brstack", "amd-zen4_lbrv2_rc4.brstack.txt"))
 if brs:

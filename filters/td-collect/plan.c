@@ -2,6 +2,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include "common/diag.h"
 #include "filters/td-collect/perf.h"
 #include "filters/td-collect/plan.h"
 
@@ -250,4 +251,20 @@ void plan_events(const struct machine_facts *m, const struct plan_options *o, st
 		generic(p, m);
 	}
 	pack(p, o->max_passes > 0 ? o->max_passes : 1);
+}
+
+void plan_warn(const struct plan *p, bool command, bool store)
+{
+	if (!p->hardware)
+		td_warn(NULL, 0, "no hardware counters: %s; counting the software events only (task-clock, cpu-clock, "
+			"context switches, migrations, page faults)%s", p->no_hardware, store ? "; the run is still stored" : "");
+	for (int i = 0; i < p->nnotes; i++)
+		td_warn(NULL, 0, "%s", p->notes[i]);
+	if (p->passes_needed > p->passes)
+		td_warn(NULL, 0, "the event groups need %d passes to keep to the %d counters; in %d perf multiplexes them "
+			"(--passes %d avoids it)", p->passes_needed, p->counters, p->passes, p->passes_needed);
+	else if (p->passes > 1)
+		td_warn(NULL, 0, "%d passes: %s", p->passes,
+			command ? "the command runs once per pass, each pass counting its own event groups"
+				: "the event groups take turns over the duration");
 }

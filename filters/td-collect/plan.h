@@ -48,4 +48,9 @@ struct plan_options {
 
 void plan_events(const struct machine_facts *m, const struct plan_options *o, struct plan *p);
 
+/* What the user should know about the plan, as warnings on stderr: no
+ * hardware counters (store: the run is kept all the same), the notes, and
+ * multiplexing or passes (command: a command runs once per pass). */
+void plan_warn(const struct plan *p, bool command, bool store);
+
 #endif

@@ -1,11 +1,14 @@
 /* Targets by name or PID (target.h). */
 #include <ctype.h>
+#include <errno.h>
 #include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
+#include "common/diag.h"
 #include "filters/td-collect/target.h"
 
 static bool read_proc(int pid, const char *what, char *buf, size_t cap, size_t *len)
@@ -96,4 +99,29 @@ int target_check_pids(const char *list, char *out, size_t cap, char *why, size_t
 	if (!alive)
 		snprintf(why, whylen, "--pid %s: no such process", list);
 	return alive;
+}
+
+bool target_command_runs(const char *c)
+{
+	struct stat st;
+	if (strchr(c, '/')) {
+		if (stat(c, &st) < 0)
+			td_error("%s: cannot run: %s", c, strerror(errno));
+		else if (!S_ISREG(st.st_mode) || access(c, X_OK) < 0)
+			td_error("%s: cannot run: not an executable file", c);
+		else
+			return true;
+		return false;
+	}
+	const char *path = getenv("PATH");
+	char dir[4096];
+	for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
+		size_t n = strcspn(p, ":");
+		snprintf(dir, sizeof dir, "%.*s/%s", (int)n, n ? p : ".", c);
+		if (stat(dir, &st) == 0 && S_ISREG(st.st_mode) && access(dir, X_OK) == 0)
+			return true;
+		p += n + (p[n] == ':');
+	}
+	td_error("%s: cannot run: no such command on PATH", c);
+	return false;
 }

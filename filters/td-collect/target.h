@@ -15,4 +15,8 @@ int target_find_process(const char *name, char *out, size_t cap);
  * count); why names the first bad one (then -1). */
 int target_check_pids(const char *list, char *out, size_t cap, char *why, size_t whylen);
 
+/* The command can start: a path that is an executable file, or a name on
+ * $PATH (unset: /usr/bin:/bin); else false after one line naming it. */
+bool target_command_runs(const char *c);
+
 #endif

@@ -1,9 +1,12 @@
 /* The agent's systemd unit (unit.h). */
 #include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "common/diag.h"
 #include "filters/td-collect/unit.h"
 
 const char *unit_secret_in(const char *db)
@@ -98,4 +101,31 @@ bool unit_install(const char *root, const char *exe, char *const *args, int n, c
 	printf("wrote %s\nnow run:\n  systemctl daemon-reload\n  systemctl enable --now td-collect.service\n"
 	       "  journalctl -u td-collect.service -f    # its messages\n", path);
 	return true;
+}
+
+/* The arguments again, for the unit: the unit options left out. */
+static int unit_args(int argc, char *const *argv, char **out)
+{
+	int n = 0;
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--systemd-unit") && strcmp(argv[i], "--install-unit"))
+			out[n++] = argv[i];
+	return n;
+}
+
+int unit_main(bool install, const char *root, int argc, char *const *argv)
+{
+	char exe[PATH_MAX];
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	exe[len > 0 ? len : 0] = '\0';
+	char **args = td_malloc(sizeof(char *) * (size_t)(argc + 1));
+	int na = unit_args(argc, argv, args);
+	int rc = TD_EXIT_OK;
+	char why[512];
+	if (!install)
+		unit_write(stdout, exe, args, na);
+	else if (!unit_install(root, exe, args, na, why, sizeof why))
+		td_error("%s", why), rc = TD_EXIT_BAD;
+	free(args);
+	return rc;
 }

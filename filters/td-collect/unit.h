@@ -19,4 +19,10 @@ void unit_write(FILE *f, const char *exe, char *const *args, int n);
  * (DIR: "" for /) and prints the systemctl commands; false with why. */
 bool unit_install(const char *root, const char *exe, char *const *args, int n, char *why, size_t whylen);
 
+/* --systemd-unit (install false: the unit on stdout) or --install-unit
+ * (under root, "" for /) for this executable, with td-collect's arguments
+ * argv[1..argc) less the unit options. Returns the exit code: 0, or 2
+ * after one message. */
+int unit_main(bool install, const char *root, int argc, char *const *argv);
+
 #endif

@@ -40,6 +40,78 @@ static json_t *finish(struct mcp_text *t, json_t *structured)
 	return r;
 }
 
+/* An optional argument, or its default (the schema checked its type). */
+static const char *string_arg(json_t *args, const char *k, const char *dflt)
+{
+	return json_object_get(args, k) ? str(args, k) : dflt;
+}
+
+static long long integer_arg(json_t *args, const char *k, long long dflt)
+{
+	json_t *v = json_object_get(args, k);
+	return v ? (long long)json_integer_value(v) : dflt;
+}
+
+static char *trimmed(char *s)
+{
+	size_t n = strlen(s);
+	while (n && s[n - 1] == '\n')
+		s[--n] = 0;
+	return s;
+}
+
+/* ---- a tool's child ----
+ * Every tool but explain_node runs its work in a worker (worker.c) and
+ * checks what came back the same way: a cancelled call has no result; a
+ * child that did not exit 0 is the tool's error, in the child's own words
+ * (its stderr) or the tool's; a child that exited 0 leaves its stderr as
+ * notes under the text. */
+struct child_call {
+	const char *tool;          /* names the error: "fold_top: ..." */
+	const char *failed;        /* the error when the child said nothing */
+	int (*fn)(void *arg);
+	void *arg;
+	double timeout_s;
+	bool json;                 /* its stdout must be a JSON object, then in doc */
+	char *path;                /* the file it reads (path_arg): freed with the run */
+	struct worker_result r;    /* what came back */
+	json_t *doc;
+};
+
+/* The call's result, its run freed. */
+static json_t *child_end(struct child_call *k, json_t *result)
+{
+	free(k->path);
+	json_decref(k->doc);
+	worker_result_free(&k->r);
+	return result;
+}
+
+/* Runs the child; true when it did its work. False with *result the
+ * call's result (NULL: cancelled), the run already freed. */
+static bool child_ran(struct child_call *k, const char *key, const struct mcp_cancel *c, json_t **result)
+{
+	k->doc = NULL;
+	worker_run(k->fn, k->arg, key, c, k->timeout_s, &k->r);
+	if (k->r.status == WORKER_DONE && !k->r.exit_code &&
+	    (!k->json || ((k->doc = json_loads(k->r.out, 0, NULL)) && json_is_object(k->doc))))
+		return true;
+	json_t *error = NULL;
+	if (k->r.status != WORKER_CANCELLED)
+		error = mcp_tool_error("%s: %s", k->tool, k->r.err[0] ? trimmed(k->r.err) : k->failed);
+	*result = child_end(k, error);
+	return false;
+}
+
+/* The text, the child's stderr as notes under it, and structured; the
+ * run freed. */
+static json_t *child_result(struct child_call *k, struct mcp_text *t, json_t *structured)
+{
+	if (k->r.err[0])
+		mcp_text_add(t, "notes: %s\n", trimmed(k->r.err));
+	return child_end(k, finish(t, structured));
+}
+
 /* ---- explain_node ---- */
 
 static const char *const vendor_names[TMA_NVENDORS] = { "intel", "amd", "arm" };
@@ -126,34 +198,21 @@ static int derive_child(void *arg)
 	return td_bad_input_count() && !json_array_size(runs) ? TD_EXIT_BAD : TD_EXIT_OK;
 }
 
-static char *trimmed(char *s)
-{
-	size_t n = strlen(s);
-	while (n && s[n - 1] == '\n')
-		s[--n] = 0;
-	return s;
-}
-
 json_t *tool_derive(json_t *args, const struct mcp_cancel *c, const char *key)
 {
 	json_t *text = json_object_get(args, "text");
 	struct derive_ctx d = { json_string_value(text), json_string_length(text),
 				json_string_value(json_object_get(args, "cpu")) };
-	struct worker_result r;
-	worker_run(derive_child, &d, key, c, mcp_cfg.tool_timeout_s, &r);
-	json_t *result = NULL, *doc = NULL;
-	if (r.status == WORKER_CANCELLED)
-		goto out;
-	if (r.status != WORKER_DONE || r.exit_code) {
-		result = mcp_tool_error("derive: %s", r.err[0] ? trimmed(r.err) : "the derive engine failed");
-		goto out;
-	}
-	doc = json_loads(r.out, 0, NULL);
-	json_t *runs = json_object_get(doc, "runs");
-	if (!json_array_size(runs)) {
-		result = mcp_tool_error("derive: no perf stat run in the text%s%s", r.err[0] ? ": " : "", trimmed(r.err));
-		goto out;
-	}
+	struct child_call k = { .tool = "derive", .failed = "the derive engine failed", .fn = derive_child, .arg = &d,
+				.timeout_s = mcp_cfg.tool_timeout_s };
+	json_t *result;
+	if (!child_ran(&k, key, c, &result))
+		return result;
+	k.doc = json_loads(k.r.out, 0, NULL);
+	json_t *runs = json_object_get(k.doc, "runs");
+	if (!json_array_size(runs))
+		return child_end(&k, mcp_tool_error("derive: no perf stat run in the text%s%s", k.r.err[0] ? ": " : "",
+						    trimmed(k.r.err)));
 	struct mcp_text t = { 0 };
 	size_t i, j;
 	json_t *run, *m;
@@ -176,20 +235,14 @@ json_t *tool_derive(json_t *args, const struct mcp_cancel *c, const char *key)
 			    str(m, "unit"), str(m, "verdict")[0] ? "  " : "", str(m, "verdict"));
 		}
 	}
-	if (r.err[0])
-		mcp_text_add(&t, "notes: %s\n", trimmed(r.err));
-	result = finish(&t, json_incref(doc));
-out:
-	json_decref(doc);
-	worker_result_free(&r);
-	return result;
+	return child_result(&k, &t, json_incref(k.doc));
 }
 
 /* ---- paths ---- */
 
 /* The file's real path when it is a regular file inside an allowed
  * directory; NULL with why set otherwise. */
-static char *allowed_path(const char *tool, const char *path, char *why, size_t cap)
+static char *allowed_real_path(const char *tool, const char *path, char *why, size_t cap)
 {
 	if (!mcp_cfg.nallow_dir) {
 		snprintf(why, cap, "%s reads files only inside directories td-mcp was started with --allow-dir for, and none was given", tool);
@@ -214,6 +267,17 @@ static char *allowed_path(const char *tool, const char *path, char *why, size_t 
 	snprintf(why, cap, "%s: %s is outside the directories td-mcp allows (--allow-dir)", tool, path);
 	free(real);
 	return NULL;
+}
+
+/* The "path" argument's real path (allowed_real_path); NULL with *error
+ * the tool's error when it is not allowed. */
+static char *path_arg(const char *tool, json_t *args, json_t **error)
+{
+	char why[PATH_MAX + 256];
+	char *path = allowed_real_path(tool, str(args, "path"), why, sizeof why);
+	if (!path)
+		*error = mcp_tool_error("%s", why);
+	return path;
 }
 
 /* Runs bin_dir/TOOL ARGV... with stdout to fd; its exit code, or -1. */
@@ -285,7 +349,8 @@ static int by_count(const void *a, const void *b)
 
 static json_t *top_of(struct counts *c, const char *key, double samples, long top)
 {
-	qsort(c->e, c->cap, sizeof *c->e, by_count);
+	if (c->cap)                            /* an empty input has no table: qsort wants one */
+		qsort(c->e, c->cap, sizeof *c->e, by_count);
 	json_t *a = json_array();
 	for (size_t i = 0; i < c->cap && c->e[i].name && (long)i < top; i++)
 		json_array_append_new(a, json_pack("{s:s, s:f, s:f}", key, c->e[i].name, "count", c->e[i].count, "pct",
@@ -373,22 +438,16 @@ static int fold_child(void *arg)
 
 json_t *tool_fold_top(json_t *args, const struct mcp_cancel *c, const char *key)
 {
-	char why[PATH_MAX + 256];
-	char *path = allowed_path("fold_top", str(args, "path"), why, sizeof why);
+	json_t *result;
+	char *path = path_arg("fold_top", args, &result);
 	if (!path)
-		return mcp_tool_error("%s", why);
-	json_t *top = json_object_get(args, "top");
-	struct fold_ctx f = { path, top ? (long)json_integer_value(top) : 20 };
-	struct worker_result r;
-	worker_run(fold_child, &f, key, c, mcp_cfg.tool_timeout_s, &r);
-	free(path);
-	json_t *result = NULL, *doc = NULL;
-	if (r.status == WORKER_CANCELLED)
-		goto out;
-	if (r.status != WORKER_DONE || r.exit_code || !(doc = json_loads(r.out, 0, NULL))) {
-		result = mcp_tool_error("fold_top: %s", r.err[0] ? trimmed(r.err) : "folding failed");
-		goto out;
-	}
+		return result;
+	struct fold_ctx f = { path, (long)integer_arg(args, "top", 20) };
+	struct child_call k = { .tool = "fold_top", .failed = "folding failed", .fn = fold_child, .arg = &f,
+				.timeout_s = mcp_cfg.tool_timeout_s, .json = true, .path = path };
+	if (!child_ran(&k, key, c, &result))
+		return result;
+	json_t *doc = k.doc;
 	struct mcp_text t = { 0 };
 	double samples = json_number_value(json_object_get(doc, "samples"));
 	mcp_text_add(&t, "%.0f samples.\nfunctions by own samples (leaf):\n", samples);
@@ -402,13 +461,7 @@ json_t *tool_fold_top(json_t *args, const struct mcp_cancel *c, const char *key)
 	mcp_text_add(&t, "hottest stacks:\n");
 	json_array_foreach(json_object_get(doc, "stacks"), i, e) if (i < 5)
 		mcp_text_add(&t, "  %5.1f%%  %s\n", json_number_value(json_object_get(e, "pct")), str(e, "stack"));
-	if (r.err[0])
-		mcp_text_add(&t, "notes: %s\n", trimmed(r.err));
-	result = finish(&t, json_incref(doc));
-out:
-	json_decref(doc);
-	worker_result_free(&r);
-	return result;
+	return child_result(&k, &t, json_incref(doc));
 }
 
 /* ---- branches_top ---- */
@@ -432,30 +485,22 @@ static int exec_child(void *arg)
 
 json_t *tool_branches_top(json_t *args, const struct mcp_cancel *c, const char *key)
 {
-	char why[PATH_MAX + 256];
-	char *path = allowed_path("branches_top", str(args, "path"), why, sizeof why);
+	json_t *result;
+	char *path = path_arg("branches_top", args, &result);
 	if (!path)
-		return mcp_tool_error("%s", why);
+		return result;
 	char top[32];
-	json_t *topv = json_object_get(args, "top");
-	snprintf(top, sizeof top, "%lld", topv ? (long long)json_integer_value(topv) : 20LL);
-	const char *by = json_object_get(args, "by") ? str(args, "by") : "pair";
-	const char *sort = json_object_get(args, "sort") ? str(args, "sort") : "mispredicted";
+	snprintf(top, sizeof top, "%lld", integer_arg(args, "top", 20));
+	const char *by = string_arg(args, "by", "pair"), *sort = string_arg(args, "sort", "mispredicted");
 	char *argv[] = { "td-branches", "--json", "--top", top, "--by", (char *)by, "--sort", (char *)sort, "--", path, NULL };
 	struct exec_ctx x = { "td-branches", argv };
-	struct worker_result r;
-	worker_run(exec_child, &x, key, c, mcp_cfg.tool_timeout_s, &r);
-	free(path);
-	json_t *result = NULL, *doc = NULL;
-	if (r.status == WORKER_CANCELLED)
-		goto out;
-	if (r.status != WORKER_DONE || r.exit_code || !(doc = json_loads(r.out, 0, NULL)) || !json_is_object(doc)) {
-		result = mcp_tool_error("branches_top: %s", r.err[0] ? trimmed(r.err) : "td-branches failed");
-		goto out;
-	}
+	struct child_call k = { .tool = "branches_top", .failed = "td-branches failed", .fn = exec_child, .arg = &x,
+				.timeout_s = mcp_cfg.tool_timeout_s, .json = true, .path = path };
+	if (!child_ran(&k, key, c, &result))
+		return result;
 	struct mcp_text t = { 0 };
-	char *compact = json_dumps(doc, JSON_COMPACT | JSON_SORT_KEYS);
-	json_t *rows = json_object_get(doc, "rows");
+	char *compact = json_dumps(k.doc, JSON_COMPACT | JSON_SORT_KEYS);
+	json_t *rows = json_object_get(k.doc, "rows");
 	if (json_is_array(rows)) {
 		size_t i;
 		json_t *e;
@@ -470,13 +515,7 @@ json_t *tool_branches_top(json_t *args, const struct mcp_cancel *c, const char *
 		mcp_text_add(&t, "%s\n", compact);
 	}
 	free(compact);
-	if (r.err[0])
-		mcp_text_add(&t, "notes: %s\n", trimmed(r.err));
-	result = finish(&t, json_incref(doc));
-out:
-	json_decref(doc);
-	worker_result_free(&r);
-	return result;
+	return child_result(&k, &t, json_incref(k.doc));
 }
 
 /* ---- collect ---- */
@@ -494,7 +533,7 @@ json_t *tool_collect(json_t *args, const struct mcp_cancel *c, const char *key)
 	bool system_wide = json_is_true(json_object_get(args, "system_wide"));
 	if ((process != NULL) + (pid != NULL) + system_wide != 1)
 		return mcp_tool_error("collect: name one target: process (a program's name), pid, or system_wide: true");
-	const char *duration = json_object_get(args, "duration") ? str(args, "duration") : "10s";
+	const char *duration = string_arg(args, "duration", "10s");
 	double secs = seconds_of(duration);
 	if (!(secs > 0 && secs <= 3600))
 		return mcp_tool_error("collect: duration %s: more than 0 and at most 1 hour (60m)", duration);
@@ -547,19 +586,12 @@ json_t *tool_collect(json_t *args, const struct mcp_cancel *c, const char *key)
 	}
 	argv[n] = NULL;
 	struct exec_ctx x = { "td-collect", argv };
-	struct worker_result r;
-	worker_run(exec_child, &x, key, c, secs + 60, &r);
-	json_t *result = NULL;
-	if (r.status == WORKER_CANCELLED)
-		goto out;
-	if (r.status != WORKER_DONE || r.exit_code) {
-		result = mcp_tool_error("collect: %s", r.err[0] ? trimmed(r.err) : "td-collect failed");
-		goto out;
-	}
-	struct mcp_text t = { 0 };
-	mcp_text_add(&t, "%s%s%s", trimmed(r.out), r.err[0] ? "\n" : "", trimmed(r.err));
-	result = finish(&t, NULL);
-out:
-	worker_result_free(&r);
-	return result;
+	struct child_call k = { .tool = "collect", .failed = "td-collect failed", .fn = exec_child, .arg = &x,
+				.timeout_s = secs + 60 };
+	json_t *result;
+	if (!child_ran(&k, key, c, &result))
+		return result;
+	struct mcp_text t = { 0 };        /* its stderr is the text's second part, not notes */
+	mcp_text_add(&t, "%s%s%s", trimmed(k.r.out), k.r.err[0] ? "\n" : "", trimmed(k.r.err));
+	return child_end(&k, finish(&t, NULL));
 }
