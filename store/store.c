@@ -205,10 +205,12 @@ static int add_labels(struct store_backend *b, const char *id, const struct stor
 }
 
 static int add_run(struct store_backend *b, const struct store_capture *c, const struct store_run *r, bool relabel,
-		   char *id, bool *existed)
+		   bool assume_new, char *id, bool *existed)
 {
 	id[0] = 0;
-	if (c) {
+	if (c && assume_new) {
+		/* no lookup: a new capture has no run yet (the commit proves it) */
+	} else if (c) {
 		struct store_value key[2] = { SV_STR(c->hash), SV_I(r->run_index) };
 		if (b->ops->exec(b, "SELECT id FROM runs WHERE capture = ? AND run_index = ?", key, 2, first_cell, id) < 0)
 			return -1;
@@ -260,14 +262,20 @@ static int rollback_keeping_error(struct store_backend *b)
 int store_add_begin(struct td_store *s, const struct store_capture *c)
 {
 	struct store_backend *b = s->b;
+	s->assume_new = false;
 	if (b->ops->begin(b) < 0)
 		return -1;
 	if (!c)
 		return 0;
 	struct store_value cap[4] = { SV_STR(c->hash), SV_STR(c->layout), SV_I((long long)c->size),
 				      { .type = SV_BLOB, .s = c->zstd, .len = c->zstd_len } };
-	if (b->ops->exec(b, "INSERT INTO captures (hash, layout, size, raw) VALUES (?, ?, ?, ?)"
-			 " ON CONFLICT (hash) DO NOTHING", cap, 4, NULL, NULL) < 0)
+	/* on a server, a capture not seen failing before is taken as new: a
+	 * plain INSERT, whose key conflict (at the commit) means "look up" */
+	s->assume_new = b->remote && strcmp(s->look_up, c->hash) != 0;
+	snprintf(s->adding, sizeof s->adding, "%s", c->hash);
+	if (b->ops->exec(b, s->assume_new ? "INSERT INTO captures (hash, layout, size, raw) VALUES (?, ?, ?, ?)"
+			 : "INSERT INTO captures (hash, layout, size, raw) VALUES (?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING",
+			 cap, 4, NULL, NULL) < 0)
 		return rollback_keeping_error(b);
 	return 0;
 }
@@ -275,7 +283,7 @@ int store_add_begin(struct td_store *s, const struct store_capture *c)
 int store_add_run(struct td_store *s, const struct store_capture *c, const struct store_run *r, bool relabel,
 		  char *id, bool *existed)
 {
-	return add_run(s->b, c, r, relabel, id, existed) < 0 ? rollback_keeping_error(s->b) : 0;
+	return add_run(s->b, c, r, relabel, s->assume_new, id, existed) < 0 ? rollback_keeping_error(s->b) : 0;
 }
 
 int store_load_rows(struct td_store *s, const char *id, const struct store_run *r)
@@ -288,16 +296,29 @@ int store_add_end(struct td_store *s, bool ok)
 	struct store_backend *b = s->b;
 	if (!ok)
 		return rollback_keeping_error(b);
-	return b->ops->commit(b) < 0 ? rollback_keeping_error(b) : 0;
+	if (b->ops->commit(b) == 0) {
+		s->look_up[0] = 0;
+		return 0;
+	}
+	rollback_keeping_error(b);
+	/* the capture taken as new was stored already: again, looking its runs up */
+	if (s->assume_new && !strcmp(b->conflict, "captures_pkey")) {
+		snprintf(s->look_up, sizeof s->look_up, "%s", s->adding);
+		return STORE_RETRY;
+	}
+	return -1;
 }
 
 int store_add(struct td_store *s, const struct store_capture *c, const struct store_run *runs, int nruns,
 	      bool relabel, char (*ids)[STORE_ID_LEN], bool *existed)
 {
-	if (store_add_begin(s, c) < 0)
-		return -1;
-	for (int i = 0; i < nruns; i++)
-		if (store_add_run(s, c, &runs[i], relabel, ids[i], &existed[i]) < 0)
+	int rc;
+	do {
+		if (store_add_begin(s, c) < 0)
 			return -1;
-	return store_add_end(s, true);
+		for (int i = 0; i < nruns; i++)
+			if (store_add_run(s, c, &runs[i], relabel, ids[i], &existed[i]) < 0)
+				return -1;
+	} while ((rc = store_add_end(s, true)) == STORE_RETRY);
+	return rc;
 }
