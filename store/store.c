@@ -259,10 +259,19 @@ static int rollback_keeping_error(struct store_backend *b)
 	return -1;
 }
 
+/* A capture's place in s->seen: by the last hex digits of its hash. */
+static char (*seen_slot(struct td_store *s, const char *hash))[33]
+{
+	size_t n = strlen(hash);
+	unsigned long slot = strtoul(hash + (n > 3 ? n - 3 : 0), NULL, 16);
+	return &s->seen[slot % (sizeof s->seen / sizeof s->seen[0])];
+}
+
 int store_add_begin(struct td_store *s, const struct store_capture *c)
 {
 	struct store_backend *b = s->b;
 	s->assume_new = false;
+	s->adding[0] = 0;
 	if (b->ops->begin(b) < 0)
 		return -1;
 	if (!c)
@@ -271,7 +280,7 @@ int store_add_begin(struct td_store *s, const struct store_capture *c)
 				      { .type = SV_BLOB, .s = c->zstd, .len = c->zstd_len } };
 	/* on a server, a capture not seen failing before is taken as new: a
 	 * plain INSERT, whose key conflict (at the commit) means "look up" */
-	s->assume_new = b->remote && strcmp(s->look_up, c->hash) != 0;
+	s->assume_new = b->remote && !s->repeats && strcmp(*seen_slot(s, c->hash), c->hash) != 0;
 	snprintf(s->adding, sizeof s->adding, "%s", c->hash);
 	if (b->ops->exec(b, s->assume_new ? "INSERT INTO captures (hash, layout, size, raw) VALUES (?, ?, ?, ?)"
 			 : "INSERT INTO captures (hash, layout, size, raw) VALUES (?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING",
@@ -283,7 +292,11 @@ int store_add_begin(struct td_store *s, const struct store_capture *c)
 int store_add_run(struct td_store *s, const struct store_capture *c, const struct store_run *r, bool relabel,
 		  char *id, bool *existed)
 {
-	return add_run(s->b, c, r, relabel, s->assume_new, id, existed) < 0 ? rollback_keeping_error(s->b) : 0;
+	if (add_run(s->b, c, r, relabel, s->assume_new, id, existed) < 0)
+		return rollback_keeping_error(s->b);
+	if (c && !*existed)
+		s->repeats = false;       /* a new run: the next capture is taken as new again */
+	return 0;
 }
 
 int store_load_rows(struct td_store *s, const char *id, const struct store_run *r)
@@ -296,17 +309,17 @@ int store_add_end(struct td_store *s, bool ok)
 	struct store_backend *b = s->b;
 	if (!ok)
 		return rollback_keeping_error(b);
-	if (b->ops->commit(b) == 0) {
-		s->look_up[0] = 0;
-		return 0;
-	}
-	rollback_keeping_error(b);
+	bool stored = b->ops->commit(b) == 0;
+	if (!stored)
+		rollback_keeping_error(b);
 	/* the capture taken as new was stored already: again, looking its runs up */
-	if (s->assume_new && !strcmp(b->conflict, "captures_pkey")) {
-		snprintf(s->look_up, sizeof s->look_up, "%s", s->adding);
-		return STORE_RETRY;
-	}
-	return -1;
+	bool retry = !stored && s->assume_new && !strcmp(b->conflict, "captures_pkey");
+	if (retry)
+		s->repeats = true;
+	if (s->adding[0] && (stored || retry))
+		snprintf(*seen_slot(s, s->adding), sizeof s->seen[0], "%s", s->adding);
+	s->adding[0] = 0;
+	return stored ? 0 : retry ? STORE_RETRY : -1;
 }
 
 int store_add(struct td_store *s, const struct store_capture *c, const struct store_run *runs, int nruns,

@@ -24,7 +24,8 @@ struct td_store {
 	struct store_backend *b;
 	bool assume_new;           /* the capture being added is taken as new: its runs are not looked up */
 	char adding[33];           /* the hash of the capture being added */
-	char look_up[33];          /* a capture that proved not new: its runs are looked up when added again */
+	char seen[1024][33];       /* captures known stored (direct-mapped by hash): their runs are looked up */
+	bool repeats;              /* the last capture proved stored: the next is looked up too (a folder added again) */
 };
 
 #define STORE_RETRY (-2)           /* store_add_end: the file must be added again (store_add_begin says how) */
@@ -118,7 +119,10 @@ int store_add(struct td_store *s, const struct store_capture *c, const struct st
  * capture was stored after all (added before, or by a concurrent add), the
  * commit fails on the capture's key: end rolls back and returns
  * STORE_RETRY, and the caller adds the same file again, which this time
- * looks its runs up. Ids are therefore final only when end returns 0. */
+ * looks its runs up (as it does at once for a capture this store handle
+ * stored or met before, a file given twice, and after a capture that
+ * proved stored, until one proves new: files added again come in a row). Ids are therefore final only
+ * when end returns 0. */
 int store_add_begin(struct td_store *s, const struct store_capture *c);
 int store_add_run(struct td_store *s, const struct store_capture *c, const struct store_run *r, bool relabel,
 		  char *id, bool *existed);
