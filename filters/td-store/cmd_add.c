@@ -21,7 +21,7 @@
 static struct store_label user_labels[MAX_LABELS];
 static int nuser_labels;
 static const char *opt_time, *opt_format;
-static bool opt_relabel;
+static bool opt_relabel, opt_async_commit;
 
 static int add_label(const char *arg, void *data)
 {
@@ -51,6 +51,7 @@ static const struct td_option options[] = {
 	{ 0, "time", TD_OPT_STRING, &opt_time, "ISO8601", "the runs' time (default: perf's '# started on', else now)", NULL },
 	{ 0, "relabel", TD_OPT_FLAG, &opt_relabel, NULL, "a run already stored takes the new value of a label it has", NULL },
 	{ 0, "format", TD_OPT_STRING, &opt_format, "csv|json|text", "input layout (default: detected)", NULL },
+	{ 0, "async-commit", TD_OPT_FLAG, &opt_async_commit, NULL, "PostgreSQL: do not wait for each file's commit to reach the disk (a server crash may lose the last files added, never half of one)", NULL },
 	VERB_DB_OPTION,
 	TD_OPTS_END
 };
@@ -299,6 +300,13 @@ int cmd_add(int argc, char **argv)
 		opt_time = td_strndup(iso, strlen(iso));
 	}
 	struct td_store *s = verb_open();
+	/* each file's commit waits for its WAL flush (a few ms on a VM's disk)
+	 * unless told: this session's commits then return before the flush;
+	 * a server crash loses the last of them whole (a transaction is never
+	 * half there). SQLite in WAL mode does not sync each commit anyway. */
+	if (opt_async_commit && s->b->dialect == STORE_POSTGRES &&
+	    s->b->ops->exec(s->b, "SET synchronous_commit = off", NULL, 0, NULL, NULL) < 0)
+		verb_store_failed(s);
 	if (!(zstd_ctx = ZSTD_createCCtx()))
 		td_die("zstd: out of memory");
 	int bad = 0;
