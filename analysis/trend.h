@@ -3,14 +3,15 @@
  * steps in the series' mean (change points), each reported once, where it
  * starts.
  *
- * Change points: binary segmentation with Welch's t-test, the deterministic
- * variant of E-Divisive that Hunter (Fleming et al., "Hunter: Using Change
- * Point Detection to Hunt for Performance Regressions", ICPE 2023; now
- * Apache Otava) uses in place of E-Divisive's permutation test: the split
- * with the largest |t| between the segment's two sides is kept when its
- * p-value is below alpha and the means differ by at least the metric's
- * threshold, and both sides are searched again. The split is the best of
- * K candidates, so its p-value is K times Welch's (Bonferroni).
+ * Change points: binary segmentation with Student's two-sample t-test
+ * (pooled variance), the deterministic variant of E-Divisive that Hunter
+ * (Fleming et al., "Hunter: Using Change Point Detection to Hunt for
+ * Performance Regressions", ICPE 2023; now Apache Otava) uses in place of
+ * E-Divisive's permutation test: the split with the largest |t| between
+ * the segment's two sides is kept when its p-value is below alpha and the
+ * means differ by at least the metric's threshold, and both sides are
+ * searched again. The split is the best of K candidates, so its p-value
+ * is K times Student's (Bonferroni).
  * Deterministic: the same series gives the same answer. O(n log n) with
  * prefix sums.
  *
@@ -45,7 +46,7 @@ struct trend_change {
 	size_t at;                 /* index of the first run after the step */
 	double before, after;      /* means of the segments on each side */
 	double delta_pct;
-	double p_value;            /* Welch's, times the candidate splits (Bonferroni) */
+	double p_value;            /* Student's, times the candidate splits (Bonferroni) */
 };
 
 void trend_options_default(struct trend_options *o);

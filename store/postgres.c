@@ -49,6 +49,7 @@ static void first_line(char *dst, size_t cap, const char *what, const char *msg)
 
 static void set_error(struct pg_backend *b, const char *msg)
 {
+	b->base.conflict[0] = 0;
 	const char *m = msg ? msg : PQerrorMessage(b->conn);
 	if (strncmp(m, "ERROR:  ", 8) == 0)
 		m += 8;
@@ -249,8 +250,14 @@ static int pg_sync(struct pg_backend *b, store_row_fn fn, void *ctx)
 		if (st == PGRES_PIPELINE_ABORTED) {
 			rc = -1;
 		} else if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
-			if (rc == 0)
+			if (rc == 0) {
 				set_error(b, PQresultErrorMessage(res));
+				/* unique_violation: which constraint, for a caller that can tell a duplicate */
+				const char *state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+				const char *constraint = PQresultErrorField(res, PG_DIAG_CONSTRAINT_NAME);
+				if (state && constraint && !strcmp(state, "23505"))
+					snprintf(b->base.conflict, sizeof b->base.conflict, "%s", constraint);
+			}
 			rc = -1;
 		} else if (st == PGRES_TUPLES_OK && fn && !stop && rc == 0 && finished == b->pending - 1) {
 			stop = rows_to(res, fn, ctx);
@@ -359,7 +366,9 @@ static int pg_commit(struct store_backend *base)
 	struct pg_backend *b = (struct pg_backend *)base;
 	params_clear(&b->params);
 	int rc = pg_send(b, "COMMIT", NULL, NULL, true);
-	b->in_transaction = false;
+	/* failed: a statement before it failed and the pipeline skipped the
+	 * COMMIT, leaving the transaction open and aborted: the rollback ends it */
+	b->in_transaction = rc < 0;
 	return rc;
 }
 
@@ -401,6 +410,7 @@ struct store_backend *store_postgres_open(const char *conninfo, char *err, size_
 	b->base.ops = &pg_ops;
 	b->base.dialect = STORE_POSTGRES;
 	b->base.name = "postgresql";
+	b->base.remote = true;
 	b->conn = PQconnectdb(conninfo);
 	if (PQstatus(b->conn) != CONNECTION_OK) {
 		const char *m = PQerrorMessage(b->conn);

@@ -205,10 +205,12 @@ static int add_labels(struct store_backend *b, const char *id, const struct stor
 }
 
 static int add_run(struct store_backend *b, const struct store_capture *c, const struct store_run *r, bool relabel,
-		   char *id, bool *existed)
+		   bool assume_new, char *id, bool *existed)
 {
 	id[0] = 0;
-	if (c) {
+	if (c && assume_new) {
+		/* no lookup: a new capture has no run yet (the commit proves it) */
+	} else if (c) {
 		struct store_value key[2] = { SV_STR(c->hash), SV_I(r->run_index) };
 		if (b->ops->exec(b, "SELECT id FROM runs WHERE capture = ? AND run_index = ?", key, 2, first_cell, id) < 0)
 			return -1;
@@ -257,17 +259,32 @@ static int rollback_keeping_error(struct store_backend *b)
 	return -1;
 }
 
+/* A capture's place in s->seen: by the last hex digits of its hash. */
+static char (*seen_slot(struct td_store *s, const char *hash))[33]
+{
+	size_t n = strlen(hash);
+	unsigned long slot = strtoul(hash + (n > 3 ? n - 3 : 0), NULL, 16);
+	return &s->seen[slot % (sizeof s->seen / sizeof s->seen[0])];
+}
+
 int store_add_begin(struct td_store *s, const struct store_capture *c)
 {
 	struct store_backend *b = s->b;
+	s->assume_new = false;
+	s->adding[0] = 0;
 	if (b->ops->begin(b) < 0)
 		return -1;
 	if (!c)
 		return 0;
 	struct store_value cap[4] = { SV_STR(c->hash), SV_STR(c->layout), SV_I((long long)c->size),
 				      { .type = SV_BLOB, .s = c->zstd, .len = c->zstd_len } };
-	if (b->ops->exec(b, "INSERT INTO captures (hash, layout, size, raw) VALUES (?, ?, ?, ?)"
-			 " ON CONFLICT (hash) DO NOTHING", cap, 4, NULL, NULL) < 0)
+	/* on a server, a capture not seen failing before is taken as new: a
+	 * plain INSERT, whose key conflict (at the commit) means "look up" */
+	s->assume_new = b->remote && !s->repeats && strcmp(*seen_slot(s, c->hash), c->hash) != 0;
+	snprintf(s->adding, sizeof s->adding, "%s", c->hash);
+	if (b->ops->exec(b, s->assume_new ? "INSERT INTO captures (hash, layout, size, raw) VALUES (?, ?, ?, ?)"
+			 : "INSERT INTO captures (hash, layout, size, raw) VALUES (?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING",
+			 cap, 4, NULL, NULL) < 0)
 		return rollback_keeping_error(b);
 	return 0;
 }
@@ -275,7 +292,11 @@ int store_add_begin(struct td_store *s, const struct store_capture *c)
 int store_add_run(struct td_store *s, const struct store_capture *c, const struct store_run *r, bool relabel,
 		  char *id, bool *existed)
 {
-	return add_run(s->b, c, r, relabel, id, existed) < 0 ? rollback_keeping_error(s->b) : 0;
+	if (add_run(s->b, c, r, relabel, s->assume_new, id, existed) < 0)
+		return rollback_keeping_error(s->b);
+	if (c && !*existed)
+		s->repeats = false;       /* a new run: the next capture is taken as new again */
+	return 0;
 }
 
 int store_load_rows(struct td_store *s, const char *id, const struct store_run *r)
@@ -288,16 +309,29 @@ int store_add_end(struct td_store *s, bool ok)
 	struct store_backend *b = s->b;
 	if (!ok)
 		return rollback_keeping_error(b);
-	return b->ops->commit(b) < 0 ? rollback_keeping_error(b) : 0;
+	bool stored = b->ops->commit(b) == 0;
+	if (!stored)
+		rollback_keeping_error(b);
+	/* the capture taken as new was stored already: again, looking its runs up */
+	bool retry = !stored && s->assume_new && !strcmp(b->conflict, "captures_pkey");
+	if (retry)
+		s->repeats = true;
+	if (s->adding[0] && (stored || retry))
+		snprintf(*seen_slot(s, s->adding), sizeof s->seen[0], "%s", s->adding);
+	s->adding[0] = 0;
+	return stored ? 0 : retry ? STORE_RETRY : -1;
 }
 
 int store_add(struct td_store *s, const struct store_capture *c, const struct store_run *runs, int nruns,
 	      bool relabel, char (*ids)[STORE_ID_LEN], bool *existed)
 {
-	if (store_add_begin(s, c) < 0)
-		return -1;
-	for (int i = 0; i < nruns; i++)
-		if (store_add_run(s, c, &runs[i], relabel, ids[i], &existed[i]) < 0)
+	int rc;
+	do {
+		if (store_add_begin(s, c) < 0)
 			return -1;
-	return store_add_end(s, true);
+		for (int i = 0; i < nruns; i++)
+			if (store_add_run(s, c, &runs[i], relabel, ids[i], &existed[i]) < 0)
+				return -1;
+	} while ((rc = store_add_end(s, true)) == STORE_RETRY);
+	return rc;
 }

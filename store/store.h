@@ -22,7 +22,13 @@
 
 struct td_store {
 	struct store_backend *b;
+	bool assume_new;           /* the capture being added is taken as new: its runs are not looked up */
+	char adding[33];           /* the hash of the capture being added */
+	char seen[1024][33];       /* captures known stored (direct-mapped by hash): their runs are looked up */
+	bool repeats;              /* the last capture proved stored: the next is looked up too (a folder added again) */
 };
+
+#define STORE_RETRY (-2)           /* store_add_end: the file must be added again (store_add_begin says how) */
 
 /* The database a URL names: NULL or "" means $TD_DB, else
  * $XDG_DATA_HOME/tdkit/runs.db (~/.local/share/tdkit/runs.db), its folder
@@ -104,7 +110,19 @@ int store_add(struct td_store *s, const struct store_capture *c, const struct st
 
 /* store_add in steps, for a caller that has one run at a time (the derive
  * engine's callback): begin keeps the capture, each add_run one run, end
- * commits (ok) or rolls everything back. Each returns 0 or -1 (b->error). */
+ * commits (ok) or rolls everything back. Each returns 0 or -1 (b->error).
+ *
+ * On a server (b->remote), begin takes a capture as new and its runs as
+ * new with it (a run refers to its capture, so a capture not stored has no
+ * run stored): no lookup, the file's statements and its commit go in one
+ * round trip, and add_run's ids are made here (existed false). If the
+ * capture was stored after all (added before, or by a concurrent add), the
+ * commit fails on the capture's key: end rolls back and returns
+ * STORE_RETRY, and the caller adds the same file again, which this time
+ * looks its runs up (as it does at once for a capture this store handle
+ * stored or met before, a file given twice, and after a capture that
+ * proved stored, until one proves new: files added again come in a row). Ids are therefore final only
+ * when end returns 0. */
 int store_add_begin(struct td_store *s, const struct store_capture *c);
 int store_add_run(struct td_store *s, const struct store_capture *c, const struct store_run *r, bool relabel,
 		  char *id, bool *existed);

@@ -194,6 +194,18 @@ for r in rows:
 	run_tool "$T_TMP/o" "$T_TMP/e" "$S" add --db "$db" - <"$L/local-kvm_swevents_semicolon_per-core.csv"
 	ok $(( RC != 0 || $(wc -l <"$T_TMP/o") != 1 )) "$name: add - reads stdin (exit $RC)"
 
+	# a new file given twice in one add (on PostgreSQL the second is looked
+	# up at once; a file already stored is taken as new, fails on its key
+	# and is added again), with --async-commit: stored once, its id twice
+	twice=$L/local-kvm_swevents_text_-d_default.txt
+	run_tool "$T_TMP/ids3" "$T_TMP/err" "$S" add --db "$db" --async-commit --label twice=1 "$twice" "$twice" \
+		"$L/local-kvm_swevents_csv.csv"
+	ok $RC "$name: add --async-commit, one new file twice and one stored (exit $RC)"
+	[ "$(sed -n 1p "$T_TMP/ids3")" = "$(sed -n 2p "$T_TMP/ids3")" ] && [ "$(sed -n 3p "$T_TMP/ids3")" = "$first" ]
+	ok $? "$name: ... the same id twice, the stored one's id ($(tr '\n' ' ' <"$T_TMP/ids3"))"
+	"$S" list --db "$db" --label twice=1 --csv | tail -n +2 | wc -l >"$T_TMP/n"
+	ok $(( $(cat "$T_TMP/n") != 2 )) "$name: ... two runs stored, labelled ($(cat "$T_TMP/n"))"
+
 	# rm
 	total=$("$S" list --db "$db" --csv | tail -n +2 | wc -l)
 	run_tool "$T_TMP/o" "$T_TMP/e" "$S" rm --db "$db" --label bench=swevents
@@ -202,6 +214,9 @@ for r in rows:
 	ok $RC "$name: rm --yes --label (exit $RC)"
 	left=$("$S" list --db "$db" --csv | tail -n +2 | wc -l)
 	ok $(( left != total - 2 )) "$name: two runs fewer ($total -> $left)"
+	run_tool "$T_TMP/o" "$T_TMP/e" "$S" add --db "$db" "$L/local-kvm_swevents_csv.csv"
+	again=$("$S" list --db "$db" --csv | tail -n +2 | wc -l)
+	ok $(( RC != 0 || again != left + 1 )) "$name: a file whose runs were removed is added again (exit $RC, $left -> $again)"
 	run_tool "$T_TMP/o" "$T_TMP/e" "$S" rm --db "$db" 20000101-000000-000000
 	ok $(( RC != 2 )) "$name: rm of an unknown id exits 2 (exit $RC)"
 

@@ -10,6 +10,7 @@
 #include <zstd.h>
 #include "analysis/derive.h"
 #include "common/diag.h"
+#include "common/grow.h"
 #include "common/opts.h"
 #include "filters/td-store/verbs.h"
 
@@ -20,7 +21,7 @@
 static struct store_label user_labels[MAX_LABELS];
 static int nuser_labels;
 static const char *opt_time, *opt_format;
-static bool opt_relabel;
+static bool opt_relabel, opt_async_commit;
 
 static int add_label(const char *arg, void *data)
 {
@@ -50,6 +51,7 @@ static const struct td_option options[] = {
 	{ 0, "time", TD_OPT_STRING, &opt_time, "ISO8601", "the runs' time (default: perf's '# started on', else now)", NULL },
 	{ 0, "relabel", TD_OPT_FLAG, &opt_relabel, NULL, "a run already stored takes the new value of a label it has", NULL },
 	{ 0, "format", TD_OPT_STRING, &opt_format, "csv|json|text", "input layout (default: detected)", NULL },
+	{ 0, "async-commit", TD_OPT_FLAG, &opt_async_commit, NULL, "PostgreSQL: do not wait for each file's commit to reach the disk (a server crash may lose the last files added, never half of one)", NULL },
 	VERB_DB_OPTION,
 	TD_OPTS_END
 };
@@ -107,6 +109,14 @@ static void find_starts(struct capture_file *cf)
 	}
 }
 
+/* A run kept: its id and whether it was stored already, told once the
+ * file's transaction commits (an id is final only then). */
+struct kept {
+	char id[STORE_ID_LEN];
+	int index;
+	bool existed;
+};
+
 struct add_ctx {
 	struct td_store *store;
 	struct capture_file *cf;
@@ -114,6 +124,8 @@ struct add_ctx {
 	char now[32];
 	int runs, failed;
 	bool begun;                /* the transaction: opened at the first run, once the layout is known */
+	struct kept *kept;
+	size_t cap;
 };
 
 static const char *vendor_of(const char *model)
@@ -176,17 +188,17 @@ static void keep_run(void *ctx, const struct derive_run *d)
 	r.nlabels = n;
 
 	verb_rows_of(d, &r);
-	char id[STORE_ID_LEN];
-	bool existed;
-	if (store_add_run(a->store, a->capture, &r, opt_relabel, id, &existed) < 0) {
-		a->failed = 1;
-	} else {
-		printf("%s\n", id);
-		if (existed)
-			td_warn(a->cf->name, 0, "run %d is stored already as %s%s", d->index + 1, id,
-				nuser_labels ? " (labels added)" : "");
-		a->runs++;
+	if ((size_t)a->runs == a->cap) {
+		size_t cap = td_alloc_nr(a->cap, (size_t)a->runs + 1, sizeof *a->kept);
+		a->kept = td_realloc_array(a->kept, cap, sizeof *a->kept);
+		TD_SET_CAP(a->cap, cap);
 	}
+	struct kept *k = &a->kept[a->runs];
+	k->index = d->index;
+	if (store_add_run(a->store, a->capture, &r, opt_relabel, k->id, &k->existed) < 0)
+		a->failed = 1;
+	else
+		a->runs++;
 	verb_rows_free(&r);
 }
 
@@ -241,14 +253,27 @@ static int add_file(struct td_store *s, const char *arg, enum stat_format fmt)
 	struct add_ctx a = { .store = s, .cf = &cf, .capture = &capture };
 	store_time_now(a.now, sizeof a.now);
 	struct derive_options o = { fmt, NULL, true };
-	derive_file(path, &o, keep_run, &a);
-	if (a.failed)
+	int end;
+	do {                       /* twice when the capture proves stored already (store.h) */
+		a.runs = 0;
+		a.begun = false;
+		derive_file(path, &o, keep_run, &a);
+		if (a.failed)
+			verb_store_failed(s);
+		end = a.runs ? store_add_end(s, true) : 0;
+	} while (end == STORE_RETRY);
+	if (end < 0)
 		verb_store_failed(s);
+	for (int i = 0; i < a.runs; i++) {
+		printf("%s\n", a.kept[i].id);
+		if (a.kept[i].existed)
+			td_warn(cf.name, 0, "run %d is stored already as %s%s", a.kept[i].index + 1, a.kept[i].id,
+				nuser_labels ? " (labels added)" : "");
+	}
+	free(a.kept);
 	if (a.runs == 0) {
 		td_bad_input(cf.name, 0, "no perf stat counters found: nothing stored");
 		rc = -1;
-	} else if (store_add_end(s, true) < 0) {
-		verb_store_failed(s);
 	}
 	if (cf.path[0])
 		unlink(cf.path);
@@ -275,6 +300,13 @@ int cmd_add(int argc, char **argv)
 		opt_time = td_strndup(iso, strlen(iso));
 	}
 	struct td_store *s = verb_open();
+	/* each file's commit waits for its WAL flush (a few ms on a VM's disk)
+	 * unless told: this session's commits then return before the flush;
+	 * a server crash loses the last of them whole (a transaction is never
+	 * half there). SQLite in WAL mode does not sync each commit anyway. */
+	if (opt_async_commit && s->b->dialect == STORE_POSTGRES &&
+	    s->b->ops->exec(s->b, "SET synchronous_commit = off", NULL, 0, NULL, NULL) < 0)
+		verb_store_failed(s);
 	if (!(zstd_ctx = ZSTD_createCCtx()))
 		td_die("zstd: out of memory");
 	int bad = 0;

@@ -33,7 +33,7 @@ rate() { awk -v n="$1" -v s="$2" 'BEGIN { printf "%.0f", (s > 0 ? n / s : 0) }';
 
 sqlite_db=$T_TMP/add.db
 t "$BIN/td-store" add --db "$sqlite_db" "$caps"/*.csv
-echo "add, SQLite:      1000 captures in ${s} s = $(rate 1000 "$s") captures/s (target 2000), ${k} KiB max RSS; CPU ${cpu} s, load $(load)"
+echo "add, SQLite:      1000 captures in ${s} s = $(rate 1000 "$s") captures/s (target 2000), ${k} KiB max RSS; CPU ${cpu} s (= $(rate 1000 "$cpu")/s of CPU), load $(load)"
 # memory: 10,000 files (the 1,000 ten times: the repeats are recognised by content)
 set -- "$caps"/*.csv
 t "$BIN/td-store" add --db "$T_TMP/mem.db" "$@" "$@" "$@" "$@" "$@" "$@" "$@" "$@" "$@" "$@"
@@ -41,9 +41,46 @@ echo "add, SQLite:      10000 files in ${s} s, ${k} KiB max RSS (memory flat: co
 size=$(stat -c %s "$sqlite_db")
 echo "SQLite size:      $(awk -v b="$size" 'BEGIN { printf "%.2f", b / 1000 / 1000 }') KB per run (1,000 runs of 4 software counters)"
 
+# server_cpu: the CPU seconds the server's processes used (its backends'
+# when they have exited, from the postmaster's children times)
+server_cpu() {
+	local pid t=0 p
+	pid=$(head -n 1 "$PG_DIR/data/postmaster.pid")
+	for p in $pid $(pgrep -P "$pid"); do
+		set -- $(cut -d' ' -f14-17 "/proc/$p/stat" 2>/dev/null)
+		[ $# = 4 ] || continue
+		if [ "$p" = "$pid" ]; then t=$((t + $3 + $4)); else t=$((t + $1 + $2)); fi
+	done
+	echo "$t"
+}
+# pg_add NAME [OPTION]: the 1,000 captures into a fresh database NAME
+pg_add() {
+	$PG_AS "$PG_BIN/psql" -h "$PG_DIR" -U postgres -qAt -d postgres -c "CREATE DATABASE $1" >/dev/null
+	"$BIN/td-store" list --db "host=$PG_DIR user=postgres dbname=$1" >/dev/null 2>&1    # the schema
+	local before
+	before=$(server_cpu)
+	t "$BIN/td-store" add --db "host=$PG_DIR user=postgres dbname=$1" ${2:-} "$caps"/*.csv
+	sleep 0.2
+	scpu=$(awk -v t=$(($(server_cpu) - before)) 'BEGIN { printf "%.2f", t / 100 }')
+}
 if pg_start; then
-	t "$BIN/td-store" add --db "$PG_URL" "$caps"/*.csv
-	echo "add, PostgreSQL:  1000 captures in ${s} s = $(rate 1000 "$s") captures/s (target 500), ${k} KiB max RSS; client CPU ${cpu} s, load $(load)"
+	# the test suite's server first: no fsync, no wait for the WAL flush
+	pg_add tdadd1
+	echo "add, PostgreSQL:  1000 captures in ${s} s = $(rate 1000 "$s") captures/s (target 500), ${k} KiB max RSS; client CPU ${cpu} s, server CPU ${scpu} s (= $(rate 1000 "$(awk -v a="$cpu" -v b="$scpu" 'BEGIN { print a + b }')")/s of CPU), load $(load); server with fsync=off synchronous_commit=off (tests/pg.sh)"
+	set -- "$caps"/*.csv
+	$PG_AS "$PG_BIN/psql" -h "$PG_DIR" -U postgres -qAt -d postgres -c "CREATE DATABASE tdmem" >/dev/null
+	t "$BIN/td-store" add --db "host=$PG_DIR user=postgres dbname=tdmem" "$@" "$@" "$@" "$@" "$@" "$@" "$@" "$@" "$@" "$@"
+	echo "add, PostgreSQL:  10000 files in ${s} s, ${k} KiB max RSS (memory flat: compare with the line above)"
+	# then PostgreSQL's defaults: each commit waits for its WAL flush to disk
+	$PG_AS "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w -m fast \
+		-o "-k $PG_DIR -c listen_addresses=" restart >/dev/null 2>&1
+	pg_add tdadd2
+	echo "add, PostgreSQL:  1000 captures in ${s} s = $(rate 1000 "$s") captures/s; client CPU ${cpu} s, server CPU ${scpu} s, load $(load); server defaults (fsync=on synchronous_commit=on: one WAL flush per file)"
+	pg_add tdadd3 --async-commit
+	echo "add, PostgreSQL:  1000 captures in ${s} s = $(rate 1000 "$s") captures/s; client CPU ${cpu} s, server CPU ${scpu} s, load $(load); server defaults, add --async-commit (a server crash may lose the last files added, whole)"
+	# back to the test suite's settings for the queries below
+	$PG_AS "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w -m fast \
+		-o "-k $PG_DIR -c listen_addresses= -c fsync=off -c synchronous_commit=off -c full_page_writes=off" restart >/dev/null 2>&1
 else
 	echo "add, PostgreSQL:  absent ($PG_WHY)"
 fi
