@@ -30,6 +30,31 @@ done
 run_tool "$T_TMP/out" "$T_TMP/err" "$TD_BIN/td-derive" --cpuid 'x;rm -rf /' "$T_TMP/cap.txt"
 grep -q "is not a cpuid" "$T_TMP/err"; ok $? "--cpuid with shell characters is refused, not run"
 
+# a td-collect capture's header names the CPU: perf's table for it is taken
+# without --metrics or --cpuid (from the installed perf, cached); without
+# perf the tree and metrics are tdkit's own, quietly
+ICX=$TD_ROOT/testdata/collect/collect-synthetic-icelake-x-header.csv
+"$TD_BIN/td-derive" -q --csv --metrics "$TD_ROOT/testdata/perf-list/GenuineIntel-6-6A-6.txt.gz" "$ICX" >"$T_TMP/icx-m.csv"
+while IFS=, read -r name value; do
+	grep -q "^,all,,$name,$value," "$T_TMP/icx-m.csv"; ok $? "Ice Lake-X synthetic, perf's $name = $value (by hand)"
+done <<'X'
+ipbranch,5.000
+ipmispredict,500.000
+upi,0.800
+X
+PATH=/nonexistent run_tool "$T_TMP/icx-n.csv" "$T_TMP/err" "$TD_BIN/td-derive" -q --csv "$ICX"
+[ $RC -eq 0 ] && [ ! -s "$T_TMP/err" ] && ! grep -q ',ipbranch,' "$T_TMP/icx-n.csv"
+ok $? "header cpuid, no perf installed: tdkit's own metrics, nothing said, exit 0"
+if command -v perf >/dev/null && PERF_CPUID=GenuineIntel-6-6A-6 perf list --details 2>/dev/null | grep -q '^  tma_'; then
+	"$TD_BIN/td-derive" -q --csv "$ICX" >"$T_TMP/icx-a.csv"
+	same "$T_TMP/icx-m.csv" "$T_TMP/icx-a.csv" "header cpuid GenuineIntel-6-6A-6: the installed perf's table, the same rows as --metrics"
+	ls "$XDG_CACHE_HOME"/tdkit/perf-*-GenuineIntel-6-6A-6.metrics >/dev/null 2>&1
+	ok $? "the header's table is cached per perf version and cpuid"
+	"$TD_BIN/td-derive" -q --csv --metrics "$TD_ROOT/testdata/perf-list/GenuineIntel-6-55-4.txt.gz" "$ICX" >"$T_TMP/icx-s.csv"
+	! grep -q ',upi,' "$T_TMP/icx-s.csv"; ok $? "--metrics FILE overrides the header's CPU (Skylake-X's UPI needs uops_retired.retire_slots)"
+else
+	skip "perf 6.1 with Ice Lake-X's table is not installed: the header's table not tried"
+fi
 if ! have_shared; then
 	skip "$TD_SHARED absent: the Tiger Lake drill-down capture is there"
 	done_testing
