@@ -116,8 +116,9 @@ void roofline_svg_write(FILE *f, const struct roofline_peaks *k, const struct ro
 		roof(f, &a, k->gbs, k->gflops, "DRAM", "#c00000");
 	}
 	fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"7\" fill=\"#0050c0\"/>\n", px(&a, p->ai), py(&a, p->gflops));
-	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"13\" fill=\"#0050c0\">", px(&a, p->ai) + 10,
-		py(&a, p->gflops) + 18);
+	bool right = px(&a, p->ai) > W / 2;    /* the label on the side with room */
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"13\" fill=\"#0050c0\" text-anchor=\"%s\">",
+		px(&a, p->ai) + (right ? -10 : 10), py(&a, p->gflops) + 22, right ? "end" : "start");
 	escape(f, p->label);
 	fprintf(f, ": %.3f FLOP/B, %.3f GFLOP/s", p->ai, p->gflops);
 	if (k) {
