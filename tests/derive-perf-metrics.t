@@ -110,4 +110,20 @@ if command -v perf >/dev/null && PERF_CPUID=GenuineIntel-6-8C-1 perf list --deta
 else
 	skip "perf 6.1 with Tiger Lake's table is not installed: --cpuid not tried"
 fi
+# AMD: perf 6.1 maps Zen 4 (AuthenticAMD-25-11) to its Zen 3 table (13
+# metrics, no PipelineL1): evaluated the same way, perf's printed metrics
+# all still recomputed (54 of 54)
+Z=$TD_SHARED/testdata/stat_text/amd-zen4-5.47GHz_PipelineL2_and_ddd_kinematics-demo.snippet.txt
+if command -v perf >/dev/null && PERF_CPUID=AuthenticAMD-25-11-0 perf list --details 2>/dev/null | grep -q '^  branch_misprediction_ratio'; then
+	"$TD_BIN/td-derive" -q --csv --cpuid AuthenticAMD-25-11-0 "$Z" >"$T_TMP/zen.csv"
+	grep -q '^,run1 all,,branch_misprediction_ratio,0.009,' "$T_TMP/zen.csv"
+	ok $? "Zen 4 with perf's AMD table: branch_misprediction_ratio = d_ratio(ex_ret_brn_misp, ex_ret_brn) = 21592521 / 2342431105"
+	"$TD_BIN/td-derive" -q --json --cpuid AuthenticAMD-25-11-0 "$Z" | python3 -c '
+import json, sys
+c = json.load(sys.stdin)["perf_check"]
+assert c["printed"] == 54 and c["checked"] == 54 and c["agree"] == 54, c' 2>"$T_TMP/err"
+	ok $? "Zen 4 with perf's AMD table: 54 of 54 perf-printed metrics recomputed equal"
+else
+	skip "perf 6.1 with AMD's Zen table is not installed"
+fi
 done_testing
