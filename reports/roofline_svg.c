@@ -1,5 +1,6 @@
 /* The roofline chart (roofline_svg.h). */
 #include <math.h>
+#include "reports/escape.h"
 #include "reports/roofline_svg.h"
 
 #define W 800
@@ -31,21 +32,6 @@ static void widen(double *lo, double *hi, double v)
 	double d = log10(v);
 	*lo = fmin(*lo, floor(d - 0.5));
 	*hi = fmax(*hi, ceil(d + 0.5));
-}
-
-static void escape(FILE *f, const char *s)
-{
-	for (; *s; s++)
-		if (*s == '<')
-			fputs("&lt;", f);
-		else if (*s == '>')
-			fputs("&gt;", f);
-		else if (*s == '&')
-			fputs("&amp;", f);
-		else if (*s == '"')
-			fputs("&quot;", f);
-		else
-			fputc(*s, f);
 }
 
 /* One bandwidth roof: gbs x AI up to the compute roof (the ridge). */
@@ -84,7 +70,7 @@ void roofline_svg_write(FILE *f, const struct roofline_peaks *k, const struct ro
 		   "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n",
 		W, H, W, H, W, H);
 	fputs("<text x=\"400\" y=\"28\" font-size=\"17\" text-anchor=\"middle\">", f);
-	escape(f, title);
+	td_xml_text(f, title);
 	fputs("</text>\n", f);
 	/* axes, decade grid and labels */
 	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#000000\"/>\n", LEFT, TOP,
@@ -119,7 +105,7 @@ void roofline_svg_write(FILE *f, const struct roofline_peaks *k, const struct ro
 	bool right = px(&a, p->ai) > W / 2;    /* the label on the side with room */
 	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"13\" fill=\"#0050c0\" text-anchor=\"%s\">",
 		px(&a, p->ai) + (right ? -10 : 10), py(&a, p->gflops) + 22, right ? "end" : "start");
-	escape(f, p->label);
+	td_xml_text(f, p->label);
 	fprintf(f, ": %.3f FLOP/B, %.3f GFLOP/s", p->ai, p->gflops);
 	if (k) {
 		double roof_at = roofline_attainable(k, p->ai);
