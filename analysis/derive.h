@@ -110,6 +110,7 @@ int derive_memory(const void *data, size_t len, const char *name, const struct d
 #include "analysis/next_step.h"
 #include "analysis/tma.h"
 
+struct roofline_peaks;
 struct derive_config {
 	const char *cpu;             /* Top-down model id[:width] (td-derive --cpu; checked with
 					tma_cpu_option_error first), NULL: detected per set */
@@ -119,6 +120,19 @@ struct derive_config {
 	bool chart;                  /* the chart callback gets every interval's trees */
 	bool one_thread;             /* the callbacks run on the reading thread (a fuzz target:
 					no thread per input); the same calls in the same order */
+	/* perf's metric definitions (perf_metric_table.h): every tma_* node and
+	 * Info metric they give is added to the sets' metrics and trees. From
+	 * metrics_file (td-derive --metrics), else from the installed perf for
+	 * cpuid (--cpuid), else for the CPU a td-collect header names (quietly
+	 * none when perf or its table for that CPU is missing). Each engine
+	 * keeps its own tables. */
+	const char *metrics_file;
+	const char *cpuid;
+	bool no_header_metrics;      /* not from a td-collect header's cpuid */
+	/* the machine's roofs (roofline.h): a whole-run set with FLOPs and DRAM
+	 * traffic also gets roof_attainable_gflops and roof_share, whose
+	 * verdict says memory-bound or compute-bound; NULL: not known */
+	const struct roofline_peaks *peaks;
 };
 
 /* One metric of a set. name, unit, verdict, band, next_step and note are

@@ -7,7 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analysis/derive_internal.h"
+#include "analysis/perf_metric_table.h"
+#include "analysis/roofline.h"
 #include "common/diag.h"
+#include "parsers/collect_header.h"
 
 #define MAX_PRINTED 64
 #define MAX_PMUS 8
@@ -61,8 +64,29 @@ bool derive_build_tree(struct derive_engine *e, const struct counter_set *s, con
 {
 	struct tma_printed printed[MAX_PRINTED];
 	int np = printed_for(e, s, printed);
-	struct tma_options o = { cpu };
+	struct tma_options o = { cpu, e->cpuid, e->perf };
 	return tma_build(s, printed, np, &o, t);
+}
+
+void derive_capture_cpu(struct derive_engine *e)
+{
+	const char *header = collect_header_cpuid();
+	e->cpuid = e->perf_fixed && e->perf_fixed->cpuid[0] ? e->perf_fixed->cpuid
+		   : e->cfg.cpuid && perf_metric_cpuid_valid(e->cfg.cpuid) ? e->cfg.cpuid : header;
+	e->perf = e->perf_fixed;
+	if (!e->cfg.metrics_file && !e->cfg.cpuid && header && !e->cfg.no_header_metrics && !e->cfg.counters) {
+		int i = 0;
+		while (i < e->nperf_header && strcmp(e->perf_header[i].cpuid, header))
+			i++;
+		if (i == e->nperf_header && i < (int)(sizeof e->perf_header / sizeof *e->perf_header)) {
+			snprintf(e->perf_header[i].cpuid, sizeof e->perf_header[i].cpuid, "%s", header);
+			e->perf_header[i].table = perf_metric_table_open(NULL, header, true);
+			e->nperf_header++;
+		}
+		if (i < e->nperf_header)
+			e->perf = e->perf_header[i].table;
+	}
+	e->m.perf_table = e->perf;
 }
 
 /* Sets summed over their scopes (CPUs, cores ...), one per run and PMU. */
@@ -152,6 +176,48 @@ static const struct derive_value *perf_wall_share(struct derive_engine *e, const
 	return NULL;
 }
 
+/* The roofline point of a whole-run set with FP events (roofline.h): its
+ * FLOPs, the DRAM bytes its run and scope counted in any set (uncore
+ * counters are sets of their own), over the run's wall time. Rows from
+ * values[n] on; returns the new count. */
+static int roofline_rows(struct derive_engine *e, const struct counter_set *s, int n)
+{
+	struct roofline_point p;
+	if (s->interval >= 0 || !roofline_flops(s, &p))
+		return n;
+	double elapsed = NAN;
+	for (int i = 0; i < n; i++)
+		if (!strcmp(e->values[i].name, "elapsed_s"))
+			elapsed = e->values[i].value;
+	const struct counter *dur = counter_set_get(s, "duration_time");
+	if (isnan(elapsed))
+		elapsed = dur && !isnan(dur->value) ? dur->value / 1e9 : e->m.elapsed[s->session];
+	int nsum;
+	const struct counter_set *sum = stat_model_summary(&e->m, &nsum);
+	double conf = counter_set_lowest_enabled(s);
+	for (int i = 0; i < nsum; i++)
+		if (sum[i].session == s->session && !strcmp(sum[i].scope, s->scope) && roofline_add_bytes(&sum[i], &p))
+			conf = fmin(conf, counter_set_lowest_enabled(&sum[i]));
+	if (!(elapsed > 0) || isnan(p.bytes) || !(p.bytes > 0) || n + 5 > METRICS_MAX)
+		return n;
+	double gflops = p.flops / elapsed / 1e9, gbs = p.bytes / elapsed / 1e9, ai = p.flops / p.bytes;
+	const char *note = p.proxy ? "bytes: 64 per last-level miss, a proxy for DRAM traffic" : "";
+	e->values[n++] = (struct derive_value){ "gflops", gflops, "GFLOP/s", "", "", conf, NAN, "", "" };
+	e->values[n++] = (struct derive_value){ p.proxy ? "llc_miss_gbs" : "dram_gbs", gbs, "GB/s", "", "", conf, NAN, "",
+						note };
+	e->values[n++] = (struct derive_value){ "arithmetic_intensity", ai, "FLOP/B", "", "", conf, NAN, "", note };
+	const struct roofline_peaks *k = e->cfg.peaks;
+	if (k) {
+		double roof = roofline_attainable(k, ai);
+		e->values[n++] = (struct derive_value){ "roof_attainable_gflops", roof, "GFLOP/s", "", "", conf, NAN, "",
+							"" };
+		e->values[n++] = (struct derive_value){ "roof_share", 100 * gflops / roof, "%",
+							roofline_memory_bound(k, ai) ? "memory-bound" : "compute-bound", "",
+							conf, NAN, "", "" };
+	}
+	return n;
+}
+
 /* s as a derive_set, to the callback. */
 static void deliver(struct derive_engine *e, const struct counter_set *s)
 {
@@ -164,13 +230,14 @@ static void deliver(struct derive_engine *e, const struct counter_set *s)
 	}
 	struct metric_value own[METRICS_MAX];
 	const struct metric_value *mv;
+	derive_capture_cpu(e);
 	int n = derive_metrics_of(e, s, own, &mv);
 	bool has_tree = derive_build_tree(e, s, e->cfg.cpu, e->tree);
 	/* the machine (vendor, model) only where a next step depends on it */
 	struct machine mach = { .vendor = TMA_NVENDORS };
 	for (int i = 0; i < n; i++)
 		if (mv[i].next_step == metrics_next_topdown || mv[i].next_step == metrics_next_branches) {
-			machine_of(s, has_tree ? e->tree : NULL, &mach);
+			machine_of(s, has_tree ? e->tree : NULL, e->cpuid, &mach);
 			break;
 		}
 	const struct tma_tree *held[DERIVE_CAPTURE_TREES];
@@ -180,11 +247,11 @@ static void deliver(struct derive_engine *e, const struct counter_set *s)
 						      mv[i].confidence, mv[i].variance_pct,
 						      next_step_metric(&mv[i], &mach, topdown_held), "" };
 	ds.metrics = e->values;
-	ds.nmetrics = n;
+	ds.nmetrics = roofline_rows(e, s, n);
 	ds.perf_wall_share = s->interval < 0 ? perf_wall_share(e, s, mv, n) : NULL;
 	if (has_tree) {
 		const struct tma_tree *t = e->tree;
-		machine_of(s, t, &mach);
+		machine_of(s, t, e->cpuid, &mach);
 		for (int i = 0; i < t->n; i++) {
 			const struct tma_node *nd = &t->node[i];
 			e->nodes[i] = (struct derive_node){ nd, nd->source || isnan(nd->value) ? NAN
@@ -221,6 +288,7 @@ static void chart_interval(struct derive_engine *e)
 static void on_interval(void *ctx, const struct stat_model *m)
 {
 	struct derive_engine *e = ctx;
+	derive_capture_cpu(e);
 	if (e->cfg.chart && e->cb.chart)
 		chart_interval(e);
 	if (e->cfg.intervals)
@@ -234,6 +302,8 @@ struct derive_engine *derive_new(const struct derive_config *c, const struct der
 	struct derive_engine *e = td_calloc(1, sizeof(*e));
 	e->cfg = *c;
 	e->cb = *cb;
+	if (c->metrics_file || c->cpuid)
+		e->perf_fixed = perf_metric_table_open(c->metrics_file, c->cpuid, false);
 	e->tree = td_malloc(sizeof(*e->tree));
 	stat_model_init(&e->m);
 	e->m.on_interval = on_interval;
@@ -279,6 +349,7 @@ void derive_finish(struct derive_engine *e)
 	if (e->pipe)
 		stat_pipe_finish(e->pipe);
 	e->pipe = NULL;
+	derive_capture_cpu(e);
 	stat_model_finish(&e->m);
 	int nsum;
 	const struct counter_set *sum = stat_model_summary(&e->m, &nsum);
@@ -327,6 +398,9 @@ void derive_free(struct derive_engine *e)
 	free(e->capture_tree);
 	free(e->tree);
 	free(e->account.not);
+	perf_metric_table_free(e->perf_fixed);
+	for (int i = 0; i < e->nperf_header; i++)
+		perf_metric_table_free(e->perf_header[i].table);
 	free(e);
 }
 
@@ -446,7 +520,7 @@ int derive_diagnoses(const struct derive_engine *ce, struct derive_diagnosis **o
 		int n = stat_model_metrics(m, &sum[i], mv, METRICS_MAX);
 		bool has_tree = derive_build_tree(e, &sum[i], e->cfg.cpu, tree);
 		struct machine mach;
-		machine_of(&sum[i], has_tree ? tree : NULL, &mach);
+		machine_of(&sum[i], has_tree ? tree : NULL, e->cpuid, &mach);
 		char scope[320];
 		snprintf(r[i].label, sizeof r[i].label, "%s%s%s", scope_name(m, &sum[i], scope, sizeof scope),
 			 sum[i].pmu[0] ? " " : "", sum[i].pmu);

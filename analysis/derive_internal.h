@@ -65,7 +65,23 @@ struct derive_engine {
 		struct derive_not_recomputable *not;
 	} account;
 	double pow10_neg[32];
+	/* the capture's CPU and perf's metric definitions for it (derive_config):
+	 * perf_fixed from --metrics/--cpuid, else one table per cpuid a
+	 * td-collect header named (loaded once, kept to the end: metric names
+	 * point into them); cpuid and perf are the ones in use */
+	struct perf_metric_table *perf_fixed;
+	struct {
+		char cpuid[64];
+		struct perf_metric_table *table;   /* NULL: perf has none for it */
+	} perf_header[4];
+	int nperf_header;
+	const char *cpuid;
+	const struct perf_metric_table *perf;
 };
+
+/* Sets e->cpuid and e->perf (and the model's table) for the sets that come
+ * next: a td-collect header is read before the counters it describes. */
+void derive_capture_cpu(struct derive_engine *e);
 
 const struct derive_unit *derive_unit_slow(struct derive_engine *e, const char *unit);
 static inline const struct derive_unit *derive_unit(struct derive_engine *e, const char *unit)

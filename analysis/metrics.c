@@ -522,9 +522,9 @@ bool metrics_event_rate(const struct counter *event, const struct counter *clock
  * each one that is not a Top-down node (those are tma_build's) and that
  * the set's events give, after tdkit's, named in lower case; a name tdkit
  * computes itself stays tdkit's. Names live as long as the table. */
-static int perf_defined(const struct counter_set *s, struct metric_value *out, int k, int max)
+static int perf_defined(const struct perf_metric_table *t, const struct counter_set *s, struct metric_value *out, int k,
+			int max)
 {
-	const struct perf_metric_table *t = perf_metric_table_active();
 	if (!t || k >= max || !s->n)
 		return k;
 	struct perf_metric_result *r = td_malloc((size_t)(t->n ? t->n : 1) * sizeof(*r));
@@ -548,7 +548,7 @@ static int perf_defined(const struct counter_set *s, struct metric_value *out, i
 }
 
 int metrics_compute_planned(const struct metrics_plan *p, const struct counter_set *s, double elapsed_s,
-			    struct metric_value *out, int max)
+			    const struct perf_metric_table *perf, struct metric_value *out, int max)
 {
 	int k = 0;
 	for (int i = 0; i < p->ndefs && k < max; i++)     /* the others have no inputs */
@@ -590,14 +590,15 @@ int metrics_compute_planned(const struct metrics_plan *p, const struct counter_s
 	}
 	if (elapsed_s > 0 && k < max)
 		plain(&out[k++], "elapsed_s", elapsed_s, "s", 100);
-	return perf_defined(s, out, k, max);
+	return perf_defined(perf, s, out, k, max);
 }
 
-int metrics_compute(const struct counter_set *s, double elapsed_s, struct metric_value *out, int max)
+int metrics_compute(const struct counter_set *s, double elapsed_s, const struct perf_metric_table *perf,
+		    struct metric_value *out, int max)
 {
 	struct metrics_plan p;
 	plan_fill(&p, s);
-	return metrics_compute_planned(&p, s, elapsed_s, out, max);
+	return metrics_compute_planned(&p, s, elapsed_s, perf, out, max);
 }
 
 /* What a metric needs that s does not have counted: the first

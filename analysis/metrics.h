@@ -91,8 +91,11 @@ struct metric_value {
  * vendor's form): a metric_value's next_step is one of these pointers. */
 extern const char metrics_next_topdown[], metrics_next_branches[];
 
-/* elapsed_s: wall time of the set (NaN when unknown). Returns the count. */
-int metrics_compute(const struct counter_set *s, double elapsed_s, struct metric_value *out, int max);
+/* elapsed_s: wall time of the set (NaN when unknown); perf: as for
+ * metrics_compute_planned below. Returns the count. */
+struct perf_metric_table;
+int metrics_compute(const struct counter_set *s, double elapsed_s, const struct perf_metric_table *perf,
+		    struct metric_value *out, int max);
 
 /* Which counters feed which metric, found by name once for a list of
  * counter names and reused while a set (the same scope in every interval)
@@ -103,8 +106,12 @@ struct metrics_plan *metrics_plan_new(void);
 void metrics_plan_free(struct metrics_plan *p);
 /* Makes p fit s: kept when s has p's names, else rebuilt. */
 void metrics_plan_update(struct metrics_plan *p, const struct counter_set *s);
+/* perf: the capture CPU's metric definitions (perf_metric_table.h); each
+ * of its metrics the set's events give, that is no Top-down node and no
+ * metric of tdkit's own, comes after tdkit's (NULL: none). */
+struct perf_metric_table;
 int metrics_compute_planned(const struct metrics_plan *p, const struct counter_set *s, double elapsed_s,
-			    struct metric_value *out, int max);
+			    const struct perf_metric_table *perf, struct metric_value *out, int max);
 
 /* The metric a perf-printed unit corresponds to ("insn per cycle" -> "ipc"),
  * and the factor from tdkit's value to perf's (e.g. 1 for %). NULL if none.

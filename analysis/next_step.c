@@ -1,8 +1,8 @@
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "next_step.h"
-#include "perf_metric_table.h"
 
 /* Event-name prefixes only one vendor's PMU has (canonical names,
  * events.h); the PMU names perf prints for each vendor's cores. */
@@ -45,7 +45,7 @@ enum tma_vendor next_step_vendor_of_event(const char *name)
 	return TMA_NVENDORS;
 }
 
-void machine_of(const struct counter_set *s, const struct tma_tree *t, struct machine *m)
+void machine_of(const struct counter_set *s, const struct tma_tree *t, const char *cpuid, struct machine *m)
 {
 	m->vendor = TMA_NVENDORS;
 	m->model = NULL;
@@ -75,12 +75,12 @@ void machine_of(const struct counter_set *s, const struct tma_tree *t, struct ma
 			best = v;
 	if (best >= 0)
 		m->vendor = (enum tma_vendor)best;
-	/* the cpuid the user named (td-derive --cpuid) says it when the events do not */
-	const struct perf_metric_table *table = perf_metric_table_active();
-	if (m->vendor == TMA_NVENDORS && table && table->cpuid[0])
-		m->vendor = !strncmp(table->cpuid, "GenuineIntel", 12) ? TMA_INTEL
-			  : !strncmp(table->cpuid, "AuthenticAMD", 12) || !strncmp(table->cpuid, "HygonGenuine", 12) ? TMA_AMD
-			  : TMA_NVENDORS;
+	/* the capture's cpuid says it when the events do not */
+	if (m->vendor == TMA_NVENDORS && cpuid)
+		m->vendor = !strncmp(cpuid, "GenuineIntel", 12) ? TMA_INTEL
+			  : !strncmp(cpuid, "AuthenticAMD", 12) || !strncmp(cpuid, "HygonGenuine", 12) ? TMA_AMD
+			  : !strncmp(cpuid, "0x", 2) && ((strtoull(cpuid, NULL, 16) >> 24) & 0xff) == 0x41 ? TMA_ARM
+			  : TMA_NVENDORS;     /* an Arm MIDR: implementer 0x41 in bits 31:24 */
 }
 
 /* Top-down level 1 for each machine. AMD: perf defines PipelineL1 from

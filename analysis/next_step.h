@@ -24,8 +24,10 @@ struct machine {
 	const char *model;         /* the Top-down model id ("arm-n2", "amd-zen4"), or NULL */
 };
 
-/* What the events of s (and the model of its tree t, may be NULL) tell. */
-void machine_of(const struct counter_set *s, const struct tma_tree *t, struct machine *m);
+/* What the events of s (and the model of its tree t, may be NULL) tell;
+ * the capture's cpuid (td-collect's header, --cpuid; may be NULL) says the
+ * vendor when they do not. */
+void machine_of(const struct counter_set *s, const struct tma_tree *t, const char *cpuid, struct machine *m);
 
 /* The vendor an event name ("cpu_core/cycles", "ex_ret_ops") belongs to;
  * TMA_NVENDORS for a generic or unknown name. */

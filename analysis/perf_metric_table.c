@@ -629,12 +629,7 @@ void perf_metric_table_eval(const struct perf_metric_table *t, const struct coun
 	free(x.state);
 }
 
-static struct perf_metric_table *active;
-
-void perf_metric_table_activate(struct perf_metric_table *t) { active = t; }
-const struct perf_metric_table *perf_metric_table_active(void) { return active; }
-
-void perf_metric_table_options(const char *file, const char *cpuid)
+struct perf_metric_table *perf_metric_table_open(const char *file, const char *cpuid, bool quiet)
 {
 	struct perf_metric_table *t = NULL;
 	if (file) {
@@ -644,9 +639,8 @@ void perf_metric_table_options(const char *file, const char *cpuid)
 	} else if (cpuid) {
 		char err[512];
 		t = perf_metric_table_for_cpuid(cpuid, err, sizeof err);
-		if (!t)
+		if (!t && !quiet)
 			td_warn(NULL, 0, "%s; the Top-down tree is tdkit's own (Level 1-3)", err);
 	}
-	if (t)
-		perf_metric_table_activate(t);
+	return t;
 }

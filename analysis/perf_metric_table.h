@@ -79,15 +79,11 @@ void perf_metric_table_eval(const struct perf_metric_table *t, const struct coun
 			    struct perf_metric_result *out);
 
 /* --metrics FILE and --cpuid ID (either may be NULL): the table read
- * from FILE, else the installed perf's for ID, made active. When neither
- * gives one: said on stderr (a --metrics file that cannot be read is bad
- * input; a cpuid perf does not know is a note) and the tree is built as
- * without them. The table lives as long as the program. */
-void perf_metric_table_options(const char *file, const char *cpuid);
-
-/* The active table (td-derive --metrics/--cpuid): tma_build adds the
- * nodes it computes. NULL: none. */
-void perf_metric_table_activate(struct perf_metric_table *t);
-const struct perf_metric_table *perf_metric_table_active(void);
+ * from FILE, else the installed perf's for ID. NULL when neither gives
+ * one: said on stderr (a --metrics file that cannot be read is bad input;
+ * a cpuid perf does not know is a note) unless quiet (a cpuid read from a
+ * td-collect header: the tree is then tdkit's own, as without it). The
+ * caller frees the table (perf_metric_table_free) after its last use. */
+struct perf_metric_table *perf_metric_table_open(const char *file, const char *cpuid, bool quiet);
 
 #endif

@@ -846,9 +846,9 @@ int stat_model_metrics(const struct stat_model *m, const struct counter_set *s,
 		if (!*p)
 			*p = metrics_plan_new();
 		metrics_plan_update(*p, use);
-		k = metrics_compute_planned(*p, use, elapsed, out, max);
+		k = metrics_compute_planned(*p, use, elapsed, m->perf_table, out, max);
 	} else {
-		k = metrics_compute(use, elapsed, out, max);
+		k = metrics_compute(use, elapsed, m->perf_table, out, max);
 	}
 	if (borrowed) {        /* metrics of the borrowed counters alone belong to the unqualified set */
 		int w = 0;

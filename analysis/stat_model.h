@@ -29,6 +29,7 @@ struct perf_metric {            /* strings are interned: valid until free */
 struct stat_model;
 typedef void (*stat_interval_fn)(void *ctx, const struct stat_model *m);
 
+struct perf_metric_table;
 struct stat_model {
 	struct counter_set *sets;       /* whole-run sets perf printed (no -I) */
 	int nsets, cap_sets;
@@ -47,6 +48,8 @@ struct stat_model {
 	void (*on_pause)(void *ctx);    /* the input paused (STAT_PAUSE): show what is streamed */
 	void *on_pause_ctx;
 	struct stat_lookup *lookup;     /* interned names and set indexes */
+	const struct perf_metric_table *perf_table;   /* the CPU's perf metric definitions for
+						 stat_model_metrics (metrics.h); NULL: none */
 	int session;                    /* runs of perf stat found so far - 1 */
 	bool session_has_counters;      /* ... or perf's metrics: a run marker now starts a new run */
 	const char *session_file[STAT_MAX_SESSIONS];  /* the input a run came from (interned) */

@@ -6,7 +6,6 @@
 #include "analysis/counter_groups.h"
 #include <stdint.h>
 #include "common/diag.h"
-#include "parsers/collect_header.h"
 #include "tma.h"
 
 static const struct tma_model *const models[] = {
@@ -169,6 +168,25 @@ static int find_node(const struct tma_tree *t, const char *name)
 		if (strcmp(t->node[i].def->name, name) == 0)
 			return i;
 	return -1;
+}
+
+int tma_node_index(const struct tma_tree *t, const char *name) { return find_node(t, name); }
+
+struct tma_node *tma_place_node(struct tma_tree *t, int k, const struct tma_def *def, int level, double value,
+				const char *source)
+{
+	if (k < 0) {
+		if (t->n == TMA_MAX_NODES)
+			return NULL;
+		k = t->n++;
+	}
+	struct tma_node *nd = &t->node[k];
+	memset(nd, 0, sizeof(*nd));
+	nd->def = def;
+	nd->level = level;
+	nd->value = value;
+	nd->source = source;
+	return nd;
 }
 
 const struct tma_node *tma_find(const struct tma_tree *t, const char *name)
@@ -627,17 +645,7 @@ static void add_printed(struct tma_tree *t, const struct tma_printed *p, int np)
 			int k = find_node(t, node);
 			if (k >= 0 && !isnan(t->node[k].value))
 				continue;          /* computed, or perf printed it twice: the first */
-			if (k < 0) {
-				if (t->n == TMA_MAX_NODES)
-					continue;
-				k = t->n++;
-			}
-			struct tma_node *nd = &t->node[k];
-			memset(nd, 0, sizeof(*nd));
-			nd->def = d;
-			nd->level = pass;
-			nd->value = p[i].value * scale;
-			nd->source = "perf";
+			tma_place_node(t, k, d, pass, p[i].value * scale, "perf");
 		}
 	qsort(t->node + first_added, (size_t)(t->n - first_added), sizeof(*t->node), cmp_rank);
 }
@@ -691,9 +699,8 @@ bool tma_build(const struct counter_set *s, const struct tma_printed *printed, i
 		if (m && !model_applies(m, &c))
 			m = NULL;
 	} else {
-		const char *cpuid = collect_header_cpuid();    /* td-collect's capture says which CPU */
-		if (cpuid)
-			m = tma_model_for_cpuid(cpuid, s->pmu, &c, &c.width);
+		if (o && o->cpuid)     /* the capture says which CPU */
+			m = tma_model_for_cpuid(o->cpuid, s->pmu, &c, &c.width);
 		for (const struct tma_model *const *k = models; *k && !m; k++)
 			if (*k != &tma_intel_perf_metrics_raw && model_applies(*k, &c)) {
 				m = *k;
@@ -718,7 +725,7 @@ bool tma_build(const struct counter_set *s, const struct tma_printed *printed, i
 			computed |= !isnan(t->node[i].value);
 		if (computed) {
 			add_printed(t, printed, nprinted);
-			tma_perf_metrics_add(t, s, printed, nprinted);
+			tma_perf_metrics_add(t, o ? o->perf : NULL, s, printed, nprinted);
 			tma_tree_finish(t);
 			return true;
 		}
@@ -729,7 +736,7 @@ bool tma_build(const struct counter_set *s, const struct tma_printed *printed, i
 	t->model = &tma_perf_printed;
 	t->width = 0;
 	add_printed(t, printed, nprinted);
-	tma_perf_metrics_add(t, s, printed, nprinted);
+	tma_perf_metrics_add(t, o ? o->perf : NULL, s, printed, nprinted);
 	tma_tree_finish(t);
 	return t->n > 0;
 }

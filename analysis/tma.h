@@ -89,8 +89,13 @@ struct tma_printed {
 	bool toplev;               /* toplev printed it: unit is "% Slots Backend_Bound.Memory_Bound" */
 };
 
+struct perf_metric_table;
 struct tma_options {
 	const char *cpu;           /* model id or width override ("amd-zen5", "arm-v2"); NULL: detect */
+	const char *cpuid;         /* the capture's CPU (td-collect's header, --cpuid): selects the
+				      model when cpu is NULL (tma_model_for_cpuid); NULL: not known */
+	const struct perf_metric_table *perf;   /* perf's definitions for that CPU: the nodes they
+						   give are added (tma_perf_metrics_add); NULL: none */
 };
 
 /* Builds the tree of one set: from raw events when a model's events are
@@ -126,6 +131,14 @@ const char *tma_toplev_node(const char *name, char *buf, size_t cap);
  * tma_node_for_perf_unit returned. */
 const struct tma_def *tma_def_of(const struct tma_model *m, const char *name);
 
+/* The index of a node by tdkit name, -1 if absent. */
+int tma_node_index(const struct tma_tree *t, const char *name);
+/* Node k of t (k < 0: a new one after the others) made def's, at level,
+ * with value (NaN: not computable) and source (tma_node's), the rest
+ * cleared; NULL when k < 0 and t is full. */
+struct tma_node *tma_place_node(struct tma_tree *t, int k, const struct tma_def *def, int level, double value,
+				const char *source);
+
 /* The nearest ancestor present in the tree (a parent may be n/a). */
 const char *tma_shown_parent(const struct tma_tree *t, const struct tma_node *n);
 
@@ -148,11 +161,12 @@ const struct tma_def *tma_deeper_def(const char *name);
  * one made (as tma_deeper_def) with that parent and domain ("slots" or
  * "cycles", a literal). */
 const struct tma_def *tma_define_node(const char *name, const char *parent, const char *domain);
-/* The nodes the active perf metric table (perf_metric_table.h) computes
+/* The nodes perf's metric table (perf_metric_table.h) computes
  * from s, into t (tma_perf.c): added where t lacks them, perf's printed
  * values replaced where t has only those; the model's own values kept.
  * A printed node is computed from its own group's copies. */
-void tma_perf_metrics_add(struct tma_tree *t, const struct counter_set *s, const struct tma_printed *p, int np);
+void tma_perf_metrics_add(struct tma_tree *t, const struct perf_metric_table *table, const struct counter_set *s,
+			  const struct tma_printed *p, int np);
 int tma_vocabulary_rank(const struct tma_def *d);
 
 /* The models, for --cpu and the man page. */

@@ -76,14 +76,6 @@ static const struct tma_def *define(const struct perf_metric_table *t, int i, in
 	return placed(def, parent);
 }
 
-static int find(const struct tma_tree *t, const char *name)
-{
-	for (int i = 0; i < t->n; i++)
-		if (!strcmp(t->node[i].def->name, name))
-			return i;
-	return -1;
-}
-
 static int level_in(const struct tma_tree *t, const struct tma_def *d)
 {
 	int level = 1;
@@ -129,9 +121,9 @@ static bool group_value(const struct perf_metric_table *t, int i, const struct c
 	return false;
 }
 
-void tma_perf_metrics_add(struct tma_tree *t, const struct counter_set *s, const struct tma_printed *p, int np)
+void tma_perf_metrics_add(struct tma_tree *t, const struct perf_metric_table *table, const struct counter_set *s,
+			  const struct tma_printed *p, int np)
 {
-	const struct perf_metric_table *table = perf_metric_table_active();
 	if (!table || !t->model)
 		return;
 	struct perf_metric_result *r = td_malloc((size_t)(table->n ? table->n : 1) * sizeof(*r));
@@ -147,7 +139,7 @@ void tma_perf_metrics_add(struct tma_tree *t, const struct counter_set *s, const
 			continue;
 		struct perf_metric_result own = r[i];
 		group_value(table, i, s, p, np, &own);
-		int k = find(t, def->name);
+		int k = tma_node_index(t, def->name);
 		if (k >= 0 && !t->node[k].source && !isnan(t->node[k].value))
 			continue;                  /* the model's formula computed it */
 		if (isnan(own.value)) {
@@ -155,36 +147,23 @@ void tma_perf_metrics_add(struct tma_tree *t, const struct counter_set *s, const
 			 * a sibling was computed: that part of the tree was asked for */
 			if (k >= 0 || !def->parent)
 				continue;
-			int parent = find(t, def->parent);
+			int parent = tma_node_index(t, def->parent);
 			if (parent < 0 || isnan(t->node[parent].value))
 				continue;
 			bool sibling = false;
 			for (int j = 0; j < table->n && !sibling; j++)
 				sibling = j != i && table->m[j].parent && d->parent && !strcmp(table->m[j].parent, d->parent) &&
 					  !strcmp(table->m[j].pmu, d->pmu) && !isnan(r[j].value);
-			if (!sibling || t->n == TMA_MAX_NODES)
+			struct tma_node *nd = sibling ? tma_place_node(t, -1, def, level_in(t, def), NAN, NULL) : NULL;
+			if (!nd)
 				continue;
-			k = t->n++;
-			memset(&t->node[k], 0, sizeof(t->node[k]));
-			t->node[k].def = def;
-			t->node[k].value = NAN;
-			t->node[k].level = level_in(t, def);
-			snprintf(t->node[k].needs, sizeof t->node[k].needs, "%s",
+			snprintf(nd->needs, sizeof nd->needs, "%s",
 				 own.divzero ? "a non-zero divisor (perf drops the metric)" : own.needs[0] ? own.needs : "its events");
 			changed = true;
 			continue;
 		}
-		if (k < 0) {
-			if (t->n == TMA_MAX_NODES)
-				continue;
-			k = t->n++;
-		}
-		struct tma_node *nd = &t->node[k];
-		memset(nd, 0, sizeof(*nd));
-		nd->def = def;
-		nd->value = own.value;
-		nd->level = level_in(t, def);
-		changed = true;
+		if (tma_place_node(t, k, def, level_in(t, def), own.value, NULL))
+			changed = true;
 	}
 	free(r);
 	if (changed)
@@ -195,7 +174,7 @@ void tma_perf_metrics_add(struct tma_tree *t, const struct counter_set *s, const
 	if (changed)
 		for (int i = 0; i < t->n && moves < TMA_MAX_NODES * 4; i++) {
 			const char *pa = t->node[i].def->parent;
-			int at = pa ? find(t, pa) : -1;
+			int at = pa ? tma_node_index(t, pa) : -1;
 			if (at > i) {
 				struct tma_node keep = t->node[i];
 				memmove(&t->node[i], &t->node[i + 1], (size_t)(at - i) * sizeof(keep));

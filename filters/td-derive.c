@@ -3,13 +3,12 @@
  * report (reports/derive_report.h) writes. */
 #include <string.h>
 #include "analysis/derive.h"
-#include "analysis/perf_metric_table.h"
 #include "common/diag.h"
 #include "common/opts.h"
 #include "reports/derive_report.h"
 
 static bool opt_csv, opt_json, opt_markdown, opt_intervals, opt_counters, opt_explain;
-static const char *opt_format, *opt_cpu, *opt_svg, *opt_metrics, *opt_cpuid;
+static const char *opt_format, *opt_cpu, *opt_svg, *opt_metrics, *opt_cpuid, *opt_peaks;
 static long opt_level = -1;        /* -1: not given */
 
 static const struct td_option options[] = {
@@ -19,11 +18,12 @@ static const struct td_option options[] = {
 	{ 0, "intervals", TD_OPT_FLAG, &opt_intervals, NULL, "text: also every -I interval (CSV/JSON always have them)", NULL },
 	{ 0, "counters", TD_OPT_FLAG, &opt_counters, NULL, "the counters as read (normalized names, summed per scope) instead of metrics", NULL },
 	{ 0, "explain", TD_OPT_FLAG, &opt_explain, NULL, "text: explain every node on the bottleneck path (see td-explain)", NULL },
-	{ 0, "svg", TD_OPT_STRING, &opt_svg, "FILE", "-I input: a stacked-area chart of Top-down Level 1 (--level 2: Level 2) over time", NULL },
+	{ 0, "svg", TD_OPT_STRING, &opt_svg, "FILE", "-I input: a stacked-area chart of Top-down Level 1 (--level 2: Level 2) over time; else the roofline", NULL },
 	{ 0, "level", TD_OPT_INT, &opt_level, "N", "Top-down tree down to level N (default: as deep as the events allow)", NULL },
 	{ 0, "cpu", TD_OPT_STRING, &opt_cpu, "MODEL[:WIDTH]", "Top-down model instead of detecting it (see td-derive(1): intel-atom:6, arm-v2, amd-zen5 ...)", NULL },
 	{ 0, "metrics", TD_OPT_STRING, &opt_metrics, "FILE", "perf's metric definitions (PERF_CPUID=ID perf list --details > FILE): every tma_* node they give", NULL },
 	{ 0, "cpuid", TD_OPT_STRING, &opt_cpuid, "ID", "the capture's CPU (GenuineIntel-6-8F-0): its metric definitions from the installed perf", NULL },
+	{ 0, "peaks", TD_OPT_STRING, &opt_peaks, "FILE", "the machine's roofs (peak_gflops, peak_gbs lines): memory- or compute-bound, and how far below the roof", NULL },
 	{ 0, "format", TD_OPT_STRING, &opt_format, "csv|json|text", "input layout (default: detected)", NULL },
 	TD_OPTS_END
 };
@@ -52,7 +52,9 @@ int main(int argc, char **argv)
 	const char *cpu_error = opt_cpu ? tma_cpu_option_error(opt_cpu) : NULL;
 	if (cpu_error)
 		td_usage_error(&cmd, "%s", cpu_error);
-	perf_metric_table_options(opt_metrics, opt_cpuid);
+	struct roofline_peaks peaks;
+	if (opt_peaks && !roofline_peaks_load(opt_peaks, &peaks))
+		return td_exit_code(TD_EXIT_OK);
 	struct derive_report_options ro = {
 		.format = td_pick_format(opt_csv, opt_json, opt_markdown),
 		.level = opt_level == -1 ? 0 : (int)opt_level,
@@ -60,6 +62,7 @@ int main(int argc, char **argv)
 		.counters = opt_counters,
 		.explain = opt_explain,
 		.svg = opt_svg,
+		.peaks = opt_peaks ? &peaks : NULL,
 	};
 	if (opt_counters && ro.format == TD_FMT_MARKDOWN)
 		td_usage_error(&cmd, "--counters writes text, CSV or JSON");
@@ -68,6 +71,8 @@ int main(int argc, char **argv)
 	struct derive_callbacks cb;
 	derive_report_config(&ro, &cfg);
 	cfg.cpu = opt_cpu;
+	cfg.metrics_file = opt_metrics;
+	cfg.cpuid = opt_cpuid;
 	derive_report_callbacks(report, &cb);
 	struct derive_engine *e = derive_new(&cfg, &cb);
 	char inputs[1024] = "";

@@ -10,6 +10,7 @@
 #include "common/numfmt.h"
 #include "reports/derive_report.h"
 #include "reports/row_stream.h"
+#include "reports/roofline_svg.h"
 #include "reports/tma_svg.h"
 #include "reports/tma_tree.h"
 
@@ -52,6 +53,11 @@ struct derive_report {
 	size_t summary_len;
 	FILE *summary_f;
 	struct tma_chart *chart;
+	unsigned long chart_intervals;   /* trees the chart was given */
+	/* --svg without -I: the roofline point of the first whole-run set with one */
+	bool has_point;
+	char point_label[320];
+	double point_ai, point_gflops;
 };
 
 /* The engine delivers interval sets when a report shows them. */
@@ -63,7 +69,8 @@ static bool shows_intervals(const struct derive_report_options *o)
 
 void derive_report_config(const struct derive_report_options *o, struct derive_config *c)
 {
-	*c = (struct derive_config){ .counters = o->counters, .intervals = shows_intervals(o), .chart = o->svg != NULL };
+	*c = (struct derive_config){ .counters = o->counters, .intervals = shows_intervals(o), .chart = o->svg != NULL,
+				     .peaks = o->peaks };
 }
 
 struct derive_report *derive_report_new(const struct derive_report_options *o, FILE *out)
@@ -167,7 +174,8 @@ static void table_rows(struct derive_report *r, const struct derive_set *ds)
 		row[C_LOWCONF] = TD_CELL_LIT(v->confidence < 50 ? "yes" : "no");
 		row[C_VAR] = TD_CELL_NUM(v->variance_pct);
 		row[C_NEXT] = TD_CELL_LIT(v->next_step);
-		row[C_LEVEL] = row[C_NOTE] = TD_CELL_NONE;
+		row[C_LEVEL] = TD_CELL_NONE;
+		row[C_NOTE] = v->note[0] ? TD_CELL_LIT(v->note) : TD_CELL_NONE;
 	}
 	td_rows_put(t, rows[0], ds->nmetrics, C_UNIT);     /* one set's rows; a metric's unit ... next step repeat */
 	const struct derive_value *w = ds->perf_wall_share;
@@ -237,9 +245,28 @@ static void summary_row(struct derive_report *r, const struct derive_set *ds, co
 		band ? band : "", band ? ")" : "");
 }
 
+/* The set's roofline point, kept for --svg when it is the first. */
+static void keep_point(struct derive_report *r, const struct derive_set *ds)
+{
+	double ai = NAN, gflops = NAN;
+	for (int i = 0; i < ds->nmetrics; i++)
+		if (!strcmp(ds->metrics[i].name, "arithmetic_intensity"))
+			ai = ds->metrics[i].value;
+		else if (!strcmp(ds->metrics[i].name, "gflops"))
+			gflops = ds->metrics[i].value;
+	if (isnan(ai) || isnan(gflops))
+		return;
+	r->has_point = true;
+	r->point_ai = ai;
+	r->point_gflops = gflops;
+	snprintf(r->point_label, sizeof r->point_label, "%s%s%s", ds->scope, ds->pmu[0] ? " " : "", ds->pmu);
+}
+
 static void on_set(void *ctx, const struct derive_set *ds)
 {
 	struct derive_report *r = ctx;
+	if (r->o.svg && !r->has_point && ds->interval < 0)
+		keep_point(r, ds);
 	if (r->o.counters) {
 		counter_rows(r, ds);
 		return;
@@ -271,6 +298,7 @@ static void on_pause(void *ctx)
 static void on_chart(void *ctx, const char *series, double interval, const struct tma_tree *t)
 {
 	struct derive_report *r = ctx;
+	r->chart_intervals++;
 	tma_chart_add(r->chart, series, interval, t);
 }
 
@@ -493,9 +521,14 @@ static void write_perf_check(FILE *f, const struct derive_engine *e)
 static void write_chart(const struct derive_report *r, const char *inputs)
 {
 	FILE *svg = fopen(r->o.svg, "w");
-	if (!svg)
+	if (!svg) {
 		td_error("%s: cannot write: %s", r->o.svg, strerror(errno));
-	else if (!tma_chart_write(r->chart, svg, inputs))
+	} else if (!r->chart_intervals && r->has_point) {
+		struct roofline_svg_point p = { r->point_label, r->point_ai, r->point_gflops };
+		char title[600];
+		snprintf(title, sizeof title, "Roofline: %s", inputs);
+		roofline_svg_write(svg, r->o.peaks, &p, title);
+	} else if (!tma_chart_write(r->chart, svg, inputs))
 		td_warn(NULL, 0, "--svg: no interval had a Top-down tree (needs -I input with Top-down events or tma_* metrics)");
 	if (svg && fclose(svg))
 		td_error("%s: cannot write: %s", r->o.svg, strerror(errno));

@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "analysis/derive.h"
+#include "analysis/roofline.h"
 #include "reports/table.h"
 
 struct derive_report_options {
@@ -27,7 +28,9 @@ struct derive_report_options {
 	bool intervals;              /* text: the -I intervals' rows too (CSV and JSON always have them) */
 	bool counters;               /* the counters as read instead of metrics (not markdown) */
 	bool explain;                /* text: every node on the bottleneck path explained */
-	const char *svg;             /* a file for the Top-down chart over time, or NULL */
+	const char *svg;             /* a file for the Top-down chart over time (-I input), else for
+					the roofline of the first set with a roofline point; or NULL */
+	const struct roofline_peaks *peaks;   /* the roofs (roofline.h), or NULL */
 };
 
 struct derive_report;

@@ -30,6 +30,31 @@ done
 run_tool "$T_TMP/out" "$T_TMP/err" "$TD_BIN/td-derive" --cpuid 'x;rm -rf /' "$T_TMP/cap.txt"
 grep -q "is not a cpuid" "$T_TMP/err"; ok $? "--cpuid with shell characters is refused, not run"
 
+# a td-collect capture's header names the CPU: perf's table for it is taken
+# without --metrics or --cpuid (from the installed perf, cached); without
+# perf the tree and metrics are tdkit's own, quietly
+ICX=$TD_ROOT/testdata/collect/collect-synthetic-icelake-x-header.csv
+"$TD_BIN/td-derive" -q --csv --metrics "$TD_ROOT/testdata/perf-list/GenuineIntel-6-6A-6.txt.gz" "$ICX" >"$T_TMP/icx-m.csv"
+while IFS=, read -r name value; do
+	grep -q "^,all,,$name,$value," "$T_TMP/icx-m.csv"; ok $? "Ice Lake-X synthetic, perf's $name = $value (by hand)"
+done <<'X'
+ipbranch,5.000
+ipmispredict,500.000
+upi,0.800
+X
+PATH=/nonexistent run_tool "$T_TMP/icx-n.csv" "$T_TMP/err" "$TD_BIN/td-derive" -q --csv "$ICX"
+[ $RC -eq 0 ] && [ ! -s "$T_TMP/err" ] && ! grep -q ',ipbranch,' "$T_TMP/icx-n.csv"
+ok $? "header cpuid, no perf installed: tdkit's own metrics, nothing said, exit 0"
+if command -v perf >/dev/null && PERF_CPUID=GenuineIntel-6-6A-6 perf list --details 2>/dev/null | grep -q '^  tma_'; then
+	"$TD_BIN/td-derive" -q --csv "$ICX" >"$T_TMP/icx-a.csv"
+	same "$T_TMP/icx-m.csv" "$T_TMP/icx-a.csv" "header cpuid GenuineIntel-6-6A-6: the installed perf's table, the same rows as --metrics"
+	ls "$XDG_CACHE_HOME"/tdkit/perf-*-GenuineIntel-6-6A-6.metrics >/dev/null 2>&1
+	ok $? "the header's table is cached per perf version and cpuid"
+	"$TD_BIN/td-derive" -q --csv --metrics "$TD_ROOT/testdata/perf-list/GenuineIntel-6-55-4.txt.gz" "$ICX" >"$T_TMP/icx-s.csv"
+	! grep -q ',upi,' "$T_TMP/icx-s.csv"; ok $? "--metrics FILE overrides the header's CPU (Skylake-X's UPI needs uops_retired.retire_slots)"
+else
+	skip "perf 6.1 with Ice Lake-X's table is not installed: the header's table not tried"
+fi
 if ! have_shared; then
 	skip "$TD_SHARED absent: the Tiger Lake drill-down capture is there"
 	done_testing
@@ -84,5 +109,21 @@ if command -v perf >/dev/null && PERF_CPUID=GenuineIntel-6-8C-1 perf list --deta
 	grep -q 'has no metric table for this CPU' "$T_TMP/err"; ok $? "a CPU newer than the perf build: said, and the tree is tdkit's own"
 else
 	skip "perf 6.1 with Tiger Lake's table is not installed: --cpuid not tried"
+fi
+# AMD: perf 6.1 maps Zen 4 (AuthenticAMD-25-11) to its Zen 3 table (13
+# metrics, no PipelineL1): evaluated the same way, perf's printed metrics
+# all still recomputed (54 of 54)
+Z=$TD_SHARED/testdata/stat_text/amd-zen4-5.47GHz_PipelineL2_and_ddd_kinematics-demo.snippet.txt
+if command -v perf >/dev/null && PERF_CPUID=AuthenticAMD-25-11-0 perf list --details 2>/dev/null | grep -q '^  branch_misprediction_ratio'; then
+	"$TD_BIN/td-derive" -q --csv --cpuid AuthenticAMD-25-11-0 "$Z" >"$T_TMP/zen.csv"
+	grep -q '^,run1 all,,branch_misprediction_ratio,0.009,' "$T_TMP/zen.csv"
+	ok $? "Zen 4 with perf's AMD table: branch_misprediction_ratio = d_ratio(ex_ret_brn_misp, ex_ret_brn) = 21592521 / 2342431105"
+	"$TD_BIN/td-derive" -q --json --cpuid AuthenticAMD-25-11-0 "$Z" | python3 -c '
+import json, sys
+c = json.load(sys.stdin)["perf_check"]
+assert c["printed"] == 54 and c["checked"] == 54 and c["agree"] == 54, c' 2>"$T_TMP/err"
+	ok $? "Zen 4 with perf's AMD table: 54 of 54 perf-printed metrics recomputed equal"
+else
+	skip "perf 6.1 with AMD's Zen table is not installed"
 fi
 done_testing
