@@ -39,7 +39,7 @@ t() {
 # five runs of each, taken in turn: on a shared host one run can be slowed
 # by a neighbour, so the median is the figure and the best is shown beside it
 wc_all='' td_all='' td_k=0 td_cpu='' base_all='' base_cpu='' base_k=0
-for run in 1 2 3 4 5; do
+for _ in 1 2 3 4 5; do
 	t wc -l "$big"; wc_all="$wc_all $s"
 	t "$BIN/td-derive" -q --csv "$big"; td_all="$td_all $s"; td_cpu="$td_cpu $c"; [ "$k" -gt "$td_k" ] && td_k=$k
 	if [ -n "$base" ]; then
