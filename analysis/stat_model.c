@@ -29,8 +29,12 @@ struct recent {
  * picks; a record is answered from a slot only when all three strings
  * equal the slot's, byte for byte, so a hit gives what the lookups give.
  * Rows come in the same order every interval: the slot that followed the
- * last record's last time is tried before the hash is taken. */
+ * last record's last time is tried before the hash is taken, and, when the
+ * record's scope, event, unit and metric unit lie in one run
+ * (td_strings_run), in one comparison with the run the slot keeps. */
 #define ROW_IDS 1024
+#define ROW_RUN 96                         /* the longest run a slot keeps */
+#define NO_RUN UINT64_MAX
 struct row_ids {
 	uint64_t hash;
 	int session;                       /* -1: empty */
@@ -38,6 +42,9 @@ struct row_ids {
 	uint32_t event, key;               /* event_id, and set_key in the session */
 	const char *scope, *unit, *event_raw;  /* interned: the scope, metric unit and event as read */
 	size_t scope_len, unit_len, event_len;
+	uint64_t run_lens;                 /* run's four lengths (run_lens()); NO_RUN: none kept */
+	char run[ROW_RUN];                 /* scope, event, unit and metric unit of the record
+					      that filled the slot, each with its NUL */
 };
 
 /* Per-record lookups without string work: an event spelling is normalized
@@ -88,8 +95,10 @@ void stat_model_init(struct stat_model *m)
 	if (m->lookup->plain)
 		m->lookup->recent_scopes.n = m->lookup->recent_units.n = m->lookup->recent_events.n =
 			m->lookup->recent_keys.n = -1;
-	for (int i = 0; i < ROW_IDS; i++)
+	for (int i = 0; i < ROW_IDS; i++) {
 		m->lookup->rows[i].session = -1;
+		m->lookup->rows[i].run_lens = NO_RUN;
+	}
 }
 
 void stat_model_free(struct stat_model *m)
@@ -256,6 +265,60 @@ static uint32_t set_key(struct stat_model *m, int session, const char *scope, co
 
 static size_t len_of(const char *s, int len) { return len >= 0 ? (size_t)len : strlen(s); }
 
+/* Four lengths in one word, 12 bits each; NO_RUN when one does not fit. */
+static inline uint64_t run_lens(const size_t *len)
+{
+	if ((len[0] | len[1] | len[2] | len[3]) >= 4096)
+		return NO_RUN;
+	return len[0] | len[1] << 12 | len[2] << 24 | (uint64_t)len[3] << 36;
+}
+
+/* The slot's run: the record's scope, event, unit and metric unit. */
+static void keep_run(struct row_ids *ids, const struct stat_record *r)
+{
+	const char *s[4] = { r->scope, r->event, r->unit, r->metric_unit };
+	size_t len[4], total = 0;
+	for (int i = 0; i < 4; i++)
+		total += (len[i] = len_of(s[i], r->len[i])) + 1;
+	ids->run_lens = total <= ROW_RUN ? run_lens(len) : NO_RUN;
+	if (ids->run_lens == NO_RUN)
+		return;
+	char *w = ids->run;
+	for (int i = 0; i < 4; i++) {
+		memcpy(w, s[i], len[i]);
+		w[len[i]] = '\0';
+		w += len[i] + 1;
+	}
+}
+
+/* row_ids' two guesses for a record whose scope, event, unit and metric
+ * unit lie in one run, their lengths known: NULL when neither slot keeps
+ * that run (or the record's strings do not lie so). */
+static inline struct row_ids *row_ids_guessed(struct stat_lookup *l, int session, const struct stat_record *r)
+{
+	const int *n = r->len;
+	if (!r->scope || (unsigned)(n[0] | n[1] | n[2] | n[3]) >= 4096)   /* -1: not known */
+		return NULL;
+	uintptr_t at = (uintptr_t)r->scope;
+	if ((uintptr_t)r->event != at + (size_t)n[0] + 1 || (uintptr_t)r->unit != (uintptr_t)r->event + (size_t)n[1] + 1 ||
+	    (uintptr_t)r->metric_unit != (uintptr_t)r->unit + (size_t)n[2] + 1)
+		return NULL;
+	size_t run = (uintptr_t)r->metric_unit + (size_t)n[3] - at;
+	size_t len[4] = { (size_t)n[0], (size_t)n[1], (size_t)n[2], (size_t)n[3] };
+	uint64_t lens = run_lens(len);
+	const bool again = r->kind == STAT_METRIC;
+	const uint32_t last = l->last_row, next = l->rows[last].next;
+	const uint32_t guess[2] = { again ? last : next, again ? next : last };
+	for (int g = 0; g < 2; g++) {
+		struct row_ids *ids = &l->rows[guess[g]];
+		if (ids->run_lens == lens && ids->session == session && td_same_bytes(ids->run, r->scope, run)) {
+			l->last_row = guess[g];
+			return ids;
+		}
+	}
+	return NULL;
+}
+
 static inline bool row_holds(const struct row_ids *ids, int session, const struct stat_record *r, size_t ns,
 			     size_t ne, size_t nu)
 {
@@ -289,6 +352,7 @@ static __attribute__((noinline)) struct row_ids *row_ids_hashed(struct stat_mode
 		.event_raw = td_intern_str(l->events, event, NULL),
 		.scope_len = ns, .unit_len = nu, .event_len = ne,
 	};
+	keep_run(ids, r);
 	return ids;
 }
 
@@ -300,6 +364,9 @@ static inline struct row_ids *row_ids(struct stat_model *m, const struct stat_re
 	struct stat_lookup *l = m->lookup;
 	if (l->plain)
 		return NULL;
+	struct row_ids *hit = row_ids_guessed(l, m->session, r);
+	if (hit)
+		return hit;
 	size_t ns = len_of(r->scope, r->len[0]), ne = len_of(r->event, r->len[1]), nu = len_of(r->metric_unit, r->len[3]);
 	/* a metric is most often its counter's row again; a counter the row after */
 	const bool again = r->kind == STAT_METRIC;

@@ -55,6 +55,22 @@ static inline bool td_same_bytes(const char *a, const char *b, size_t n)
 	return true;
 }
 
+/* The n strings s[] (len[] bytes each) lie one after the other, one byte
+ * (their NUL) between each and the next: the length of that run, from
+ * s[0] to the end of s[n-1]; 0 when they do not lie so. Two runs of the
+ * same lengths with the same bytes have every string the same, so one
+ * comparison proves the n. */
+static inline size_t td_strings_run(const char *const *s, const size_t *len, int n)
+{
+	uintptr_t at = (uintptr_t)s[0];
+	for (int i = 1; i < n; i++) {
+		at += len[i - 1] + 1;
+		if ((uintptr_t)s[i] != at)
+			return 0;
+	}
+	return at + len[n - 1] - (uintptr_t)s[0];
+}
+
 /* n bytes copied (no overlap), in words, the last one overlapping the one
  * before: for the short strings of the hot paths, whose length is known
  * only at run time. Same result as memcpy(d, s, n). */

@@ -65,19 +65,22 @@ struct pipe_block {
 /* The five strings of a slot, as the reader last sent them. */
 struct sent_strings {
 	uint64_t hash;
+	uint64_t lens;             /* their lengths, packed (pack_lens) */
 	bool used;
 	uint32_t next;             /* the slot of the record that followed last time */
 	uint32_t len[5];
-	char *text;                /* the five, one after the other */
+	char *text;                /* the five, one after the other, each with its NUL */
 	size_t cap;
 };
 
 /* A record's five strings, their lengths, and the slot they are in or go to. */
 struct strings_key {
 	uint64_t hash;
+	uint64_t lens;             /* pack_lens */
 	uint32_t slot;
 	size_t len[5];
 	const char *s[5];
+	size_t run;                /* td_strings_run of the five: one comparison proves them; 0: one each */
 	bool metric;               /* the record is a metric */
 };
 
@@ -251,31 +254,52 @@ static const char *file_name(struct stat_pipe *p, const char *given)
 	return p->last_copy = p->files[p->nfiles++].copy;
 }
 
+/* Five lengths in one word, 12 bits each; LONG_LENS when one does not fit
+ * (then they are compared one by one). */
+#define LONG_LENS UINT64_MAX
+static inline uint64_t pack_lens(const size_t *len)
+{
+	if ((len[0] | len[1] | len[2] | len[3] | len[4]) >= 4096)
+		return LONG_LENS;
+	return len[0] | len[1] << 12 | len[2] << 24 | (uint64_t)len[3] << 36 | (uint64_t)len[4] << 48;
+}
+
 /* The record's five strings and their lengths, false when one is NULL
  * (such a record carries its strings). */
-static bool strings_of(const struct stat_record *r, struct strings_key *k)
+static inline bool strings_of(const struct stat_record *r, struct strings_key *k)
 {
-	const char *s[5] = { r->scope, r->event, r->unit, r->metric_unit, r->threshold };
+	k->s[0] = r->scope;
+	k->s[1] = r->event;
+	k->s[2] = r->unit;
+	k->s[3] = r->metric_unit;
+	k->s[4] = r->threshold;
 	for (int i = 0; i < 5; i++) {
-		if (!s[i])
+		if (!k->s[i])
 			return false;
-		k->s[i] = s[i];
-		k->len[i] = r->len[i] >= 0 ? (size_t)r->len[i] : strlen(s[i]);
+		k->len[i] = r->len[i] >= 0 ? (size_t)r->len[i] : strlen(k->s[i]);
 	}
+	k->lens = pack_lens(k->len);
+	k->run = td_strings_run(k->s, k->len, 5);
 	k->metric = r->kind == STAT_METRIC;
 	return true;
 }
 
-/* Slot t holds these five strings. */
+/* Slot t holds these five strings: their lengths and bytes are the slot's. */
 static inline bool holds(const struct sent_strings *t, const struct strings_key *k)
 {
-	if (!t->used)
+	if (!t->used || t->lens != k->lens)
 		return false;
+	if (k->lens == LONG_LENS)
+		for (int i = 0; i < 5; i++)
+			if (t->len[i] != k->len[i])
+				return false;
+	if (k->run)          /* the slot's text is such a run too */
+		return td_same_bytes(t->text, k->s[0], k->run);
 	const char *w = t->text;
 	for (int i = 0; i < 5; i++) {
-		if (t->len[i] != k->len[i] || !td_same_bytes(w, k->s[i], k->len[i]))
+		if (!td_same_bytes(w, k->s[i], k->len[i]))
 			return false;
-		w += k->len[i];
+		w += k->len[i] + 1;
 	}
 	return true;
 }
@@ -303,19 +327,49 @@ static bool find_slot(struct stat_pipe *p, struct strings_key *k)
 	return t->hash == h && holds(t, k);
 }
 
+/* find_slot's two guesses for a record whose five strings lie in one run
+ * (td_strings_run), their lengths known, as a known row's do: a slot
+ * holds them when it has their lengths and the run's bytes. */
+static inline bool guessed_slot(const struct stat_pipe *p, const struct stat_record *r, uint32_t *slot)
+{
+	const int *l = r->len;
+	if (!r->scope || (unsigned)(l[0] | l[1] | l[2] | l[3] | l[4]) >= 4096)   /* -1: not known */
+		return false;
+	uintptr_t at = (uintptr_t)r->scope;
+	if ((uintptr_t)r->event != at + (size_t)l[0] + 1 || (uintptr_t)r->unit != (uintptr_t)r->event + (size_t)l[1] + 1 ||
+	    (uintptr_t)r->metric_unit != (uintptr_t)r->unit + (size_t)l[2] + 1 ||
+	    (uintptr_t)r->threshold != (uintptr_t)r->metric_unit + (size_t)l[3] + 1)
+		return false;
+	size_t run = (uintptr_t)r->threshold + (size_t)l[4] - at;
+	size_t len[5] = { (size_t)l[0], (size_t)l[1], (size_t)l[2], (size_t)l[3], (size_t)l[4] };
+	uint64_t lens = pack_lens(len);
+	const uint32_t last = p->last_slot, next = p->sent[last].next;
+	const uint32_t guess[2] = { r->kind == STAT_METRIC ? last : next, r->kind == STAT_METRIC ? next : last };
+	for (int g = 0; g < 2; g++) {
+		const struct sent_strings *t = &p->sent[guess[g]];
+		if (t->used && t->lens == lens && td_same_bytes(t->text, r->scope, run)) {
+			*slot = guess[g];
+			return true;
+		}
+	}
+	return false;
+}
+
 static void remember_sent(struct stat_pipe *p, const struct strings_key *k)
 {
 	struct sent_strings *t = &p->sent[k->slot];
 	size_t total = 0;
 	for (int i = 0; i < 5; i++)
-		total += k->len[i];
-	TD_ALLOC_GROW(t->text, total + 1, t->cap);      /* never NULL, even for five "" */
+		total += k->len[i] + 1;
+	TD_ALLOC_GROW(t->text, total, t->cap);
 	char *w = t->text;
 	for (int i = 0; i < 5; i++) {
 		memcpy(w, k->s[i], k->len[i]);
+		w[k->len[i]] = '\0';
 		t->len[i] = (uint32_t)k->len[i];
-		w += k->len[i];
+		w += k->len[i] + 1;
 	}
+	t->lens = k->lens;
 	t->hash = k->hash;
 	t->used = true;
 }
@@ -369,8 +423,14 @@ void stat_pipe_emit(void *pipe, const struct stat_record *r)
 	struct stat_pipe *p = pipe;
 	struct pipe_block *b = p->filling ? p->filling : filling(p);
 	struct strings_key key;
-	bool keyed = !p->plain && strings_of(r, &key);
-	bool kept = keyed && find_slot(p, &key);
+	bool keyed = false, kept = false;
+	if (!p->plain) {
+		kept = keyed = guessed_slot(p, r, &key.slot);
+		if (!kept) {
+			keyed = strings_of(r, &key);
+			kept = keyed && find_slot(p, &key);
+		}
+	}
 	if (kept && r->kind == STAT_METRIC && b->n) {
 		struct pipe_item *last = &b->item[b->n - 1];
 		if (last->kind != ITEM_MESSAGE && same_row(p, last, r, key.slot)) {

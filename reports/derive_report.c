@@ -543,12 +543,8 @@ void derive_report_end(struct derive_report *r, const struct derive_engine *e, c
 	} else if (r->o.format == TD_FMT_MARKDOWN) {
 		write_markdown(r, e, inputs);
 	} else if (r->o.counters) {
-		/* text: the counters' table; CSV: after the rows, the same table
-		 * empty, i.e. its header line as text (td-derive's CSV --counters
-		 * output as the identity manifest holds it) */
-		struct td_table *empty = r->counters ? NULL : td_table_new(counter_columns, NKCOLS);
-		td_table_write(r->counters ? r->counters : empty, r->f, TD_FMT_TEXT);
-		td_table_free(empty);
+		if (r->counters)        /* text: the counters' table (CSV: the rows streamed are all) */
+			td_table_write(r->counters, r->f, TD_FMT_TEXT);
 	} else if (r->o.format == TD_FMT_TEXT) {
 		write_text(r, e, inputs);
 		write_perf_check(r->f, e);

@@ -87,4 +87,20 @@ for f in "$D"/local-kvm_swevents_deDE-locale_csv_-x,.csv "$D"/local-kvm_swevents
 done
 run_tool "$T_TMP/out" "$T_TMP/err" "$DERIVE" --counters --csv "$D/local-kvm_swevents_deDE-locale_csv_-x,-I100.csv"
 ok $(( $(grep -c '^0\.[0-9]*,all,' "$T_TMP/out") != 8 )) "-x, -I under a comma locale: 8 interval counters, no bogus scopes"
+# --counters --csv is CSV to its end: the header once, then one 7-field row
+# per counter, nothing after the last row (a text header line once
+# followed it). A capture recorded here and a shared one with -I and runs.
+counters_csv_only() {   # counters_csv_only FILE DESCRIPTION
+	run_tool "$T_TMP/out" "$T_TMP/err" "$DERIVE" -q --counters --csv "$1"
+	awk -F, -v rc="$RC" 'NR == 1 { ok = $0 == "interval,scope,pmu,event,value,enabled_pct,variance_pct"; next }
+		NF != 7 || $4 == "event" { ok = 0 } END { exit !(ok && NR > 1 && rc == 0) }' "$T_TMP/out"
+	ok $? "$2: --counters --csv: the header, then only 7-field rows to the end, exit 0"
+}
+counters_csv_only "$A" "$(basename "$A")"
+J="$TD_SHARED/testdata/stat/x86-intel-8cpu_perf-stat-x,-I1000-summary_before-after-no-cvs-summary_lkml-2021-jinyao.snippet.csv"
+if [ -f "$J" ]; then
+	counters_csv_only "$J" "$(basename "$J")"
+else
+	skip "shared capture absent: $J"
+fi
 done_testing
