@@ -46,11 +46,19 @@ struct memo_slot {
 	uint32_t nlines, unknown;
 };
 
+/* Where few bodies repeat (a system-wide recording full of unique
+ * stacks) the memo costs more than it saves: after each MEMO_PERIOD
+ * lookups that hit less than half of the time, the next
+ * MEMO_REST bodies are read without it. */
+#define MEMO_PERIOD 16384u
+#define MEMO_REST (7 * MEMO_PERIOD)
+
 struct body_memo {
 	struct memo_slot *slot;
 	size_t cap, n;
 	uint32_t *ids;
 	size_t nids, ids_cap;
+	uint32_t lookups, hits, rest;
 };
 
 struct fold {
@@ -656,6 +664,11 @@ size_t fold_text(struct fold *f, const char *p, size_t n, const char *file, unsi
 		p = nl ? nl + 1 : end;
 		if (kind != LINE_HEADER || !f->memo_on)
 			continue;
+		struct body_memo *m = &f->memo;
+		if (m->rest) {
+			m->rest--;
+			continue;
+		}
 		size_t body = body_length(p, end);
 		if (!body)
 			continue;
@@ -663,9 +676,15 @@ size_t fold_text(struct fold *f, const char *p, size_t n, const char *file, unsi
 		 * is open (its lines are folded or ignored) and java (names) */
 		bool open = f->in_sample;
 		XXH128_hash_t h = XXH3_128bits_withSeed(p, body, open ? f->java : 2);
-		struct body_memo *m = &f->memo;
 		struct memo_slot *s = m->cap ? memo_find(m, h.low64, h.high64) : NULL;
-		if (s && (s->lo || s->hi)) {
+		bool hit = s && (s->lo || s->hi);
+		if (++m->lookups == MEMO_PERIOD) {
+			m->rest = (m->hits + hit) * 2 < m->lookups ? MEMO_REST : 0;
+			m->lookups = m->hits = 0;
+		} else {
+			m->hits += hit;
+		}
+		if (hit) {
 			for (uint32_t i = 0; i < s->nids; i++)
 				vec_push(&f->frames, m->ids[s->first + i]);
 			f->frames_total += s->nids;
