@@ -2,8 +2,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <xxhash.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include "common/diag.h"
 #include "common/intern.h"
+#include "common/plain.h"
+#include "common/swar.h"
 #include "fold.h"
 #include "parsers/sniff.h"
 
@@ -24,6 +30,35 @@ struct cached_frame {
 
 struct event_count {
 	uint64_t samples;
+};
+
+/* fold_text's memo of sample bodies (the frame lines between a header and
+ * the blank line), keyed by the XXH3-128 of their bytes and the java flag:
+ * the frame ids those lines push, in order. An entry is made only for a
+ * body whose every line folded as a frame line, so a hit does exactly what
+ * reading the lines would. Bounded: full, it is emptied and refilled. */
+#define MEMO_MAX_BODIES (1u << 16)
+#define MEMO_MAX_IDS (1u << 20)
+
+struct memo_slot {
+	uint64_t lo, hi;             /* lo == hi == 0: empty */
+	uint32_t first, nids;        /* into memo.ids */
+	uint32_t nlines, unknown;
+};
+
+/* Where few bodies repeat (a system-wide recording full of unique
+ * stacks) the memo costs more than it saves: after each MEMO_PERIOD
+ * lookups that hit less than half of the time, the next
+ * MEMO_REST bodies are read without it. */
+#define MEMO_PERIOD 16384u
+#define MEMO_REST (7 * MEMO_PERIOD)
+
+struct body_memo {
+	struct memo_slot *slot;
+	size_t cap, n;
+	uint32_t *ids;
+	size_t nids, ids_cap;
+	uint32_t lookups, hits, rest;
 };
 
 struct fold {
@@ -75,6 +110,8 @@ struct fold {
 	char scratch_buf[256];
 	char *scratch;
 	size_t scratch_cap;
+	bool memo_on;                    /* !td_plain() */
+	struct body_memo memo;
 };
 
 static void vec_push(struct id_vec *v, uint32_t id)
@@ -97,6 +134,7 @@ struct fold *fold_new(const struct fold_options *opts)
 	f->header_keys = td_intern_new();
 	if (opts->event_filter)
 		f->event = td_strndup(opts->event_filter, strlen(opts->event_filter));
+	f->memo_on = !td_plain();
 	return f;
 }
 
@@ -123,6 +161,8 @@ void fold_free(struct fold *f)
 	free(f->resolved);
 	free(f->plain[0]);
 	free(f->plain[1]);
+	free(f->memo.slot);
+	free(f->memo.ids);
 	free(f);
 }
 
@@ -481,35 +521,198 @@ static void malformed(struct fold *f, const char *file, unsigned long lineno, co
 		td_warn(file, lineno, "%s; ignored", what);
 }
 
-void fold_line(struct fold *f, const char *line, size_t len, const char *file, unsigned long lineno)
+/* What a line was to the fold: LINE_FRAME only for a frame line folded
+ * into the open sample (its names pushed, nothing else changed),
+ * LINE_IGNORED only for one read while no sample is open (a sample of an
+ * event not kept): nothing changed at all. */
+enum line_kind { LINE_OTHER, LINE_HEADER, LINE_FRAME, LINE_IGNORED };
+
+static enum line_kind fold_one(struct fold *f, const char *line, size_t len, const char *file, unsigned long lineno)
 {
 	if (len == 0) {
 		end_sample(f);
-		return;
+		return LINE_OTHER;
 	}
 	if (line[0] == '#')
-		return;
+		return LINE_OTHER;
 	struct script_header h;
 	struct script_frame fr;
 	bool compat = f->opt.perl_compat;
 	if (!compat && script_is_record(line, len))
-		return;
+		return LINE_OTHER;
 	if (!compat && (!f->in_sample || (line[0] != ' ' && line[0] != '\t')) && one_line_sample(f, line, len))
-		return;
+		return LINE_OTHER;
 	if (parse_header(f, line, len, &h)) {
 		header_line(f, &h);
-		return;
+		return LINE_HEADER;
 	}
 	if (!script_parse_frame(line, len, &fr)) {
 		bool blank = true;
 		for (size_t i = 0; i < len && blank; i++)
 			blank = line[i] == ' ' || line[i] == '\t';
 		malformed(f, file, lineno, blank ? "blank-looking line with spaces" : "unrecognized line", line, len);
-		return;
+		return LINE_OTHER;
 	}
 	if (!f->in_sample)
-		return;        /* a frame of a sample whose event is filtered out */
+		return LINE_IGNORED;      /* a frame of a sample whose event is filtered out */
 	frame_line(f, &fr);
+	return LINE_FRAME;
+}
+
+void fold_line(struct fold *f, const char *line, size_t len, const char *file, unsigned long lineno)
+{
+	fold_one(f, line, len, file, lineno);
+}
+
+/* ---- whole sample bodies ------------------------------------------------------ */
+
+static void memo_clear(struct body_memo *m)
+{
+	if (m->slot)
+		memset(m->slot, 0, m->cap * sizeof(*m->slot));
+	m->n = 0;
+	m->nids = 0;
+}
+
+static struct memo_slot *memo_find(struct body_memo *m, uint64_t lo, uint64_t hi)
+{
+	size_t mask = m->cap - 1;
+	for (size_t i = lo & mask;; i = (i + 1) & mask) {
+		struct memo_slot *s = &m->slot[i];
+		if ((s->lo == lo && s->hi == hi) || (s->lo == 0 && s->hi == 0))
+			return s;
+	}
+}
+
+static void memo_grow(struct body_memo *m)
+{
+	struct memo_slot *old = m->slot;
+	size_t old_cap = m->cap;
+	m->cap = old_cap ? old_cap * 2 : 1024;
+	m->slot = td_calloc(m->cap, sizeof(*m->slot));
+	for (size_t i = 0; i < old_cap; i++)
+		if (old[i].lo || old[i].hi)
+			*memo_find(m, old[i].lo, old[i].hi) = old[i];
+	free(old);
+}
+
+/* Remembers ids[0..n) as what the body with this hash pushes. */
+static void memo_put(struct body_memo *m, uint64_t lo, uint64_t hi, const uint32_t *ids, size_t n,
+		     unsigned long nlines, uint64_t unknown)
+{
+	if ((lo == 0 && hi == 0) || n > MEMO_MAX_IDS / 4 || nlines > UINT32_MAX)
+		return;
+	if (m->n >= MEMO_MAX_BODIES || m->nids + n > MEMO_MAX_IDS)
+		memo_clear(m);
+	if (2 * (m->n + 1) > m->cap)
+		memo_grow(m);
+	if (m->nids + n > m->ids_cap) {
+		m->ids_cap = m->ids_cap ? m->ids_cap * 2 : 4096;
+		while (m->ids_cap < m->nids + n)
+			m->ids_cap *= 2;
+		m->ids = td_realloc(m->ids, m->ids_cap * sizeof(*m->ids));
+	}
+	struct memo_slot *s = memo_find(m, lo, hi);
+	if (s->lo || s->hi)
+		return;
+	if (n)
+		memcpy(m->ids + m->nids, ids, n * sizeof(*ids));
+	*s = (struct memo_slot){ lo, hi, (uint32_t)m->nids, (uint32_t)n, (uint32_t)nlines, (uint32_t)unknown };
+	m->nids += n;
+	m->n++;
+}
+
+/* The body of the sample whose header ends just before p: the frame lines
+ * up to the blank line, ending with a newline. 0 when there is none or no
+ * blank line ends it within [p, end). */
+static size_t body_length(const char *p, const char *end)
+{
+	if (p == end || (*p != ' ' && *p != '\t'))
+		return 0;
+	const char *q = p;
+#if defined(__SSE2__)
+	const __m128i nl = _mm_set1_epi8('\n');
+	for (; end - q >= 17; q += 16) {   /* bit i: q[i] and q[i + 1] are newlines */
+		__m128i a = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)q), nl);
+		__m128i b = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(q + 1)), nl);
+		unsigned pair = (unsigned)_mm_movemask_epi8(_mm_and_si128(a, b));
+		if (pair)
+			return (size_t)(q + __builtin_ctz(pair) + 1 - p);
+	}
+#elif TD_SWAR
+	for (; end - q >= 9; q += 8) {     /* byte i marked: q[i] and q[i + 1] are newlines */
+		uint64_t pair = td_swar_equal(td_swar_load(q), '\n') & td_swar_equal(td_swar_load(q + 1), '\n');
+		if (pair)
+			return (size_t)(q + td_swar_first(pair) + 1 - p);
+	}
+#endif
+	for (; end - q >= 2; q++)
+		if (q[0] == '\n' && q[1] == '\n')
+			return (size_t)(q + 1 - p);
+	return 0;
+}
+
+size_t fold_text(struct fold *f, const char *p, size_t n, const char *file, unsigned long lineno)
+{
+	const char *end = p + n;
+	unsigned long first = lineno;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t ln = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		size_t len = ln && p[ln - 1] == '\r' ? ln - 1 : ln;
+		enum line_kind kind = fold_one(f, p, len, file, lineno++);
+		p = nl ? nl + 1 : end;
+		if (kind != LINE_HEADER || !f->memo_on)
+			continue;
+		struct body_memo *m = &f->memo;
+		if (m->rest) {
+			m->rest--;
+			continue;
+		}
+		size_t body = body_length(p, end);
+		if (!body)
+			continue;
+		/* what a body does depends on its bytes and on whether a sample
+		 * is open (its lines are folded or ignored) and java (names) */
+		bool open = f->in_sample;
+		XXH128_hash_t h = XXH3_128bits_withSeed(p, body, open ? f->java : 2);
+		struct memo_slot *s = m->cap ? memo_find(m, h.low64, h.high64) : NULL;
+		bool hit = s && (s->lo || s->hi);
+		if (++m->lookups == MEMO_PERIOD) {
+			m->rest = (m->hits + hit) * 2 < m->lookups ? MEMO_REST : 0;
+			m->lookups = m->hits = 0;
+		} else {
+			m->hits += hit;
+		}
+		if (hit) {
+			for (uint32_t i = 0; i < s->nids; i++)
+				vec_push(&f->frames, m->ids[s->first + i]);
+			f->frames_total += s->nids;
+			f->frames_unknown += s->unknown;
+			lineno += s->nlines;
+			p += body;
+			continue;
+		}
+		/* a miss: the lines one by one, remembered if each was a frame */
+		const char *stop = p + body;
+		size_t from = f->frames.n;
+		uint64_t unknown = f->frames_unknown;
+		unsigned long lines = 0;
+		bool frames_only = true;
+		enum line_kind want = open ? LINE_FRAME : LINE_IGNORED;
+		while (p < stop) {
+			nl = memchr(p, '\n', (size_t)(stop - p));
+			ln = (size_t)(nl - p);
+			len = ln && p[ln - 1] == '\r' ? ln - 1 : ln;
+			frames_only &= fold_one(f, p, len, file, lineno++) == want;
+			lines++;
+			p = nl + 1;
+		}
+		if (frames_only && f->in_sample == open && f->frames.n >= from)
+			memo_put(m, h.low64, h.high64, f->frames.v + from, f->frames.n - from, lines,
+				 f->frames_unknown - unknown);
+	}
+	return lineno - first;
 }
 
 /* ---- frames resolved by the caller -------------------------------------------- */
@@ -822,6 +1025,11 @@ void fold_merge(struct fold *into, struct fold *from)
 	}
 }
 
+static int cmp_strings(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 void fold_report(const struct fold *f)
 {
 	enum sniff_kind other = sniff_verdict(&f->votes);
@@ -830,10 +1038,17 @@ void fold_report(const struct fold *f)
 	else if (td_intern_count(f->stacks) == 0 && f->malformed)
 		td_bad_input(NULL, 0, "no perf script samples found in %llu lines: is this the output of 'perf script'?",
 			     (unsigned long long)f->malformed);
-	for (uint32_t e = 0; e < td_intern_count(f->skipped); e++)
+	/* by name: the order they were met in depends on the threads */
+	uint32_t nskipped = td_intern_count(f->skipped);
+	const char **skipped = td_calloc(nskipped + 1, sizeof(*skipped));
+	for (uint32_t e = 0; e < nskipped; e++)
+		skipped[e] = td_intern_str(f->skipped, e, NULL);
+	qsort(skipped, nskipped, sizeof(*skipped), cmp_strings);
+	for (uint32_t e = 0; e < nskipped; e++)
 		td_warn(NULL, 0, "skipped %llu samples of event %s (kept: %s; choose with --event-filter)",
-			(unsigned long long)f->skipped_samples[e], td_intern_str(f->skipped, e, NULL),
-			f->event ? f->event : "?");
+			(unsigned long long)f->skipped_samples[td_intern_find(f->skipped, skipped[e], strlen(skipped[e]))],
+			skipped[e], f->event ? f->event : "?");
+	free(skipped);
 	if (f->malformed > MAX_WARNINGS)
 		td_warn(NULL, 0, "%llu unrecognized lines ignored in all (first %d shown)",
 			(unsigned long long)f->malformed, MAX_WARNINGS);

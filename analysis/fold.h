@@ -31,6 +31,12 @@ void fold_free(struct fold *f);
 /* Feed perf script text one line at a time (CR and LF already removed).
  * file/lineno are for warnings only. */
 void fold_line(struct fold *f, const char *line, size_t len, const char *file, unsigned long lineno);
+/* The same for a run of whole lines at p (each ending with a newline but
+ * perhaps the last; a CR before a newline is dropped), the first one being
+ * line lineno; returns the number of lines. Unless td_plain(), a sample's
+ * frame lines seen before, byte for byte, fold from a memo of what they
+ * gave (the same ids, counts and notes as reading them again). */
+size_t fold_text(struct fold *f, const char *p, size_t n, const char *file, unsigned long lineno);
 /* A callchain frame the caller resolved itself (perf.data replay), in
  * place of the line "\t%16lx sym+0xOFF (dso)" perf script would print
  * (sym or dso NULL: "[unknown]"); folds to the same names. sym_id names

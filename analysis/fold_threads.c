@@ -2,26 +2,24 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common/diag.h"
+#include "common/queue.h"
 #include "fold_threads.h"
 
-#define BLOCK_BYTES (2u << 20)     /* a block handed to one worker */
-#define QUEUE_DEPTH 4             /* blocks waiting, bounds memory */
+#define BLOCK_BYTES (1u << 20)     /* a block handed to one worker */
+#define QUEUE_DEPTH 4              /* blocks waiting for a worker */
 
 struct block {
 	char *data;
-	size_t len;
+	size_t len, cap;
 	unsigned long first_line;  /* line number of data[0] */
 };
 
+/* Blocks go round: the reading thread takes an empty one, fills it and
+ * queues it full; a worker folds it and queues it empty again. Their
+ * number is fixed, so memory is bounded. */
 struct pool {
-	pthread_mutex_t lock;
-	pthread_cond_t changed;
-	struct block queue[QUEUE_DEPTH];
-	int head, count;
-	bool closed;
+	struct td_queue full, empty;
 	const char *name;
-	char *spare[QUEUE_DEPTH + 2];   /* block buffers to reuse: no page faults per block */
-	int nspare;
 };
 
 struct worker {
@@ -32,65 +30,30 @@ struct worker {
 
 static void fold_block(struct fold *f, const struct block *b, const char *name)
 {
-	const char *p = b->data, *end = b->data + b->len;
-	unsigned long lineno = b->first_line;
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		size_t len = n && p[n - 1] == '\r' ? n - 1 : n;
-		fold_line(f, p, len, name, lineno++);
-		p += n + 1;
-	}
+	fold_text(f, b->data, b->len, name, b->first_line);
 }
 
 static void *work(void *arg)
 {
 	struct worker *w = arg;
-	struct pool *pool = w->pool;
-	for (;;) {
-		pthread_mutex_lock(&pool->lock);
-		while (pool->count == 0 && !pool->closed)
-			pthread_cond_wait(&pool->changed, &pool->lock);
-		if (pool->count == 0) {
-			pthread_mutex_unlock(&pool->lock);
-			return NULL;
-		}
-		struct block b = pool->queue[pool->head];
-		pool->head = (pool->head + 1) % QUEUE_DEPTH;
-		pool->count--;
-		pthread_cond_broadcast(&pool->changed);
-		pthread_mutex_unlock(&pool->lock);
-		fold_block(w->fold, &b, pool->name);
-		pthread_mutex_lock(&pool->lock);
-		if (pool->nspare < (int)(sizeof pool->spare / sizeof *pool->spare))
-			pool->spare[pool->nspare++] = b.data, b.data = NULL;
-		pthread_mutex_unlock(&pool->lock);
-		free(b.data);
+	struct block *b;
+	while ((b = td_queue_pop(&w->pool->full))) {
+		fold_block(w->fold, b, w->pool->name);
+		td_queue_push(&w->pool->empty, b);
 	}
+	return NULL;
 }
 
-/* A block buffer of BLOCK_BYTES plus room for the carried-over tail. */
-static char *get_buffer(struct pool *pool, size_t carry)
+/* An empty block with room for at least need bytes. */
+static struct block *take_empty(struct pool *pool, size_t need)
 {
-	char *buf = NULL;
-	if (carry == 0) {
-		pthread_mutex_lock(&pool->lock);
-		if (pool->nspare)
-			buf = pool->spare[--pool->nspare];
-		pthread_mutex_unlock(&pool->lock);
+	struct block *b = td_queue_pop(&pool->empty);
+	if (b->cap < need) {
+		b->cap = need;
+		b->data = td_realloc(b->data, b->cap);
 	}
-	return buf ? buf : td_malloc(carry + BLOCK_BYTES);
-}
-
-static void submit(struct pool *pool, struct block b)
-{
-	pthread_mutex_lock(&pool->lock);
-	while (pool->count == QUEUE_DEPTH)
-		pthread_cond_wait(&pool->changed, &pool->lock);
-	pool->queue[(pool->head + pool->count) % QUEUE_DEPTH] = b;
-	pool->count++;
-	pthread_cond_broadcast(&pool->changed);
-	pthread_mutex_unlock(&pool->lock);
+	b->len = 0;
+	return b;
 }
 
 /* End of the last complete sample in buf: just after a blank line. When a
@@ -132,29 +95,43 @@ static bool cut_binary(struct block *b, const char *name)
 	return false;
 }
 
+/* Runs of whole lines straight from the input's buffer; what runs leave
+ * (a line with a NUL byte) line by line, which reports it. */
 static void fold_sequential(struct fold *f, struct td_input *in)
 {
-	const char *line;
-	size_t len;
+	const char *run, *line;
+	size_t n, len;
+	while ((n = td_input_next_lines(in, BLOCK_BYTES, &run)))
+		td_input_count_lines(in, fold_text(f, run, n, td_input_name(in), td_input_lineno(in) + 1));
 	while (td_input_next(in, &line, &len))
 		fold_line(f, line, len, td_input_name(in), td_input_lineno(in));
 	fold_end_input(f, td_input_name(in), td_input_lineno(in));
 }
 
-static void start_workers(struct pool *pool, struct worker *workers, int *started, int nthreads,
+/* The workers, once the event the folds keep is known. A thread that
+ * cannot be started is done without: the reading thread folds more. */
+static void start_workers(struct pool *pool, struct worker *workers, int *started, int nworkers,
 			  const struct fold *f, const struct fold_options *opts)
 {
 	if (*started)
 		return;
 	struct fold_options wo = *opts;
 	wo.event_filter = fold_event(f) ? fold_event(f) : opts->event_filter;
-	for (; *started < nthreads; (*started)++) {
-		workers[*started].pool = pool;
-		workers[*started].fold = fold_new(&wo);
-		pthread_create(&workers[*started].thread, NULL, work, &workers[*started]);
+	for (int i = 0; i < nworkers; i++) {
+		struct worker *w = &workers[*started];
+		w->pool = pool;
+		w->fold = fold_new(&wo);
+		if (pthread_create(&w->thread, NULL, work, w) != 0) {
+			fold_free(w->fold);
+			break;
+		}
+		(*started)++;
 	}
 }
 
+/* The reading thread is a worker too: a block no queue slot is free for
+ * it folds itself, so nthreads threads fold and none waits while there is
+ * input. */
 void fold_input(struct fold *f, struct td_input *in, const struct fold_options *opts, int nthreads)
 {
 	if (nthreads <= 1) {
@@ -162,64 +139,64 @@ void fold_input(struct fold *f, struct td_input *in, const struct fold_options *
 		return;
 	}
 	struct pool pool = { .name = td_input_name(in) };
-	pthread_mutex_init(&pool.lock, NULL);
-	pthread_cond_init(&pool.changed, NULL);
-	struct worker *workers = td_calloc((size_t)nthreads, sizeof(*workers));
+	int nworkers = nthreads - 1, nblocks = QUEUE_DEPTH + nworkers + 2;
+	td_queue_init(&pool.full, QUEUE_DEPTH);
+	td_queue_init(&pool.empty, nblocks);
+	struct block *blocks = td_calloc((size_t)nblocks, sizeof(*blocks));
+	for (int i = 0; i < nblocks; i++)
+		td_queue_push(&pool.empty, &blocks[i]);
+	struct worker *workers = td_calloc((size_t)nworkers, sizeof(*workers));
 	int started = 0;
 	unsigned long next_line = 0;
 	/* cur holds the bytes read but not yet handed out: a tail carried over
 	 * from the previous block, then fresh input */
-	struct block cur = { get_buffer(&pool, 0), 0, 1 };
-	size_t cur_cap = BLOCK_BYTES;
+	struct block *cur = take_empty(&pool, BLOCK_BYTES);
+	cur->first_line = 1;
 	bool more = true;
 	while (more) {
-		if (cur_cap - cur.len < BLOCK_BYTES / 2) {     /* no blank line for a while */
-			cur_cap = cur.len + BLOCK_BYTES;
-			cur.data = td_realloc(cur.data, cur_cap);
+		if (cur->cap - cur->len < BLOCK_BYTES / 2) {     /* no blank line for a while */
+			cur->cap = cur->len + BLOCK_BYTES;
+			cur->data = td_realloc(cur->data, cur->cap);
 		}
-		size_t got = td_input_read(in, cur.data + cur.len, cur_cap - cur.len);
-		cur.len += got;
+		size_t got = td_input_read(in, cur->data + cur->len, cur->cap - cur->len);
+		cur->len += got;
 		more = got > 0 && !td_input_failed(in);
-		size_t cut = more ? find_cut(cur.data, cur.len) : cur.len;
+		size_t cut = more ? find_cut(cur->data, cur->len) : cur->len;
 		if (more && cut == 0)
 			continue;
-		struct block next = { NULL, cur.len - cut, 0 };
-		next.data = get_buffer(&pool, next.len > BLOCK_BYTES / 2 ? next.len : 0);
-		size_t next_cap = next.len > BLOCK_BYTES / 2 ? next.len + BLOCK_BYTES : BLOCK_BYTES;
-		memcpy(next.data, cur.data + cut, next.len);
-		cur.len = cut;
-		more = cut_binary(&cur, pool.name) && more;
-		next.first_line = cur.first_line + count_lines(cur.data, cur.len);
+		size_t carry = cur->len - cut;
+		struct block *next = take_empty(&pool, carry > BLOCK_BYTES ? carry : BLOCK_BYTES);
+		memcpy(next->data, cur->data + cut, carry);
+		next->len = carry;
+		cur->len = cut;
+		more = cut_binary(cur, pool.name) && more;
+		next->first_line = cur->first_line + count_lines(cur->data, cur->len);
 		if (!more) {                      /* the last block: its open sample ends here */
-			fold_block(f, &cur, pool.name);
-			next_line = next.first_line - (cur.len && cur.data[cur.len - 1] == '\n');
-			free(cur.data);
-			free(next.data);
+			fold_block(f, cur, pool.name);
+			next_line = next->first_line - (cur->len && cur->data[cur->len - 1] == '\n');
+			td_queue_push(&pool.empty, cur);
+			td_queue_push(&pool.empty, next);
 			break;
 		}
-		if (!fold_event(f) && !opts->event_filter) {
-			fold_block(f, &cur, pool.name);    /* the default event is decided in order */
-			free(cur.data);
-		} else {
-			start_workers(&pool, workers, &started, nthreads, f, opts);
-			submit(&pool, cur);
+		if (fold_event(f) || opts->event_filter)  /* the default event is decided in order */
+			start_workers(&pool, workers, &started, nworkers, f, opts);
+		if (!started || !td_queue_try_push(&pool.full, cur)) {
+			fold_block(f, cur, pool.name);
+			td_queue_push(&pool.empty, cur);
 		}
 		cur = next;
-		cur_cap = next_cap;
 	}
-	pthread_mutex_lock(&pool.lock);
-	pool.closed = true;
-	pthread_cond_broadcast(&pool.changed);
-	pthread_mutex_unlock(&pool.lock);
+	td_queue_close(&pool.full);
 	for (int i = 0; i < started; i++) {
 		pthread_join(workers[i].thread, NULL);
 		fold_merge(f, workers[i].fold);
 		fold_free(workers[i].fold);
 	}
 	fold_end_input(f, pool.name, next_line);
-	for (int i = 0; i < pool.nspare; i++)
-		free(pool.spare[i]);
+	for (int i = 0; i < nblocks; i++)
+		free(blocks[i].data);
+	free(blocks);
 	free(workers);
-	pthread_mutex_destroy(&pool.lock);
-	pthread_cond_destroy(&pool.changed);
+	td_queue_destroy(&pool.full);
+	td_queue_destroy(&pool.empty);
 }

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common/diag.h"
+#include "common/queue.h"
 #include "record_pipe.h"
 
 #define BATCH_BYTES (1u << 18)
@@ -24,43 +25,33 @@ struct batch {
 	size_t len;
 };
 
+/* Batches go round: the producer fills one and queues it full, the
+ * consumer empties it and queues it back; NBATCH of them in all. */
 struct record_pipe {
 	record_fn fn;
 	void *ctx;
 	pthread_t thread;
-	pthread_mutex_t lock;
-	pthread_cond_t changed;
-	struct batch filled[NBATCH];     /* FIFO, for the consumer */
-	int head, nfilled;
-	unsigned char *spare[NBATCH];    /* empty buffers, for the producer */
-	int nspare;
-	bool closed;
-	struct batch cur;                /* the producer's */
+	struct td_queue full, empty;
+	struct batch batches[NBATCH + 1];
+	struct batch *cur;               /* the producer's */
 };
 
 /* ---- producer side ---------------------------------------------------------------- */
 
 static void hand_over(struct record_pipe *p)
 {
-	pthread_mutex_lock(&p->lock);
-	while (p->nfilled == NBATCH)
-		pthread_cond_wait(&p->changed, &p->lock);
-	p->filled[(p->head + p->nfilled) % NBATCH] = p->cur;
-	p->nfilled++;
-	while (p->nspare == 0)
-		pthread_cond_wait(&p->changed, &p->lock);
-	p->cur = (struct batch){ p->spare[--p->nspare], 0 };
-	pthread_cond_broadcast(&p->changed);
-	pthread_mutex_unlock(&p->lock);
+	td_queue_push(&p->full, p->cur);
+	p->cur = td_queue_pop(&p->empty);
+	p->cur->len = 0;
 }
 
 /* Room for n more bytes (n < BATCH_BYTES) in the current batch. */
 static unsigned char *reserve(struct record_pipe *p, size_t n)
 {
-	if (p->cur.len + n > BATCH_BYTES)
+	if (p->cur->len + n > BATCH_BYTES)
 		hand_over(p);
-	unsigned char *at = p->cur.data + p->cur.len;
-	p->cur.len += n;
+	unsigned char *at = p->cur->data + p->cur->len;
+	p->cur->len += n;
 	return at;
 }
 
@@ -173,22 +164,11 @@ static void deliver(struct record_pipe *p, const unsigned char *at, size_t len)
 static void *consume(void *arg)
 {
 	struct record_pipe *p = arg;
-	pthread_mutex_lock(&p->lock);
-	for (;;) {
-		while (p->nfilled == 0 && !p->closed)
-			pthread_cond_wait(&p->changed, &p->lock);
-		if (p->nfilled == 0)
-			break;
-		struct batch b = p->filled[p->head];
-		pthread_mutex_unlock(&p->lock);
-		deliver(p, b.data, b.len);
-		pthread_mutex_lock(&p->lock);
-		p->head = (p->head + 1) % NBATCH;
-		p->nfilled--;
-		p->spare[p->nspare++] = b.data;
-		pthread_cond_broadcast(&p->changed);
+	struct batch *b;
+	while ((b = td_queue_pop(&p->full))) {
+		deliver(p, b->data, b->len);
+		td_queue_push(&p->empty, b);
 	}
-	pthread_mutex_unlock(&p->lock);
 	return NULL;
 }
 
@@ -199,11 +179,14 @@ struct record_pipe *record_pipe_start(record_fn fn, void *ctx)
 	struct record_pipe *p = td_calloc(1, sizeof(*p));
 	p->fn = fn;
 	p->ctx = ctx;
-	pthread_mutex_init(&p->lock, NULL);
-	pthread_cond_init(&p->changed, NULL);
-	p->cur = (struct batch){ td_malloc(BATCH_BYTES), 0 };
-	for (int i = 0; i < NBATCH; i++)
-		p->spare[p->nspare++] = td_malloc(BATCH_BYTES);
+	td_queue_init(&p->full, NBATCH);
+	td_queue_init(&p->empty, NBATCH + 1);
+	for (int i = 0; i <= NBATCH; i++) {
+		p->batches[i] = (struct batch){ td_malloc(BATCH_BYTES), 0 };
+		if (i)
+			td_queue_push(&p->empty, &p->batches[i]);
+	}
+	p->cur = &p->batches[0];
 	if (pthread_create(&p->thread, NULL, consume, p) != 0)
 		td_die("cannot start a thread");
 	return p;
@@ -211,17 +194,13 @@ struct record_pipe *record_pipe_start(record_fn fn, void *ctx)
 
 void record_pipe_finish(struct record_pipe *p)
 {
-	if (p->cur.len)
+	if (p->cur->len)
 		hand_over(p);
-	pthread_mutex_lock(&p->lock);
-	p->closed = true;
-	pthread_cond_broadcast(&p->changed);
-	pthread_mutex_unlock(&p->lock);
+	td_queue_close(&p->full);
 	pthread_join(p->thread, NULL);
-	free(p->cur.data);
-	for (int i = 0; i < p->nspare; i++)
-		free(p->spare[i]);
-	pthread_mutex_destroy(&p->lock);
-	pthread_cond_destroy(&p->changed);
+	for (int i = 0; i <= NBATCH; i++)
+		free(p->batches[i].data);
+	td_queue_destroy(&p->full);
+	td_queue_destroy(&p->empty);
 	free(p);
 }

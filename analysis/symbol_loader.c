@@ -7,6 +7,7 @@
 #include "common/diag.h"
 #include "common/intern.h"
 #include "common/grow.h"
+#include "common/queue.h"
 #include "symbol_loader.h"
 
 /* ---- finding a binary's symbols --------------------------------------------------- */
@@ -90,6 +91,8 @@ struct elf_symbols *symbol_places_load(const struct symbol_places *p, const char
 
 enum job_state { QUEUED, LOADING, DONE, TAKEN };
 
+#define QUEUE_JOBS 1024          /* asked for and not begun; more are left to the caller */
+
 struct job {
 	char *name;
 	char build_id[41];
@@ -104,28 +107,31 @@ struct symbol_loader {
 	pthread_t kallsyms_thread, thread;
 	bool has_kallsyms_thread;
 	pthread_mutex_t lock;
-	pthread_cond_t changed;
+	pthread_cond_t changed;          /* a job done, kallsyms read */
+	struct td_queue queue;           /* jobs to read: their index + 1 */
 	bool stop;
 	atomic_bool kallsyms_read;
 	struct kallsyms *kallsyms;
 	struct td_intern *names;     /* name -> index into jobs */
 	struct job *jobs;
-	size_t njobs, jobs_cap, next;   /* next: no job before it is QUEUED */
+	size_t njobs, jobs_cap;
 };
 
-/* The next queued job, LOADING now; NULL when stopping. Under the lock. */
+/* The next job the queue hands out that nobody took meanwhile, LOADING
+ * now; NULL when stopping. Takes the lock, and holds it on return. */
 static struct job *next_job(struct symbol_loader *l)
 {
 	for (;;) {
-		if (l->stop)
+		uintptr_t id = (uintptr_t)td_queue_pop(&l->queue);
+		pthread_mutex_lock(&l->lock);
+		if (id == 0 || l->stop)
 			return NULL;
-		while (l->next < l->njobs && l->jobs[l->next].state != QUEUED)
-			l->next++;
-		if (l->next < l->njobs) {
-			l->jobs[l->next].state = LOADING;
-			return &l->jobs[l->next];
+		struct job *j = &l->jobs[id - 1];
+		if (j->state == QUEUED) {
+			j->state = LOADING;
+			return j;
 		}
-		pthread_cond_wait(&l->changed, &l->lock);
+		pthread_mutex_unlock(&l->lock);
 	}
 }
 
@@ -146,7 +152,6 @@ static void *read_kallsyms(void *arg)
 static void *read_binaries(void *arg)
 {
 	struct symbol_loader *l = arg;
-	pthread_mutex_lock(&l->lock);
 	struct job *j;
 	while ((j = next_job(l))) {
 		/* jobs may move while the lock is down: keep what the load needs */
@@ -162,6 +167,7 @@ static void *read_binaries(void *arg)
 		l->jobs[at].elf = e;
 		l->jobs[at].state = DONE;
 		pthread_cond_broadcast(&l->changed);
+		pthread_mutex_unlock(&l->lock);
 	}
 	pthread_mutex_unlock(&l->lock);
 	return NULL;
@@ -175,7 +181,9 @@ struct symbol_loader *symbol_loader_start(const char *kallsyms_path, const struc
 	l->names = td_intern_new();
 	pthread_mutex_init(&l->lock, NULL);
 	pthread_cond_init(&l->changed, NULL);
+	td_queue_init(&l->queue, QUEUE_JOBS);
 	if (pthread_create(&l->thread, NULL, read_binaries, l) != 0) {
+		td_queue_destroy(&l->queue);
 		pthread_mutex_destroy(&l->lock);
 		pthread_cond_destroy(&l->changed);
 		td_intern_free(l->names);
@@ -195,8 +203,8 @@ void symbol_loader_stop(struct symbol_loader *l)
 		return;
 	pthread_mutex_lock(&l->lock);
 	l->stop = true;
-	pthread_cond_broadcast(&l->changed);
 	pthread_mutex_unlock(&l->lock);
+	td_queue_close(&l->queue);
 	pthread_join(l->thread, NULL);
 	if (l->has_kallsyms_thread)
 		pthread_join(l->kallsyms_thread, NULL);
@@ -208,6 +216,7 @@ void symbol_loader_stop(struct symbol_loader *l)
 	free(l->jobs);
 	kallsyms_free(l->kallsyms);
 	td_intern_free(l->names);
+	td_queue_destroy(&l->queue);
 	pthread_mutex_destroy(&l->lock);
 	pthread_cond_destroy(&l->changed);
 	free(l);
@@ -238,7 +247,8 @@ void symbol_loader_want(struct symbol_loader *l, const char *name, const char *b
 		struct job *j = &l->jobs[l->njobs++];
 		*j = (struct job){ td_strndup(name, strlen(name)), "", vdso, QUEUED, NULL };
 		snprintf(j->build_id, sizeof j->build_id, "%s", build_id);
-		pthread_cond_broadcast(&l->changed);
+		/* a full queue leaves the job to the caller (take() finds it QUEUED) */
+		(void)td_queue_try_push(&l->queue, (void *)(uintptr_t)l->njobs);
 	}
 	pthread_mutex_unlock(&l->lock);
 }

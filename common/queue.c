@@ -34,6 +34,20 @@ void td_queue_push(struct td_queue *q, void *item)
 	pthread_mutex_unlock(&q->lock);
 }
 
+bool td_queue_try_push(struct td_queue *q, void *item)
+{
+	pthread_mutex_lock(&q->lock);
+	if (q->closed)
+		td_die("internal error: push to a closed queue");
+	bool room = q->count < q->cap;
+	if (room) {
+		q->item[(q->head + q->count++) % q->cap] = item;
+		pthread_cond_signal(&q->not_empty);
+	}
+	pthread_mutex_unlock(&q->lock);
+	return room;
+}
+
 void *td_queue_pop(struct td_queue *q)
 {
 	pthread_mutex_lock(&q->lock);

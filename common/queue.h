@@ -26,6 +26,9 @@ struct td_queue {
 void td_queue_init(struct td_queue *q, int cap);
 void td_queue_destroy(struct td_queue *q);
 void td_queue_push(struct td_queue *q, void *item);
+/* Push without waiting: false (and nothing queued) while the queue is
+ * full, so a producer can do the work itself instead of waiting. */
+bool td_queue_try_push(struct td_queue *q, void *item);
 /* The oldest item; NULL once the queue is closed and empty. */
 void *td_queue_pop(struct td_queue *q);
 void td_queue_close(struct td_queue *q);

@@ -2,13 +2,16 @@
 # td-fold reading perf.data against the perf script pipes it replaces, on
 # a real recording made here at bench time (kept in $BENCH_DIR): td-fold
 # FILE vs perf script | td-fold vs perf script | inferno-collapse-perf
-# (when $INFERNO or inferno-collapse-perf is on PATH). Target: 10x the pipe.
+# (when $INFERNO, inferno-collapse-perf on PATH, or the /tmp/peers/inferno-build
+# one ../shared/bench/peers builds is there). Target: 20x the inferno pipe.
+#   FOLD_PERFDATA=FILE     use this recording instead (e.g. a 100+ MB perf record -a -g
+#                          of a compile)
 set -u
 if ! command -v perf >/dev/null; then
 	echo "== td-fold perf.data bench: perf absent; skipped"
 	exit 0
 fi
-data=$BENCH_DIR/fold-bench.perf.data
+data=${FOLD_PERFDATA:-$BENCH_DIR/fold-bench.perf.data}
 if [ ! -s "$data" ]; then
 	# system-wide callchains while gzip and find run: grows ~2-5 MB/s here; >= 100 MB
 	perf record -q -a -g -F 10000 -o "$data.tmp" -- sh -c \
@@ -19,15 +22,22 @@ fi
 size=$(stat -c %s "$data")
 echo "== td-fold perf.data bench: $data ($(awk -v b="$size" 'BEGIN{printf "%.1f", b/1e6}') MB recorded here)"
 cat "$data" >/dev/null
-t() { /usr/bin/time -f "%e %M" -o "$BENCH_DIR/fpd.time" "$@" >/dev/null 2>&1; read -r s k <"$BENCH_DIR/fpd.time"; }
-t "$BIN/td-fold" "$data"; d=$s; dk=$k
-t sh -c "perf script -i '$data' 2>/dev/null | '$BIN/td-fold'"; p=$s
-inferno=${INFERNO:-$(command -v inferno-collapse-perf || true)}
-i=0
-[ -n "$inferno" ] && { t sh -c "perf script -i '$data' 2>/dev/null | '$inferno'"; i=$s; }
-awk -v b="$size" -v d="$d" -v k="$dk" -v p="$p" -v i="$i" 'BEGIN {
-	printf "td-fold perf.data                 %6.2f s %7.0f MB/s  %.1f MiB max RSS\n", d, (d > 0 ? b / d / 1e6 : 0), k / 1024
-	printf "perf script | td-fold             %6.2f s   td-fold perf.data is %.1fx faster (target 10x)\n", p, (d > 0 ? p / d : 0)
-	if (i > 0) printf "perf script | inferno-collapse   %6.2f s   td-fold perf.data is %.1fx faster\n", i, i / d
+# t CMD...: wall seconds s, CPU seconds c (user + system, children included), max RSS k
+t() {
+	/usr/bin/time -f "%e %U %S %M" -o "$BENCH_DIR/fpd.time" "$@" >/dev/null 2>&1
+	read -r s u y k <"$BENCH_DIR/fpd.time"
+	c=$(awk -v u="$u" -v y="$y" 'BEGIN { print u + y }')
+}
+t "$BIN/td-fold" -j1 "$data"; d1=$s; dc1=$c; dk1=$k
+t "$BIN/td-fold" "$data"; d=$s; dc=$c; dk=$k
+t sh -c "perf script -i '$data' 2>/dev/null | '$BIN/td-fold'"; p=$s; pc=$c
+inferno=${INFERNO:-$(command -v inferno-collapse-perf 2>/dev/null || echo /tmp/peers/inferno-build/target/release/inferno-collapse-perf)}
+i=0 ic=0
+[ -x "$inferno" ] && { t sh -c "perf script -i '$data' 2>/dev/null | '$inferno'"; i=$s; ic=$c; }
+awk -v b="$size" -v d1="$d1" -v dc1="$dc1" -v k1="$dk1" -v d="$d" -v dc="$dc" -v k="$dk" -v p="$p" -v pc="$pc" -v i="$i" -v ic="$ic" 'BEGIN {
+	printf "td-fold -j1 perf.data             %6.2f s %7.0f MB/s %6.2f s CPU  %.1f MiB max RSS\n", d1, (d1 > 0 ? b / d1 / 1e6 : 0), dc1, k1 / 1024
+	printf "td-fold perf.data                 %6.2f s %7.0f MB/s %6.2f s CPU  %.1f MiB max RSS\n", d, (d > 0 ? b / d / 1e6 : 0), dc, k / 1024
+	printf "perf script | td-fold             %6.2f s          %6.2f s CPU  td-fold perf.data is %.1fx faster\n", p, pc, (d > 0 ? p / d : 0)
+	if (i > 0) printf "perf script | inferno-collapse   %6.2f s          %6.2f s CPU  td-fold perf.data is %.1fx faster (target 20x), %.1fx by CPU time\n", i, ic, i / d, (dc > 0 ? ic / dc : 0)
 	else print "perf script | inferno-collapse-perf: not found (set INFERNO=path); skipped" }'
 exit 0

@@ -31,6 +31,9 @@ int main(void)
 	ok(in_order && want == N + 1, "100,000 items through a queue of 4, in order, then NULL after close");
 	td_queue_destroy(&q);
 	td_queue_init(&q, 2);
+	ok(td_queue_try_push(&q, (void *)1) && td_queue_try_push(&q, (void *)2) && !td_queue_try_push(&q, (void *)3),
+	   "try_push fills the queue, then says it is full");
+	ok(td_queue_pop(&q) == (void *)1 && td_queue_pop(&q) == (void *)2, "what try_push queued leaves in order");
 	td_queue_push(&q, (void *)1);
 	td_queue_close(&q);
 	ok(td_queue_pop(&q) == (void *)1 && td_queue_pop(&q) == NULL, "close keeps what was queued; then NULL");

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# td-fold's memo of sample bodies (fold_text: frame lines seen before fold
+# from what they gave) gives the bytes of the plain path: every perf script
+# text in the repository, the shared captures and the fuzz seeds, each as is
+# and three times over (so the memo is hit, and hit across files and events
+# the default filter skips), with -j1 and -j2 and the options that change
+# names, as is and with TD_PLAIN=1 (common/plain.h): stdout, stderr and the
+# exit code must be the same.
+. "$(dirname "$0")/lib.sh"
+F=$TD_BIN/td-fold
+[ -x "$F" ] || { skip "td-fold not built"; done_testing; exit; }
+inputs=()
+for f in "$TD_ROOT"/testdata/fold/*.script.txt.gz "$TD_ROOT"/tests/fuzz/seeds/script/*; do
+	[ -f "$f" ] && inputs+=("$f")
+done
+if have_shared; then
+	for f in "$TD_SHARED"/testdata/script_callchain/* "$TD_SHARED"/compat/flamegraph/*perf*; do
+		[ -f "$f" ] && inputs+=("$f")
+	done
+else
+	skip "shared captures absent ($TD_SHARED/testdata)"
+fi
+# three copies of everything in one stream: bodies repeat, events mix
+for f in "${inputs[@]}"; do zcat -f "$f"; echo; done >"$T_TMP/all.txt"
+cat "$T_TMP/all.txt" "$T_TMP/all.txt" "$T_TMP/all.txt" >"$T_TMP/all3.txt"
+# the same with CRLF line ends
+sed 's/$/\r/' "$T_TMP/all.txt" >"$T_TMP/all-crlf.txt"
+
+run() {   # run OUT ARGS...: stdout, stderr and exit code of one run
+	local out=$1
+	shift
+	"$F" "$@" >"$out.out" 2>"$out.err"
+	echo $? >"$out.rc"
+}
+compare() {   # compare DESCRIPTION ARGS...
+	local what=$1
+	shift
+	run "$T_TMP/fast" "$@"
+	TD_PLAIN=1 run "$T_TMP/plain" "$@"
+	for k in out err rc; do
+		if ! cmp -s "$T_TMP/fast.$k" "$T_TMP/plain.$k"; then
+			echo "$what: std$k differs"
+			diff -u "$T_TMP/plain.$k" "$T_TMP/fast.$k" | head -12 | sed 's/^/# /' >&2
+			return 1
+		fi
+	done
+}
+fails=0
+for f in "${inputs[@]}"; do
+	compare "$(basename "$f")" "$f" >>"$T_TMP/fails" || fails=$((fails + 1))
+done
+ok "$fails" "memo equals TD_PLAIN=1 on each of ${#inputs[@]} inputs"
+for j in 1 2; do
+	for opts in "" "--pid --kernel" "--tid --all --addrs" "--perl-compat" "--exact-comm --skip-after main"; do
+		fails=0
+		for f in all3 all-crlf; do
+			# shellcheck disable=SC2086
+			compare "$f -j$j $opts" -j$j $opts "$T_TMP/$f.txt" >>"$T_TMP/fails" || fails=$((fails + 1))
+		done
+		ok "$fails" "memo equals TD_PLAIN=1 on all inputs three times over and in CRLF, -j$j ${opts:-(no options)}"
+	done
+done
+[ -s "$T_TMP/fails" ] && sed 's/^/# /' "$T_TMP/fails" | head -20
+# the memo is a fast path, not a second answer: -j1 and -j2 agree on the mixed stream
+run "$T_TMP/j1" -j1 "$T_TMP/all3.txt"
+run "$T_TMP/j2" -j2 "$T_TMP/all3.txt"
+same "$T_TMP/j1.out" "$T_TMP/j2.out" "-j1 and -j2 fold the mixed stream to the same bytes"
+done_testing
