@@ -29,26 +29,7 @@ awk -F, 'BEGIN { OFS = "," } /^ *[0-9]+\./ { rows[n++] = $0 }
 	"$TD_ROOT"/testdata/stat/local-kvm_swevents_csv_-a-A-I250.csv >"$T_TMP/big-IA.csv"
 modes=("" --csv --json --markdown --intervals --counters)
 
-# run OUTDIR ARGS...: stdout, stderr and exit code of one run
-run() {
-	local out=$1
-	shift
-	"$D" "$@" >"$out.out" 2>"$out.err"
-	echo $? >"$out.rc"
-}
-compare() {   # compare DESCRIPTION ARGS...
-	local what=$1
-	shift
-	run "$T_TMP/fast" "$@"
-	TD_PLAIN=1 run "$T_TMP/plain" "$@"
-	for k in out err rc; do
-		if ! cmp -s "$T_TMP/fast.$k" "$T_TMP/plain.$k"; then
-			echo "$what: std$k differs"
-			diff -u "$T_TMP/plain.$k" "$T_TMP/fast.$k" | head -12 | sed 's/^/# /' >&2
-			return 1
-		fi
-	done
-}
+compare() { same_as_plain "$1" "$D" "${@:2}"; }   # compare DESCRIPTION ARGS...
 for mode in "${modes[@]}"; do
 	fails=0 n=0
 	for f in "${inputs[@]}"; do

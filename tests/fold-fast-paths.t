@@ -26,25 +26,7 @@ cat "$T_TMP/all.txt" "$T_TMP/all.txt" "$T_TMP/all.txt" >"$T_TMP/all3.txt"
 # the same with CRLF line ends
 sed 's/$/\r/' "$T_TMP/all.txt" >"$T_TMP/all-crlf.txt"
 
-run() {   # run OUT ARGS...: stdout, stderr and exit code of one run
-	local out=$1
-	shift
-	"$F" "$@" >"$out.out" 2>"$out.err"
-	echo $? >"$out.rc"
-}
-compare() {   # compare DESCRIPTION ARGS...
-	local what=$1
-	shift
-	run "$T_TMP/fast" "$@"
-	TD_PLAIN=1 run "$T_TMP/plain" "$@"
-	for k in out err rc; do
-		if ! cmp -s "$T_TMP/fast.$k" "$T_TMP/plain.$k"; then
-			echo "$what: std$k differs"
-			diff -u "$T_TMP/plain.$k" "$T_TMP/fast.$k" | head -12 | sed 's/^/# /' >&2
-			return 1
-		fi
-	done
-}
+compare() { same_as_plain "$1" "$F" "${@:2}"; }   # compare DESCRIPTION ARGS...
 fails=0
 for f in "${inputs[@]}"; do
 	compare "$(basename "$f")" "$f" >>"$T_TMP/fails" || fails=$((fails + 1))
@@ -62,7 +44,7 @@ for j in 1 2; do
 done
 [ -s "$T_TMP/fails" ] && sed 's/^/# /' "$T_TMP/fails" | head -20
 # the memo is a fast path, not a second answer: -j1 and -j2 agree on the mixed stream
-run "$T_TMP/j1" -j1 "$T_TMP/all3.txt"
-run "$T_TMP/j2" -j2 "$T_TMP/all3.txt"
+run_to "$T_TMP/j1" "$F" -j1 "$T_TMP/all3.txt"
+run_to "$T_TMP/j2" "$F" -j2 "$T_TMP/all3.txt"
 same "$T_TMP/j1.out" "$T_TMP/j2.out" "-j1 and -j2 fold the mixed stream to the same bytes"
 done_testing

@@ -40,3 +40,28 @@ done_testing() {
 	echo "1..$T_N"
 	[ "$T_FAIL" -eq 0 ]
 }
+
+# run_to OUT TOOL ARGS...: OUT.out, OUT.err and OUT.rc of one run.
+run_to() {
+	local out=$1
+	shift
+	"$@" >"$out.out" 2>"$out.err"
+	echo $? >"$out.rc"
+}
+
+# same_as_plain DESCRIPTION TOOL ARGS...: the tool's stdout, stderr and exit
+# code with its fast paths equal those under TD_PLAIN=1 (common/plain.h);
+# prints which differs, with the start of the diff on stderr, and fails.
+same_as_plain() {
+	local what=$1
+	shift
+	run_to "$T_TMP/fast" "$@"
+	TD_PLAIN=1 run_to "$T_TMP/plain" "$@"
+	for k in out err rc; do
+		if ! cmp -s "$T_TMP/fast.$k" "$T_TMP/plain.$k"; then
+			echo "$what: std$k differs"
+			diff -u "$T_TMP/plain.$k" "$T_TMP/fast.$k" | head -12 | sed 's/^/# /' >&2
+			return 1
+		fi
+	done
+}
