@@ -263,6 +263,17 @@ if brs:
     c2.close()
 else:
     skip("branches_top: ../shared/testdata/brstack not present")
+wsm = os.path.join(SHARED, "testdata", "perfdata", "intel-westmere-x5660_lbr_br_inst_exec_perf3.3.perf.data")
+if os.path.exists(wsm):
+    c2 = Stdio("--allow-dir", os.path.join(SHARED, "testdata"))
+    res = c2.call("branches_top", path=wsm, top=3, by="symbol")
+    cli = json.loads(subprocess.run([os.path.join(BIN, "td-branches"), "--json", "--top", "3", "--by", "symbol", wsm],
+                                    capture_output=True, text=True).stdout)
+    ok(res and not res["isError"] and structured(res) == cli and cli["rows"],
+       "branches_top by=symbol (Westmere perf.data): td-branches --by symbol's ranking", text(res))
+    c2.close()
+else:
+    skip("branches_top by=symbol: the Westmere perf.data is not present")
 res = c.call("branches_top", path=folded, by="nowhere")
 ok(res["isError"] and "must be one of" in text(res), "branches_top by=nowhere: isError naming the choices", text(res))
 

@@ -127,7 +127,7 @@ static const struct tool {
 	  "The branch sites that mispredict most, with rate, type, cycles and a likely cause (td-branches), from perf "
 	  "script -F ip,brstack text, SPE samples or perf.data.",
 	  "{\"type\": \"object\", \"properties\": {" PATH_SCHEMA ", \"top\": {\"type\": \"integer\", \"minimum\": 1, "
-	  "\"maximum\": 1000, \"default\": 20}, \"by\": {\"type\": \"string\", \"enum\": [\"pair\", \"site\", \"func\"], "
+	  "\"maximum\": 1000, \"default\": 20}, \"by\": {\"type\": \"string\", \"enum\": [\"pair\", \"site\", \"func\", \"symbol\"], "
 	  "\"default\": \"pair\"}, \"sort\": {\"type\": \"string\", \"enum\": [\"mispredicted\", \"rate\", \"count\"], "
 	  "\"default\": \"mispredicted\"}}, \"required\": [\"path\"], \"additionalProperties\": false}",
 	  "{\"type\": \"object\"}",

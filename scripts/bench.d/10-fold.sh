@@ -57,7 +57,18 @@ elif [ -f /tmp/peers/FlameGraph/stackcollapse-perf.pl ]; then
 fi
 if [ -n "$fg" ]; then
 	run stackcollapse-perf.pl perl "$fg"
-	cmp -s "$BENCH_DIR/td-fold-j1.out" "$BENCH_DIR/stackcollapse-perf.pl.out" && echo "  td-fold output identical to stackcollapse-perf.pl" || echo "  td-fold output DIFFERS from stackcollapse-perf.pl (check the corpus ends with a blank line)"
+	if cmp -s "$BENCH_DIR/td-fold-j1.out" "$BENCH_DIR/stackcollapse-perf.pl.out"; then
+		echo "  td-fold output identical to stackcollapse-perf.pl"
+	else
+		# where the script loses or garbles samples td-fold keeps them;
+		# --perl-compat gives the script's bytes there too (td-fold(1))
+		"$BIN/td-fold" -q --perl-compat <"$corpus" >"$BENCH_DIR/td-fold-compat.out" 2>/dev/null
+		if cmp -s "$BENCH_DIR/td-fold-compat.out" "$BENCH_DIR/stackcollapse-perf.pl.out"; then
+			echo "  td-fold keeps samples stackcollapse-perf.pl loses here; td-fold --perl-compat identical to it"
+		else
+			echo "  td-fold --perl-compat output DIFFERS from stackcollapse-perf.pl (check the corpus ends with a blank line)"
+		fi
+	fi
 else
 	echo "stackcollapse-perf.pl              absent (set FLAMEGRAPH_DIR)"
 fi
