@@ -80,8 +80,35 @@ bool stat_parse_number_comma(const char *s, size_t n, double *out)
 	return stat_parse_number(buf, n, out);
 }
 
+static bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+/* "2,812,305,464", "210,140" or "2.812.305.464": a count with thousands
+ * separators (one mark throughout), as perf's text table prints it; no CSV
+ * field list has this shape up to its first blank ("1,2,,cycles" holds an
+ * empty field and a letter). */
+static bool grouped_count(const char *s, size_t n)
+{
+	if (n < 5 || s[0] < '0' || s[0] > '9')
+		return false;
+	size_t group = 0;               /* digits since the last mark */
+	char mark = 0;
+	for (size_t k = 0; k < n; k++) {
+		if (s[k] >= '0' && s[k] <= '9') {
+			group++;
+			continue;
+		}
+		if ((s[k] != ',' && s[k] != '.') || (mark && s[k] != mark) || group == 0 || group > 3 ||
+		    (mark && group != 3))
+			return false;
+		mark = s[k];
+		group = 0;
+	}
+	return mark && group == 3;
+}
+
 /* Layout of the first meaningful line: JSON objects, perf's text table
- * (columns separated by runs of blanks), or separated values. */
+ * (columns separated by runs of blanks, or an indented grouped count and
+ * its event), or separated values. */
 enum stat_format stat_detect(const char *s, size_t n)
 {
 	size_t i = 0;
@@ -107,6 +134,9 @@ enum stat_format stat_detect(const char *s, size_t n)
 		for (size_t k = (size_t)(blank - s) > i ? (size_t)(blank - s) - 1 : i; k + 3 < n; k++)
 			if (s[k] != ' ' && s[k + 1] == ' ' && s[k + 2] == ' ' && s[k + 3] == ' ')
 				return STAT_TEXT;   /* text columns: runs of 3+ blanks */
+		if (i > 0 && grouped_count(s + i, (size_t)(blank - s) - i) && (size_t)(blank - s) + 1 < n &&
+		    is_letter(s[blank - s + 1]))
+			return STAT_TEXT;   /* perf 2.6's "    2,812,305,464 cycles" */
 	}
 	if (!memchr(s, ',', n) && !memchr(s, ';', n) && !memchr(s, '\t', n) && !memchr(s, '|', n))
 		return STAT_AUTO;               /* no separator: the layout of the lines around */

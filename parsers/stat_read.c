@@ -57,6 +57,36 @@ static void emit_pause(void *arg)
 	to->emit(to->ctx, &r);
 }
 
+/* A run ends where the layout of the rows changes: perf writes one layout
+ * per run, so text rows and CSV rows one after the other (saved notes mix
+ * them without a "Performance counter stats" line between) belong to two
+ * runs, not to one that would average their copies. The line whose layout
+ * differs from the last rows' is read through this, which puts a run
+ * boundary before its first row (only if rows came before) and says
+ * whether it gave any. */
+struct layout_switch {
+	stat_emit_fn emit;
+	void *ctx;
+	bool boundary;                  /* rows of another layout came before */
+	bool rows;                      /* this line gave a counter or a metric */
+};
+
+static void emit_switched(void *arg, const struct stat_record *r)
+{
+	struct layout_switch *sw = arg;
+	if (!sw->rows && (r->kind == STAT_COUNTER || r->kind == STAT_METRIC)) {
+		sw->rows = true;
+		if (sw->boundary) {
+			struct stat_record run;
+			stat_record_init(&run, r->file, r->line);
+			run.kind = STAT_COMMAND;
+			run.event = "";
+			sw->emit(sw->ctx, &run);
+		}
+	}
+	sw->emit(sw->ctx, r);
+}
+
 /* Lines of a file that are not perf stat output. */
 struct other_text {
 	unsigned long lines, first;
@@ -111,6 +141,7 @@ static enum stat_format read_input(struct td_input *in, enum stat_format fmt, st
 	const char *line;
 	size_t len;
 	enum stat_format seen = STAT_AUTO;      /* the layout of the first line read as perf's */
+	enum stat_format rows_in = STAT_AUTO;   /* the layout of the last line that gave rows */
 	struct other_text other = { 0 };
 	unsigned long read = 0;                 /* lines read as perf's */
 	while (td_input_next(in, &line, &len)) {
@@ -125,7 +156,13 @@ static enum stat_format read_input(struct td_input *in, enum stat_format fmt, st
 				continue;
 			if (!json)
 				json = stat_json_new();
-			if (stat_json_line(json, pending, pending_len, name, pending_line, emit, ctx))
+			struct layout_switch sw = { emit, ctx, rows_in != STAT_AUTO, false };
+			bool as_perf = rows_in == STAT_JSON ?
+				stat_json_line(json, pending, pending_len, name, pending_line, emit, ctx) :
+				stat_json_line(json, pending, pending_len, name, pending_line, emit_switched, &sw);
+			if (sw.rows)
+				rows_in = STAT_JSON;
+			if (as_perf)
 				read++, seen = seen != STAT_AUTO ? seen : STAT_JSON;
 			else
 				count_other(&other, pending_line);
@@ -133,7 +170,7 @@ static enum stat_format read_input(struct td_input *in, enum stat_format fmt, st
 			pending = NULL;
 			continue;
 		}
-		if (csv && stat_csv_known_row(csv, line, len, name, no, emit, ctx))
+		if (csv && rows_in == STAT_CSV && stat_csv_known_row(csv, line, len, name, no, emit, ctx))
 			continue;
 		if (stat_toplev_line(toplev, line, len, !csv && !json && !text, name, no, emit, ctx))
 			continue;
@@ -165,6 +202,13 @@ static enum stat_format read_input(struct td_input *in, enum stat_format fmt, st
 		if (lf == STAT_AUTO)
 			lf = seen != STAT_AUTO ? seen : STAT_CSV;
 		bool perf = true;
+		struct layout_switch sw;
+		stat_emit_fn line_emit = emit;
+		void *line_ctx = ctx;
+		if (lf != rows_in) {
+			sw = (struct layout_switch){ emit, ctx, rows_in != STAT_AUTO, false };
+			line_emit = emit_switched, line_ctx = &sw;
+		}
 		switch (lf) {
 		case STAT_JSON:
 			if (!starts_object(line, len)) {
@@ -179,19 +223,21 @@ static enum stat_format read_input(struct td_input *in, enum stat_format fmt, st
 			}
 			if (!json)
 				json = stat_json_new();
-			perf = stat_json_line(json, line, len, name, no, emit, ctx);
+			perf = stat_json_line(json, line, len, name, no, line_emit, line_ctx);
 			break;
 		case STAT_TEXT:
 			if (!text)
 				text = stat_text_new();
-			perf = stat_text_line(text, line, len, name, no, emit, ctx);
+			perf = stat_text_line(text, line, len, name, no, line_emit, line_ctx);
 			break;
 		default:
 			if (!csv)
 				csv = stat_csv_new();
-			perf = stat_csv_line(csv, line, len, name, no, emit, ctx);
+			perf = stat_csv_line(csv, line, len, name, no, line_emit, line_ctx);
 			break;
 		}
+		if (line_ctx == &sw && sw.rows)
+			rows_in = lf;
 		if (perf && lf == STAT_CSV && stat_csv_header_pending(csv))
 			continue;                       /* decided by the next line */
 		if (perf) {

@@ -179,4 +179,32 @@ run_tool "$T_TMP/out" "$T_TMP/err" "$DIFF" --json $(for i in $(seq 70); do echo 
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["base_runs"] == 70, d["base_runs"]' "$T_TMP/out"
 ok $? "td-diff: 70 runs on a side are 70 runs (no value dropped past 64)"
 
+# ---- perf 2.6's text rows ("    2,812,305,464 cycles": one blank before the
+# event, no '#' column) are counters, not other text, and a change of layout
+# between rows (a text run, then -x rows without a header line of their own)
+# starts a run rather than averaging the two runs' copies
+if have_shared; then
+	M="$S/stat_text/mixed-eras_perf-stat-tutorial-outputs_hybrid-default-TopdownL1_-r_-a_-C_-x,_perfwiki.snippet.txt"
+	run_tool "$T_TMP/out" "$T_TMP/err" "$DERIVE" --csv --counters "$M"
+	ok $RC "perf 2.6 text: exit 0"
+	row "$T_TMP/out" '^,run2 all,,raw 0x1a8,210140\.000000,' "perf 2.6 text: '210,140 raw 0x1a8' is a counter"
+	row "$T_TMP/out" '^,run3 all,,cycles,2812304902\.000000,' "perf 2.6 text: -e cycles,cycles gives its two copies' mean"
+	row "$T_TMP/out" '^,run6 all,,cycles,1993541603\.000000,' "perf 2.6 text: a row without a '#' column beside one with it"
+	row "$T_TMP/out" '^,run11 all,,instructions,38176009\.000000,' "a text run before -x rows keeps its instructions"
+	row "$T_TMP/out" '^,run12 all,,cache-misses,884\.000000,' "... and the -x rows after it are a run of their own"
+	grep -q '^,run12 all,,instructions,,' "$T_TMP/out"; ok $? "... whose <not counted> instructions stay not counted"
+	grep -q '36 lines of non-perf text' "$T_TMP/err"; ok $? "perf 2.6 text: 36 lines of other text (the prose, not the rows)"
+else
+	for i in 1 2 3 4 5 6 7 8; do skip "$TD_SHARED absent: the mixed-eras capture is in ../shared"; done
+fi
+# the same two rules on lines built here (synthetic: prose and a CSV field
+# list that must not be read as perf 2.6 rows)
+printf ' Performance counter stats for %s:\n\n    1,234,567 cycles\n      765,432 instructions\n\n1234,,cycles\n7,,instructions\n    1,2 cycles,,x\n' "'true'" >"$T_TMP/eras-synthetic.txt"
+run_tool "$T_TMP/out" "$T_TMP/err" "$DERIVE" --csv --counters "$T_TMP/eras-synthetic.txt"
+row "$T_TMP/out" '^,run1 all,,cycles,1234567\.000000,' "synthetic: perf 2.6 cycles in run 1"
+row "$T_TMP/out" '^,run1 all,,instructions,765432\.000000,' "synthetic: perf 2.6 instructions in run 1"
+row "$T_TMP/out" '^,run2 all,,instructions,7\.000000,' "synthetic: -x rows after them are run 2"
+row "$T_TMP/out" '^,run2 all,,cycles,1234\.000000,' "synthetic: ... with their cycles"
+grep -q '1 line of non-perf text skipped (the first at line 8)' "$T_TMP/err"; ok $? "synthetic: '    1,2 cycles,,x' is other text, not a perf 2.6 row"
+
 done_testing
