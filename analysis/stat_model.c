@@ -837,13 +837,16 @@ const struct counter_set *stat_model_summary(const struct stat_model *m, int *n)
 }
 
 /* perf divides per-interval rates by the -I period it was given, not by
- * the measured gap (the last, partial interval included): take it from the
- * command line, else from the first timestamp (the period plus a little). */
+ * the measured gap (the last, partial interval included): take it from
+ * perf's command line (a prompt's "perf stat ...", never the workload's
+ * "gcc -I..." of the "Performance counter stats for" line), else from the
+ * first timestamp (the period plus a little). */
 static double nominal_interval(const struct stat_model *m, int session)
 {
-	const char *opt = strstr(m->command, "-I");
-	if (!opt)
-		opt = strstr(m->command, "--interval-print");
+	const char *perf = strstr(m->command, "perf stat");
+	const char *opt = perf ? strstr(perf, "-I") : NULL;
+	if (perf && !opt)
+		opt = strstr(perf, "--interval-print");
 	if (opt) {
 		while (*opt && !(*opt >= '0' && *opt <= '9'))
 			opt++;

@@ -263,10 +263,17 @@ bool stat_text_line(struct stat_text *t, const char *line, size_t len, const cha
 	stat_record_init(&r, file, lineno);
 	const char *perf = memmem(line, len, "Performance counter stats for", 29);
 	if (perf) {
+		/* "for 'make -j8':" gives make -j8; "for process id '2262':" and
+		 * "for 'system wide':" what perf printed, quotes and all */
 		const char *q1 = memchr(line, '\'', len), *q2 = q1 ? memrchr(line, '\'', len) : NULL;
 		const char *what = perf + 30;
 		r.kind = STAT_COMMAND;
-		r.event = q1 && q2 > q1 && what < q1 ? save(t, &at, what, (size_t)(q2 + 1 - what)) : "";
+		if (!(q1 && q2 > q1 && what <= q1))
+			r.event = "";
+		else if (what == q1 && q2 > q1 + 1)
+			r.event = save(t, &at, q1 + 1, (size_t)(q2 - q1 - 1));
+		else
+			r.event = save(t, &at, what, (size_t)(q2 + 1 - what));
 		emit(ctx, &r);
 		const char *runs = memmem(line, len, " runs)", 6);
 		if (runs) {

@@ -207,4 +207,16 @@ row "$T_TMP/out" '^,run2 all,,instructions,7\.000000,' "synthetic: -x rows after
 row "$T_TMP/out" '^,run2 all,,cycles,1234\.000000,' "synthetic: ... with their cycles"
 grep -q '1 line of non-perf text skipped (the first at line 8)' "$T_TMP/err"; ok $? "synthetic: '    1,2 cycles,,x' is other text, not a perf 2.6 row"
 
+# ---- the command of "Performance counter stats for 'CMD':" is the run's
+# command, without perf's quotes; a workload's own -I ("gcc -I...") is not
+# perf's interval
+TR=$L/stat/local-kvm_swevents_text_-r3.txt
+run_tool "$T_TMP/out" "$T_TMP/err" "$DERIVE" "$TR"
+row "$T_TMP/out" '^command: sh -c i=0; while \[ \$i -lt 300000 \]; do i=\$\(\(i\+1\)\); done$' "text: the command perf quoted, unquoted"
+printf '#           time             counts unit events\n     1.001000000             10,000      page-faults\n     2.002000000             20,000      page-faults\n' >"$T_TMP/I-synthetic.txt"
+{ printf " Performance counter stats for 'gcc -I2 x.c':\n\n"; cat "$T_TMP/I-synthetic.txt"; } >"$T_TMP/I-gcc-synthetic.txt"
+run_tool "$T_TMP/a" "$T_TMP/err" "$DERIVE" --csv "$T_TMP/I-synthetic.txt"
+run_tool "$T_TMP/b" "$T_TMP/err" "$DERIVE" --csv "$T_TMP/I-gcc-synthetic.txt"
+cmp -s "$T_TMP/a" "$T_TMP/b"; ok $? "synthetic -I: the workload's 'gcc -I2' does not make the interval 2 ms"
+
 done_testing
