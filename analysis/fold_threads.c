@@ -1,12 +1,15 @@
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "common/diag.h"
+#include "common/plain.h"
 #include "common/queue.h"
 #include "fold_threads.h"
 
 #define BLOCK_BYTES (1u << 20)     /* a block handed to one worker */
 #define QUEUE_DEPTH 4              /* blocks waiting for a worker */
+#define SERIAL_BYTES (16u << 20)   /* folded on the reading thread alone first */
 
 struct block {
 	char *data;
@@ -95,17 +98,23 @@ static bool cut_binary(struct block *b, const char *name)
 	return false;
 }
 
-/* Runs of whole lines straight from the input's buffer; what runs leave
- * (a line with a NUL byte) line by line, which reports it. */
-static void fold_sequential(struct fold *f, struct td_input *in)
+/* Runs of whole lines straight from the input's buffer, up to limit bytes
+ * (then false: the input goes on); at the end what runs leave (a line with
+ * a NUL byte) line by line, which reports it. */
+static bool fold_sequential(struct fold *f, struct td_input *in, size_t limit)
 {
 	const char *run, *line;
-	size_t n, len;
-	while ((n = td_input_next_lines(in, BLOCK_BYTES, &run)))
+	size_t n, len, done = 0;
+	while (done < limit && (n = td_input_next_lines(in, BLOCK_BYTES, &run))) {
 		td_input_count_lines(in, fold_text(f, run, n, td_input_name(in), td_input_lineno(in) + 1));
+		done += n;
+	}
+	if (done >= limit)
+		return false;
 	while (td_input_next(in, &line, &len))
 		fold_line(f, line, len, td_input_name(in), td_input_lineno(in));
 	fold_end_input(f, td_input_name(in), td_input_lineno(in));
+	return true;
 }
 
 /* The workers, once the event the folds keep is known. A thread that
@@ -129,15 +138,18 @@ static void start_workers(struct pool *pool, struct worker *workers, int *starte
 	}
 }
 
-/* The reading thread is a worker too: a block no queue slot is free for
- * it folds itself, so nthreads threads fold and none waits while there is
- * input. */
+/* The first SERIAL_BYTES are folded on the reading thread, in place: an
+ * input that ends there never starts a worker, because starting them,
+ * copying its bytes into blocks and merging their tables costs more than
+ * the second core saves. Past them the reading thread is a worker too: a
+ * block no queue slot is free for it folds itself, so nthreads threads
+ * fold and none waits while there is input. The workers' tables start at
+ * a blank line and are merged, so the output is the same either way;
+ * TD_PLAIN=1 (common/plain.h) starts them at the first byte. */
 void fold_input(struct fold *f, struct td_input *in, const struct fold_options *opts, int nthreads)
 {
-	if (nthreads <= 1) {
-		fold_sequential(f, in);
+	if (fold_sequential(f, in, nthreads <= 1 ? SIZE_MAX : td_plain() ? 0 : SERIAL_BYTES))
 		return;
-	}
 	struct pool pool = { .name = td_input_name(in) };
 	int nworkers = nthreads - 1, nblocks = QUEUE_DEPTH + nworkers + 2;
 	td_queue_init(&pool.full, QUEUE_DEPTH);
@@ -151,7 +163,8 @@ void fold_input(struct fold *f, struct td_input *in, const struct fold_options *
 	/* cur holds the bytes read but not yet handed out: a tail carried over
 	 * from the previous block, then fresh input */
 	struct block *cur = take_empty(&pool, BLOCK_BYTES);
-	cur->first_line = 1;
+	unsigned long first_line = td_input_lineno(in) + 1;
+	cur->first_line = first_line;
 	bool more = true;
 	while (more) {
 		if (cur->cap - cur->len < BLOCK_BYTES / 2) {     /* no blank line for a while */
@@ -173,14 +186,15 @@ void fold_input(struct fold *f, struct td_input *in, const struct fold_options *
 		next->first_line = cur->first_line + count_lines(cur->data, cur->len);
 		if (!more) {                      /* the last block: its open sample ends here */
 			fold_block(f, cur, pool.name);
-			next_line = next->first_line - (cur->len && cur->data[cur->len - 1] == '\n');
+			next_line = next->first_line - (!cur->len || cur->data[cur->len - 1] == '\n');
 			td_queue_push(&pool.empty, cur);
 			td_queue_push(&pool.empty, next);
 			break;
 		}
 		if (fold_event(f) || opts->event_filter)  /* the default event is decided in order */
 			start_workers(&pool, workers, &started, nworkers, f, opts);
-		if (!started || !td_queue_try_push(&pool.full, cur)) {
+		/* the first block may end a sample the serial part began */
+		if (!started || cur->first_line == first_line || !td_queue_try_push(&pool.full, cur)) {
 			fold_block(f, cur, pool.name);
 			td_queue_push(&pool.empty, cur);
 		}

@@ -45,11 +45,13 @@ struct maps {
 	struct map *v;
 	size_t n, cap;
 	uint32_t gen;                /* a process's: renewed whenever its maps change */
+	uint32_t live;               /* a process's threads seen and not exited */
 };
 
 struct thread {
 	int32_t pid;
 	uint32_t comm;               /* id in comms; UINT32_MAX: never named */
+	bool live;                   /* counted in its process's live */
 };
 
 #define COMM_SLOTS 256
@@ -96,6 +98,9 @@ struct machine {
 	struct machine_module *modules;
 	size_t modules_cap;
 	uint64_t kernel_start;       /* 0 until kernel_start() first computes it */
+	uint64_t now;                /* the latest time of a record applied */
+	struct exited { int32_t pid; uint32_t gen; uint64_t time; } *exited;   /* processes whose threads all exited */
+	size_t exited_head, nexited, exited_cap;
 	char tmp[64];
 };
 
@@ -249,7 +254,7 @@ static void use_kcore(struct machine *m)
 	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
 	size_t nph = 0;
 	if (elf && elf_getphdrnum(elf, &nph) == 0 && nph > 0) {
-		struct maps kmaps = { NULL, 0, 0, 0 };
+		struct maps kmaps = { NULL, 0, 0, 0, 0 };
 		for (size_t i = 0; i < nph; i++) {
 			GElf_Phdr ph;
 			uint64_t size;
@@ -415,6 +420,8 @@ static struct maps *process(struct machine *m, int32_t pid)
 	return &m->procs[id];
 }
 
+static void thread_exited(struct machine *m, struct thread *t);
+
 static struct thread *thread(struct machine *m, int32_t pid, int32_t tid, bool *created)
 {
 	uint32_t n = td_intern_count(m->tids);
@@ -426,12 +433,70 @@ static struct thread *thread(struct machine *m, int32_t pid, int32_t tid, bool *
 	}
 	struct thread *t = &m->threads[id];
 	if (id == n)
-		*t = (struct thread){ pid, UINT32_MAX };
-	else if (pid != -1 && pid != 0)
+		*t = (struct thread){ pid, UINT32_MAX, false };
+	else if (pid != -1 && pid != 0 && pid != t->pid) {
+		thread_exited(m, t);
 		t->pid = pid;
+	}
+	if (!t->live && t->pid > 0) {
+		t->live = true;
+		process(m, t->pid)->live++;
+	}
 	if (created)
 		*created = id == n;
 	return t;
+}
+
+/* perf keeps an exited process's maps for good; here they are let go
+ * EXIT_GRACE_NS of recorded time after the last of its threads seen
+ * exited, if nothing touched them since. The kernel writes EXIT from
+ * do_exit(), and samples of the dying task may follow it, with the user
+ * address it entered the kernel from (its exit_group call) still in the
+ * callchain; the rest of do_exit() takes far less than the grace. A pid
+ * used again comes with a FORK, which gives the new process its maps.
+ * Memory then follows the processes alive at a time, not all a
+ * system-wide recording saw. */
+#define EXIT_GRACE_NS 1000000000ull
+
+static void thread_exited(struct machine *m, struct thread *t)
+{
+	if (!t->live)
+		return;
+	t->live = false;
+	struct maps *ms = process(m, t->pid);
+	if (ms->live && --ms->live == 0) {
+		TD_ALLOC_GROW(m->exited, m->nexited + 1, m->exited_cap);
+		m->exited[m->nexited++] = (struct exited){ t->pid, ms->gen, m->now };
+	}
+}
+
+/* The maps of processes gone for EXIT_GRACE_NS, oldest first. */
+static void release_exited(struct machine *m)
+{
+	size_t i = m->exited_head;
+	for (; i < m->nexited && m->exited[i].time + EXIT_GRACE_NS <= m->now; i++) {
+		struct maps *ms = process(m, m->exited[i].pid);
+		if (ms->live == 0 && ms->gen == m->exited[i].gen) {
+			free(ms->v);
+			*ms = (struct maps){ NULL, 0, 0, ++m->next_gen, 0 };
+		}
+	}
+	m->exited_head = i;
+	if (i == m->nexited)
+		m->exited_head = m->nexited = 0;
+	else if (i > 4096 && i > m->nexited / 2) {
+		memmove(m->exited, m->exited + i, (m->nexited - i) * sizeof(*m->exited));
+		m->nexited -= i;
+		m->exited_head = 0;
+	}
+}
+
+static void apply_exit(struct machine *m, const struct pd_record *r)
+{
+	int32_t tid = (int32_t)r->u.task.tid;
+	uint32_t id = td_intern_find(m->tids, (const char *)&tid, sizeof tid);
+	if (id != UINT32_MAX && m->threads[id].pid == (int32_t)r->u.task.pid)
+		thread_exited(m, &m->threads[id]);
 }
 
 /* ---- records ---------------------------------------------------------------------- */
@@ -449,7 +514,11 @@ static void apply_fork(struct machine *m, const struct pd_record *r)
 	struct thread *parent = thread(m, (int32_t)ppid, (int32_t)ptid, NULL);
 	uint32_t comm = parent->comm;
 	struct thread *child = thread(m, (int32_t)pid, (int32_t)tid, NULL);
-	*child = (struct thread){ (int32_t)pid, comm };
+	if (child->pid != (int32_t)pid) {
+		thread_exited(m, child);
+		child->pid = (int32_t)pid;
+	}
+	child->comm = comm;
 	if (pid == ppid)
 		return;                 /* a new thread shares its process's maps */
 	/* perf record synthesizes these from /proc with this flag; the
@@ -464,7 +533,7 @@ static void apply_fork(struct machine *m, const struct pd_record *r)
 	}
 	struct maps *to = process(m, (int32_t)pid);   /* may move procs: from is stale now */
 	free(to->v);
-	*to = (struct maps){ copy, n, n, ++m->next_gen };
+	*to = (struct maps){ copy, n, n, ++m->next_gen, to->live };
 }
 
 static void kernel_mmap(struct machine *m, const struct pd_record *r)
@@ -561,6 +630,13 @@ void machine_apply(struct machine *m, const struct pd_record *r)
 	if ((r->type == PERF_RECORD_MMAP || r->type == PERF_RECORD_MMAP2) &&
 	    (r->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL)
 		m->kernel_gen++;
+	uint64_t time = r->type == PERF_RECORD_EXIT || r->type == PERF_RECORD_FORK ? r->u.task.time
+			: r->sid.valid ? r->sid.time : 0;
+	if (time > m->now) {
+		m->now = time;
+		if (m->exited_head < m->nexited)
+			release_exited(m);
+	}
 	switch (r->type) {
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2: {
@@ -579,6 +655,9 @@ void machine_apply(struct machine *m, const struct pd_record *r)
 		break;
 	case PERF_RECORD_FORK:
 		apply_fork(m, r);
+		break;
+	case PERF_RECORD_EXIT:
+		apply_exit(m, r);
 		break;
 	default:
 		break;
@@ -973,6 +1052,7 @@ void machine_free(struct machine *m)
 	for (size_t i = 0; i < m->procs_cap; i++)
 		free(m->procs[i].v);
 	free(m->procs);
+	free(m->exited);
 	free(m->threads);
 	free(m->kmaps.v);
 	free(m->cache);

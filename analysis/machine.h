@@ -41,7 +41,8 @@ struct machine;
 struct machine *machine_new(const struct perf_data *d, const struct machine_options *o);
 void machine_free(struct machine *m);
 
-/* Apply a side-band record (MMAP, MMAP2, COMM, FORK; others are ignored). */
+/* Apply a side-band record (MMAP, MMAP2, COMM, FORK, EXIT; others are
+ * ignored). */
 void machine_apply(struct machine *m, const struct pd_record *r);
 
 /* The thread's comm as perf prints it (":TID" when never named). */

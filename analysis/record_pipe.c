@@ -75,11 +75,17 @@ static void put_sample(struct record_pipe *p, const struct pd_record *rec)
 		memcpy(w + 1 + sizeof m + copy, s->regs_user, regs + stack);
 }
 
-/* MMAP, MMAP2, COMM, FORK: the record and the one string it points to. */
+/* MMAP, MMAP2, COMM, FORK, EXIT: the record and the one string it points
+ * to (none for FORK and EXIT). */
+static bool has_no_string(const struct pd_record *rec)
+{
+	return rec->type == PERF_RECORD_FORK || rec->type == PERF_RECORD_EXIT;
+}
+
 static void put_record(struct record_pipe *p, const struct pd_record *rec)
 {
 	const char *str = rec->type == PERF_RECORD_COMM ? rec->u.comm.comm
-			  : rec->type == PERF_RECORD_FORK ? NULL : rec->u.mmap.filename;
+			  : has_no_string(rec) ? NULL : rec->u.mmap.filename;
 	size_t n = str ? strnlen(str, 4096) : 0;
 	unsigned char *w = reserve(p, 1 + sizeof *rec + sizeof n + n + 1);
 	*w = MSG_RECORD;
@@ -96,7 +102,7 @@ void record_pipe_put(struct record_pipe *p, const struct pd_record *rec)
 		if (rec->decoded && rec->u.sample.nr_callchain < (BATCH_BYTES - 256) / 8 - 65536 / 8)
 			put_sample(p, rec);
 	} else if (rec->type == PERF_RECORD_MMAP || rec->type == PERF_RECORD_MMAP2 || rec->type == PERF_RECORD_COMM ||
-		   rec->type == PERF_RECORD_FORK) {
+		   rec->type == PERF_RECORD_FORK || rec->type == PERF_RECORD_EXIT) {
 		put_record(p, rec);
 	}
 }
@@ -143,7 +149,7 @@ static const unsigned char *take_record(struct record_pipe *p, const unsigned ch
 	const char *str = (const char *)at + sizeof *rec + sizeof n;
 	if (rec->type == PERF_RECORD_COMM)
 		rec->u.comm.comm = rec->u.comm.comm ? str : NULL;
-	else if (rec->type != PERF_RECORD_FORK)
+	else if (!has_no_string(rec))
 		rec->u.mmap.filename = rec->u.mmap.filename ? str : NULL;
 	rec->raw = NULL;
 	p->fn(p->ctx, rec);

@@ -6,7 +6,7 @@
  * Only what a replay reads crosses: a sample's header fields and its
  * callchain, and a --call-graph dwarf sample's user registers and stack
  * (the sample's other fields are not set), and MMAP, MMAP2,
- * COMM and FORK records with their strings. What fn reads of the
+ * COMM, FORK and EXIT records with their strings. What fn reads of the
  * perf_data itself must not change while the pipe runs (file mode: its
  * attrs and header are fixed once opened). */
 #ifndef TD_RECORD_PIPE_H

@@ -22,6 +22,20 @@ zstd -q -c "$T_TMP/plain.txt" >"$T_TMP/plain.zst" 2>/dev/null &&
 for threads in 1 2 3; do
 	run_tool "$T_TMP/out" "$T_TMP/err" "$FOLD" -j "$threads" "$T_TMP/plain.txt"
 	same "$N.collapsed.txt" "$T_TMP/out" "-j $threads gives the same bytes"
+	# a small input is folded on one thread; TD_PLAIN=1 starts the workers at once
+	TD_PLAIN=1 run_tool "$T_TMP/out" "$T_TMP/err" "$FOLD" -j "$threads" "$T_TMP/plain.txt"
+	same "$N.collapsed.txt" "$T_TMP/out" "-j $threads with workers from the first byte gives the same bytes"
+done
+
+# past the part folded on the reading thread alone (16 MiB) the workers
+# take over mid-input: the capture 40 times over (19.7 MB; the hand-over
+# lands inside a sample, which the reading thread ends), the same bytes for
+# any -j, counts 40 times the capture's
+for i in $(seq 40); do cat "$T_TMP/plain.txt"; done >"$T_TMP/big.txt"
+awk '{ $NF = sprintf("%.0f", $NF * 40); print }' "$N.collapsed.txt" >"$T_TMP/big.expected"
+for threads in 1 2 3; do
+	run_tool "$T_TMP/out" "$T_TMP/err" "$FOLD" -j "$threads" "$T_TMP/big.txt"
+	same "$T_TMP/big.expected" "$T_TMP/out" "19.7 MB: -j $threads gives 40 times the capture's counts"
 done
 
 # two files in a row equal their concatenation
