@@ -97,6 +97,8 @@ struct machine {
 	struct td_intern *inl_names; /* demangled names of inlined functions */
 	struct machine_module *modules;
 	size_t modules_cap;
+	struct machine_user_map *user_maps;
+	size_t user_maps_cap;
 	uint64_t kernel_start;       /* 0 until kernel_start() first computes it */
 	uint64_t now;                /* the latest time of a record applied */
 	struct exited { int32_t pid; uint32_t gen; uint64_t time; } *exited;   /* processes whose threads all exited */
@@ -1010,6 +1012,29 @@ size_t machine_modules(struct machine *m, int32_t pid, const struct machine_modu
 	return n;
 }
 
+uint32_t machine_maps_gen(struct machine *m, int32_t pid)
+{
+	return process(m, pid)->gen;
+}
+
+size_t machine_user_maps(struct machine *m, int32_t pid, const struct machine_module *mods, size_t nmods,
+			 const struct machine_user_map **out)
+{
+	const struct maps *ms = process(m, pid);
+	TD_ALLOC_GROW(m->user_maps, ms->n, m->user_maps_cap);
+	for (size_t i = 0; i < ms->n; i++) {
+		const struct map *mp = &ms->v[i];
+		const struct dso *d = &m->dsos[mp->dso];
+		int module = -1;
+		for (size_t k = 0; k < nmods && module < 0 && d->kind == DSO_FILE && d->elf; k++)
+			if (mods[k].name == d->name)
+				module = (int)k;
+		m->user_maps[i] = (struct machine_user_map){ mp->start, mp->end, mp->pgoff, module };
+	}
+	*out = m->user_maps;
+	return ms->n;
+}
+
 /* ---- life ------------------------------------------------------------------------- */
 
 struct machine *machine_new(const struct perf_data *d, const struct machine_options *o)
@@ -1062,6 +1087,7 @@ void machine_free(struct machine *m)
 	free(m->inl);
 	free(m->inl_pool);
 	free(m->modules);
+	free(m->user_maps);
 	symbol_loader_stop(m->loader);
 	kallsyms_free(m->ksyms);
 	td_intern_free(m->names);

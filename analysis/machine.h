@@ -75,6 +75,21 @@ struct machine_module {
  * call); *gen changes whenever its maps do. */
 size_t machine_modules(struct machine *m, int32_t pid, const struct machine_module **out, uint32_t *gen);
 
+/* machine_modules' gen of process pid, without the list. */
+uint32_t machine_maps_gen(struct machine *m, int32_t pid);
+
+/* The user maps of process pid, sorted by start, for reading its memory
+ * on another thread as machine_read_user does: module is the index of the
+ * map's binary in mods (what machine_modules gave for pid, just before),
+ * -1 where no readable binary is mapped (reads give zero there). Valid
+ * until the next call. */
+struct machine_user_map {
+	uint64_t start, end, pgoff;
+	int module;
+};
+size_t machine_user_maps(struct machine *m, int32_t pid, const struct machine_module *mods, size_t nmods,
+			 const struct machine_user_map **out);
+
 /* Eight bytes of process pid's memory at addr as perf's unwinder reads
  * them outside the sampled stack: -1 when no map covers addr, else 0 and
  * the bytes of the mapped file there, or zero when it cannot be read

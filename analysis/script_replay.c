@@ -5,7 +5,7 @@
 #include <string.h>
 #include "analysis/ordered_records.h"
 #include "analysis/record_pipe.h"
-#include "analysis/unwind_user.h"
+#include "analysis/unwind_pool.h"
 #include "common/bytes.h"
 #include "common/diag.h"
 #include "common/put.h"
@@ -23,8 +23,11 @@ struct held {
 		struct replay_header h;
 		size_t comm, event;          /* their copies' offsets in text */
 		size_t first, n;             /* its frames */
+		struct unwind_job *job;      /* its user stack, being unwound */
+		size_t ufirst, un;           /* the unwound frames, once settled */
 	} *sample;
-	size_t nsamples, samples_cap;
+	size_t head, nsamples, samples_cap;  /* [head, nsamples): waiting */
+	size_t unsettled;            /* the samples before it have no job out */
 	struct held_frame {
 		struct machine_frame f;      /* a kernel frame's address in f.addr */
 		bool kernel;
@@ -46,7 +49,8 @@ struct replay {
 	int name_width;
 	bool refused;
 	struct record_pipe *pipe;    /* threaded: records are played on a second thread */
-	struct unwinder *unwinder;   /* --call-graph dwarf samples */
+	struct unwind_pool *pool;    /* --call-graph dwarf samples */
+	bool deferring;              /* their unwinding runs on the pool's workers */
 	bool unwinding;              /* the frames played now were unwound */
 	uint64_t ips[1024];
 	char line[4096];
@@ -197,20 +201,39 @@ static void each_frame(struct replay *r, const struct pd_sample *s, frame_fn fn)
  * unwound into the callchain after the kernel's part, as perf does. */
 static bool has_user_stack(const struct replay *r, const struct pd_sample *s)
 {
-	return r->unwinder && s->attr >= 0 && (s->sample_type & PERF_SAMPLE_REGS_USER) &&
+	return r->pool && s->attr >= 0 && (s->sample_type & PERF_SAMPLE_REGS_USER) &&
 	       (s->sample_type & PERF_SAMPLE_STACK_USER) && !r->d->swapped;
 }
 
+static struct unwind_job *start_unwinding(struct replay *r, const struct pd_sample *s)
+{
+	return unwind_pool_submit(r->pool, sample_pid(s), s, r->d->attrs[s->attr].attr.sample_regs_user,
+				  r->max_stack < 1024 ? r->max_stack : 1024);
+}
+
+/* The job's frames (it is released). */
+static void each_unwound_of(struct replay *r, const struct pd_sample *s, struct unwind_job *j, frame_fn fn)
+{
+	const uint64_t *ips;
+	size_t n = unwind_job_wait(r->pool, j, &ips);
+	r->unwinding = true;
+	for (size_t i = 0; i < n; i++)
+		fn(r, s, PERF_RECORD_MISC_USER, ips[i]);
+	r->unwinding = false;
+	unwind_job_release(r->pool, j);
+}
+
+static void settle_oldest(struct replay *r);
+
+/* Unwound here and now (the pool is not full while jobs are out: the
+ * oldest is settled first). */
 static void each_unwound(struct replay *r, const struct pd_sample *s, frame_fn fn)
 {
 	if (!has_user_stack(r, s))
 		return;
-	size_t n = unwind_user(r->unwinder, sample_pid(s), s, r->d->attrs[s->attr].attr.sample_regs_user, r->ips,
-			       r->max_stack < 1024 ? r->max_stack : 1024);
-	r->unwinding = true;
-	for (size_t i = 0; i < n; i++)
-		fn(r, s, PERF_RECORD_MISC_USER, r->ips[i]);
-	r->unwinding = false;
+	while (unwind_pool_full(r->pool))
+		settle_oldest(r);
+	each_unwound_of(r, s, start_unwinding(r, s), fn);
 }
 
 /* The frames perf shows for one callchain entry: an unwound one stands
@@ -280,29 +303,142 @@ static void hold(struct replay *r, const struct pd_sample *s, const struct repla
 	hs->comm = held_text(hd, h->comm);
 	hs->event = held_text(hd, h->event);
 	hs->first = hd->nframes;
+	hs->job = NULL;
+	hs->ufirst = hs->un = 0;
 	each_frame(r, s, hold_frame);
+	if (r->deferring && has_user_stack(r, s)) {
+		hs->n = hd->nframes - hs->first;     /* settling appends frames of other samples */
+		while (unwind_pool_full(r->pool))
+			settle_oldest(r);
+		hd->sample[hd->nsamples - 1].job = start_unwinding(r, s);
+		return;
+	}
 	each_unwound(r, s, hold_frame);
+	hs = &hd->sample[hd->nsamples - 1];
 	hs->n = hd->nframes - hs->first;
 }
 
-/* Plays the held samples (waiting for the kernel's symbols if need be). */
-static void release_held(struct replay *r)
+/* A held sample's unwound frames resolved (with its process's maps as
+ * they were when it was sampled: see settle_pid). */
+static void settle(struct replay *r, struct held_sample *hs)
+{
+	if (!hs->job)
+		return;
+	struct held *hd = &r->held;
+	struct unwind_job *j = hs->job;
+	hs->job = NULL;
+	hs->ufirst = hd->nframes;
+	struct pd_sample pid_only = { .sample_type = PERF_SAMPLE_TID, .pid = (uint32_t)unwind_job_pid(j) };
+	each_unwound_of(r, &pid_only, j, hold_frame);
+	hs = &hd->sample[hs - hd->sample];
+	hs->un = hd->nframes - hs->ufirst;
+}
+
+static void settle_oldest(struct replay *r)
 {
 	struct held *hd = &r->held;
-	for (size_t i = 0; i < hd->nsamples; i++) {
-		struct held_sample *hs = &hd->sample[i];
-		hs->h.comm = hd->text + hs->comm;
-		hs->h.event = hd->text + hs->event;
-		r->sink.header(r->sink.ctx, &hs->h);
-		for (size_t k = hs->first; k < hs->first + hs->n; k++) {
-			struct held_frame *f = &hd->frame[k];
-			if (f->kernel)
-				machine_resolve(r->m, -1, PERF_RECORD_MISC_KERNEL, f->f.addr, &f->f);
-			r->sink.frame(r->sink.ctx, &f->f);
+	for (; hd->unsettled < hd->nsamples; hd->unsettled++)
+		if (hd->sample[hd->unsettled].job) {
+			settle(r, &hd->sample[hd->unsettled++]);
+			return;
 		}
-		r->sink.line(r->sink.ctx, "", 0);
+}
+
+/* Before the maps of process pid change, the unwound frames of its
+ * samples are resolved (and those of the samples before them). */
+static void settle_pid(struct replay *r, int32_t pid)
+{
+	struct held *hd = &r->held;
+	size_t last = hd->nsamples;
+	for (size_t i = hd->unsettled; i < hd->nsamples; i++)
+		if (hd->sample[i].job && unwind_job_pid(hd->sample[i].job) == pid)
+			last = i;
+	for (; last < hd->nsamples && hd->unsettled <= last; hd->unsettled++)
+		settle(r, &hd->sample[hd->unsettled]);
+}
+
+static void emit_held(struct replay *r, struct held_sample *hs)
+{
+	struct held *hd = &r->held;
+	hs->h.comm = hd->text + hs->comm;
+	hs->h.event = hd->text + hs->event;
+	r->sink.header(r->sink.ctx, &hs->h);
+	for (size_t k = hs->first; k < hs->first + hs->n; k++) {
+		struct held_frame *f = &hd->frame[k];
+		if (f->kernel)
+			machine_resolve(r->m, -1, PERF_RECORD_MISC_KERNEL, f->f.addr, &f->f);
+		r->sink.frame(r->sink.ctx, &f->f);
 	}
-	hd->nsamples = hd->nframes = hd->text_used = 0;
+	for (size_t k = hs->ufirst; k < hs->ufirst + hs->un; k++)
+		r->sink.frame(r->sink.ctx, &hd->frame[k].f);
+	r->sink.line(r->sink.ctx, "", 0);
+}
+
+/* The samples still waiting moved to the front, with their frames and
+ * text, once the played ones take most of the room. */
+static void compact_held(struct held *hd)
+{
+	if (hd->head == hd->nsamples) {
+		hd->head = hd->nsamples = hd->unsettled = hd->nframes = hd->text_used = 0;
+		return;
+	}
+	if (hd->head < 256 || hd->head * 2 < hd->nsamples)
+		return;
+	size_t f0 = hd->nframes, t0 = hd->text_used;
+	for (size_t i = hd->head; i < hd->nsamples; i++) {
+		const struct held_sample *hs = &hd->sample[i];
+		f0 = hs->first < f0 ? hs->first : f0;
+		f0 = hs->un && hs->ufirst < f0 ? hs->ufirst : f0;
+		t0 = hs->comm < t0 ? hs->comm : t0;
+		t0 = hs->event < t0 ? hs->event : t0;
+	}
+	size_t n = hd->nsamples - hd->head;
+	memmove(hd->sample, hd->sample + hd->head, n * sizeof(*hd->sample));
+	for (size_t i = 0; i < n; i++) {
+		struct held_sample *hs = &hd->sample[i];
+		hs->first -= f0;
+		hs->ufirst = hs->un ? hs->ufirst - f0 : 0;
+		hs->comm -= t0;
+		hs->event -= t0;
+	}
+	memmove(hd->frame, hd->frame + f0, (hd->nframes - f0) * sizeof(*hd->frame));
+	memmove(hd->text, hd->text + t0, hd->text_used - t0);
+	hd->nframes -= f0;
+	hd->text_used -= t0;
+	hd->unsettled = hd->unsettled > hd->head ? hd->unsettled - hd->head : 0;
+	hd->nsamples = n;
+	hd->head = 0;
+}
+
+/* Plays the held samples, oldest first: all of them (waiting for their
+ * unwinding and the kernel's symbols if need be), or only as long as
+ * they are ready. */
+static void release_held(struct replay *r, bool all)
+{
+	struct held *hd = &r->held;
+	if (!all && !machine_kernel_ready(r->m))
+		return;
+	size_t i = hd->head;
+	for (; i < hd->nsamples; i++) {
+		struct held_sample *hs = &hd->sample[i];
+		if (!all && hs->job && !unwind_job_done(hs->job))
+			break;
+		if (hs->job) {
+			while (hd->unsettled <= i)        /* settled in order */
+				settle(r, &hd->sample[hd->unsettled++]);
+			hs = &hd->sample[i];
+		}
+		emit_held(r, hs);
+	}
+	hd->head = i;
+	if (hd->unsettled < i)
+		hd->unsettled = i;
+	compact_held(hd);
+}
+
+static bool holding(const struct replay *r)
+{
+	return r->held.head < r->held.nsamples;
 }
 
 static void free_held(struct held *hd)
@@ -329,8 +465,14 @@ static void sample(struct replay *r, const struct pd_record *rec)
 		n = replay_header_text(&h, head, sizeof head);
 	if (has_chain) {
 		bool kernel, discarded = chain_discarded(r, s, &kernel);
+		if (!discarded && r->deferring && has_user_stack(r, s)) {
+			if (r->held.nframes >= HELD_MAX_FRAMES)
+				release_held(r, true);
+			hold(r, s, &h);
+			return;
+		}
 		if (!discarded && kernel && r->sink.frame && r->held.nframes < HELD_MAX_FRAMES &&
-		    (r->held.nsamples || !machine_kernel_ready(r->m))) {
+		    (holding(r) || !machine_kernel_ready(r->m))) {
 			hold(r, s, &h);
 			return;
 		}
@@ -355,11 +497,32 @@ static void sample(struct replay *r, const struct pd_record *rec)
 	r->sink.line(r->sink.ctx, b.p, b.n);
 }
 
+/* The process whose maps rec changes (-1: none; 0 can be one). */
+static bool changes_maps(const struct pd_record *rec, int32_t *pid)
+{
+	if ((rec->type == PERF_RECORD_MMAP || rec->type == PERF_RECORD_MMAP2) && !is_kernel_mmap(rec)) {
+		*pid = (int32_t)rec->u.mmap.pid;
+		return true;
+	}
+	if (rec->type == PERF_RECORD_FORK && rec->decoded && rec->u.task.pid != rec->u.task.ppid) {
+		*pid = (int32_t)rec->u.task.pid;
+		return true;
+	}
+	return false;
+}
+
 static void play(void *ctx, const struct pd_record *rec)
 {
 	struct replay *r = ctx;
-	if (r->held.nsamples && (is_kernel_mmap(rec) || machine_kernel_ready(r->m)))
-		release_held(r);
+	int32_t pid;
+	if (holding(r)) {
+		if (is_kernel_mmap(rec))
+			release_held(r, true);
+		else
+			release_held(r, false);
+		if (holding(r) && changes_maps(rec, &pid))
+			settle_pid(r, pid);
+	}
 	if (rec->type == PERF_RECORD_SAMPLE) {
 		if (rec->decoded)
 			sample(r, rec);
@@ -415,7 +578,8 @@ bool script_replay(struct perf_data *d, const struct replay_options *o, const st
 	const char *arch = d->info.arch[0] ? d->info.arch : HOST_ARCH;    /* pipe mode: the header comes later */
 	int e_machine = strcmp(arch, "x86_64") == 0 ? EM_X86_64
 			: strcmp(arch, "aarch64") == 0 || strcmp(arch, "arm64") == 0 ? EM_AARCH64 : EM_NONE;
-	r.unwinder = unwinder_new(r.m, e_machine);
+	r.pool = unwind_pool_new(r.m, e_machine, o->unwind_threads);
+	r.deferring = unwind_pool_workers(r.pool) > 0 && sink->frame && sink->header;
 	int nattrs = -1;
 	struct ordered_records *q = ordered_new(d, deliver, &r);
 	const struct pd_record *rec;
@@ -456,11 +620,11 @@ bool script_replay(struct perf_data *d, const struct replay_options *o, const st
 	ordered_free(q);
 	if (r.pipe)
 		record_pipe_finish(r.pipe);
-	release_held(&r);
+	release_held(&r, true);
 	free_held(&r.held);
 	if (r.sink.end)
 		r.sink.end(r.sink.ctx);
-	unwinder_free(r.unwinder);
+	unwind_pool_free(r.pool);
 	machine_free(r.m);
 	free(r.names);
 	return ok && k == 0;

@@ -32,6 +32,8 @@ struct replay_options {
 	struct machine_options machine;
 	unsigned max_stack;          /* 0: 127 */
 	bool threaded;               /* file mode: play records on a second thread (same output) */
+	int unwind_threads;          /* --call-graph dwarf stacks unwound on this many threads (<= 1: the
+					playing one); held back meanwhile, so for value sinks only */
 };
 
 /* The header line of a sample with a callchain, as values. */

@@ -2,9 +2,14 @@
 #include <elfutils/libdwfl.h>
 #include <dwarf.h>
 #include <gelf.h>
+#include <fcntl.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "common/diag.h"
+#include "common/grow.h"
+#include "common/intern.h"
 #include "unwind_user.h"
 
 /* perf's register numbers (arch/<arch>/include/uapi/asm/perf_regs.h) of
@@ -56,22 +61,83 @@ bool unwind_user_regs(int e_machine, const unsigned char *regs, uint64_t mask, u
 	return false;
 }
 
-#define PROC_SLOTS 16
+/* ---- spaces ---------------------------------------------------------------------- */
+
+struct unwind_space {
+	atomic_int refs;
+	int32_t pid;
+	uint32_t gen;
+	size_t nmods, nmaps;
+	struct machine_module *mods;     /* names and paths: the machine's strings */
+	struct machine_user_map *maps;
+};
+
+struct unwind_space *unwind_space_new(struct machine *m, int32_t pid)
+{
+	const struct machine_module *mods;
+	const struct machine_user_map *maps;
+	struct unwind_space *sp = td_calloc(1, sizeof(*sp));
+	atomic_init(&sp->refs, 1);
+	sp->pid = pid;
+	sp->nmods = machine_modules(m, pid, &mods, &sp->gen);
+	sp->nmaps = machine_user_maps(m, pid, mods, sp->nmods, &maps);
+	sp->mods = td_malloc((sp->nmods + 1) * sizeof(*sp->mods));
+	memcpy(sp->mods, mods, sp->nmods * sizeof(*sp->mods));
+	sp->maps = td_malloc((sp->nmaps + 1) * sizeof(*sp->maps));
+	memcpy(sp->maps, maps, sp->nmaps * sizeof(*sp->maps));
+	return sp;
+}
+
+struct unwind_space *unwind_space_ref(struct unwind_space *sp)
+{
+	atomic_fetch_add_explicit(&sp->refs, 1, memory_order_relaxed);
+	return sp;
+}
+
+void unwind_space_unref(struct unwind_space *sp)
+{
+	if (!sp || atomic_fetch_sub_explicit(&sp->refs, 1, memory_order_acq_rel) != 1)
+		return;
+	free(sp->mods);
+	free(sp->maps);
+	free(sp);
+}
+
+uint32_t unwind_space_gen(const struct unwind_space *sp)
+{
+	return sp->gen;
+}
+
+/* ---- one thread's state ---------------------------------------------------------- */
+
+#define PROC_SLOTS 64
+
+/* A binary opened once per unwinder: every dwfl of the thread gets a
+ * reference to the same Elf (so its file is mapped and its pages are
+ * read once), and reads of its bytes come from that mapping. */
+struct binary {
+	int fd;                       /* -1: could not be opened */
+	Elf *elf;
+	const char *image;            /* the whole file (NULL: read it with pread) */
+	size_t size;
+};
 
 struct unwinder {
-	struct machine *m;
+	int e_machine;
 	Dwfl_Callbacks callbacks;
+	struct td_intern *paths;      /* path -> index into bins */
+	struct binary **bins;         /* each allocated alone: modules point to them */
+	size_t bins_cap;
 	struct proc {
 		int32_t pid;
 		uint32_t gen;
-		bool used;
-		Dwfl *dwfl;               /* NULL: nothing readable to unwind with */
+		bool used, usable;        /* usable: a binary of the machine is mapped */
+		Dwfl *dwfl;
 	} procs[PROC_SLOTS];
 	/* the sample being unwound */
+	const struct unwind_space *sp;
 	const struct pd_sample *s;
-	uint64_t mask, sp;
-	int32_t pid;
-	int e_machine;
+	uint64_t mask, sp_reg;
 	unsigned step_reads;          /* memory reads since the last frame */
 	Dwarf_Addr last_pc;           /* the last frame's, in last_mod */
 	Dwfl_Module *last_mod;
@@ -80,11 +146,43 @@ struct unwinder {
 	size_t n, max;
 };
 
+static struct binary *binary_of(struct unwinder *u, const char *path)
+{
+	uint32_t n = td_intern_count(u->paths);
+	uint32_t id = td_intern(u->paths, path, strlen(path));
+	if (id < n)
+		return u->bins[id];
+	TD_ALLOC_GROW(u->bins, (size_t)id + 1, u->bins_cap);
+	struct binary *b = u->bins[id] = td_malloc(sizeof(*b));
+	*b = (struct binary){ open(path, O_RDONLY | O_CLOEXEC), NULL, NULL, 0 };
+	if (b->fd >= 0)
+		b->elf = elf_begin(b->fd, ELF_C_READ_MMAP_PRIVATE, NULL);
+	if (b->elf && elf_kind(b->elf) != ELF_K_ELF) {
+		elf_end(b->elf);
+		b->elf = NULL;
+	}
+	if (b->elf)
+		b->image = elf_rawfile(b->elf, &b->size);
+	return b;
+}
+
 static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
 			const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc, char **debuginfo_file_name)
 {
 	(void)mod, (void)userdata, (void)modname, (void)base, (void)file_name, (void)debuglink_file, (void)debuglink_crc;
 	*debuginfo_file_name = NULL;
+	return -1;
+}
+
+/* The module's Elf: a new reference to the unwinder's (the module's
+ * userdata is its binary). */
+static int shared_elf(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base, char **file_name,
+		      Elf **elfp)
+{
+	(void)mod, (void)modname, (void)base;
+	struct binary *b = *userdata;
+	*elfp = b && b->elf ? elf_begin(-1, ELF_C_READ_MMAP_PRIVATE, b->elf) : NULL;
+	*file_name = NULL;
 	return -1;
 }
 
@@ -104,6 +202,39 @@ static bool get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
 	return tid == 1;
 }
 
+/* Process memory outside the stack copy, read as machine_read_user reads
+ * it: -1 where no map covers addr, else the bytes of the binary mapped
+ * there, zero when there is none or it is too short. */
+static int space_read(struct unwinder *u, uint64_t addr, uint64_t *val)
+{
+	const struct unwind_space *sp = u->sp;
+	size_t lo = 0, hi = sp->nmaps;
+	while (lo < hi) {                /* the first map starting after addr */
+		size_t mid = lo + (hi - lo) / 2;
+		if (sp->maps[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || addr >= sp->maps[lo - 1].end)
+		return -1;
+	const struct machine_user_map *mp = &sp->maps[lo - 1];
+	*val = 0;
+	if (mp->module < 0)
+		return 0;
+	struct binary *b = binary_of(u, sp->mods[mp->module].path);
+	uint64_t off = addr - mp->start + mp->pgoff, v;
+	if (b->image) {
+		if (b->size >= 8 && off <= b->size - 8) {
+			memcpy(&v, b->image + off, 8);
+			*val = v;
+		}
+	} else if (b->fd >= 0 && pread(b->fd, &v, sizeof v, (off_t)off) == (ssize_t)sizeof v) {
+		*val = v;
+	}
+	return 0;
+}
+
 /* The stack copy holds [sp, sp + size); as in perf, its last word is not
  * read from it. Other addresses are read as perf reads them: from the
  * file mapped there, zero when that fails, an error where nothing is
@@ -114,9 +245,9 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 	struct unwinder *u = arg;
 	uint64_t size = u->s->stack_user_dyn_size < u->s->stack_user_size ? u->s->stack_user_dyn_size : u->s->stack_user_size;
 	uint64_t v;
-	if (addr >= u->sp && addr + 8 > addr && addr + 8 < u->sp + size)
-		memcpy(&v, u->s->stack_user + (addr - u->sp), 8);
-	else if (machine_read_user(u->m, u->pid, addr, &v) != 0)
+	if (addr >= u->sp_reg && addr + 8 > addr && addr + 8 < u->sp_reg + size)
+		memcpy(&v, u->s->stack_user + (addr - u->sp_reg), 8);
+	else if (space_read(u, addr, &v) != 0)
 		return false;
 	*result = v;
 	u->step_reads++;
@@ -147,13 +278,14 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
 	.set_initial_registers = set_initial_registers,
 };
 
-struct unwinder *unwinder_new(struct machine *m, int e_machine)
+struct unwinder *unwinder_new(int e_machine)
 {
 	struct unwinder *u = td_calloc(1, sizeof(*u));
-	u->m = m;
 	u->e_machine = e_machine;
-	u->callbacks.find_elf = dwfl_build_id_find_elf;
+	u->callbacks.find_elf = shared_elf;
 	u->callbacks.find_debuginfo = no_debuginfo;
+	u->paths = td_intern_new();
+	elf_version(EV_CURRENT);
 	return u;
 }
 
@@ -164,47 +296,97 @@ void unwinder_free(struct unwinder *u)
 	for (int i = 0; i < PROC_SLOTS; i++)
 		if (u->procs[i].dwfl)
 			dwfl_end(u->procs[i].dwfl);
+	for (uint32_t i = 0; i < td_intern_count(u->paths); i++) {
+		if (u->bins[i]->elf)
+			elf_end(u->bins[i]->elf);
+		if (u->bins[i]->fd >= 0)
+			close(u->bins[i]->fd);
+		free(u->bins[i]);
+	}
+	free(u->bins);
+	td_intern_free(u->paths);
 	free(u);
 }
 
-/* A dwfl holding the process's binaries at their places. */
-static Dwfl *process_dwfl(struct unwinder *u, int32_t pid, const struct machine_module *mods, size_t n, int e_machine)
+/* The addresses a binary mapped with load bias bias covers, as
+ * dwfl_report_elf computes them: from its first PT_LOAD (aligned down)
+ * to the end of its last. */
+static bool elf_range(Elf *elf, uint64_t bias, uint64_t *start, uint64_t *end)
 {
-	Dwfl *dwfl = dwfl_begin(&u->callbacks);
-	if (!dwfl)
-		return NULL;
-	dwfl_report_begin(dwfl);
-	bool any = false;
-	for (size_t i = 0; i < n; i++) {
-		Dwfl_Module *mod = dwfl_report_elf(dwfl, mods[i].name, mods[i].path, -1, mods[i].bias, true);
-		if (!mod)
+	size_t phnum;
+	if (elf_getphdrnum(elf, &phnum) != 0)
+		return false;
+	bool first = true;
+	*start = *end = 0;
+	for (size_t i = 0; i < phnum; i++) {
+		GElf_Phdr ph;
+		if (!gelf_getphdr(elf, (int)i, &ph))
+			return false;
+		if (ph.p_type != PT_LOAD)
 			continue;
-		GElf_Addr bias;
-		Elf *elf = dwfl_module_getelf(mod, &bias);
-		GElf_Ehdr eh;
-		if (elf && gelf_getehdr(elf, &eh) && eh.e_machine == e_machine)
-			any = true;
+		if (first)
+			*start = bias + (ph.p_vaddr & -ph.p_align);
+		first = false;
+		if (ph.p_vaddr + ph.p_memsz > 0)
+			*end = bias + ph.p_vaddr + ph.p_memsz;
 	}
-	dwfl_report_end(dwfl, NULL, NULL);
-	if (!any || !dwfl_attach_state(dwfl, NULL, pid, &thread_callbacks, u)) {
-		dwfl_end(dwfl);
-		return NULL;
-	}
-	return dwfl;
+	return *end != 0;
 }
 
-static struct proc *proc_of(struct unwinder *u, int32_t pid)
+/* The process's binaries reported at their places; modules that did not
+ * move since the last report are kept with their CFI. */
+static bool report_space(struct unwinder *u, Dwfl *dwfl, const struct unwind_space *sp, Elf **first)
 {
-	const struct machine_module *mods;
-	uint32_t gen;
-	size_t n = machine_modules(u->m, pid, &mods, &gen);
+	dwfl_report_begin(dwfl);
+	bool any = false;
+	*first = NULL;
+	for (size_t i = 0; i < sp->nmods; i++) {
+		const struct machine_module *mod = &sp->mods[i];
+		struct binary *b = binary_of(u, mod->path);
+		GElf_Ehdr eh;
+		uint64_t start, end;
+		if (!b->elf || !gelf_getehdr(b->elf, &eh) || eh.e_type == ET_REL ||
+		    !elf_range(b->elf, mod->bias, &start, &end))
+			continue;
+		Dwfl_Module *m = dwfl_report_module(dwfl, mod->name, start, end);
+		if (!m)
+			continue;
+		void **userdata;
+		dwfl_module_info(m, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
+		*userdata = b;
+		any |= eh.e_machine == u->e_machine;
+		size_t len = strlen(mod->name);
+		if (!*first && strncmp(mod->name, "[vdso: ", 7) != 0 &&
+		    (len < 10 || strcmp(mod->name + len - 10, " (deleted)") != 0))
+			*first = b->elf;
+	}
+	dwfl_report_end(dwfl, NULL, NULL);
+	return any;
+}
+
+static struct proc *proc_of(struct unwinder *u, int32_t pid, const struct unwind_space *sp)
+{
 	struct proc *p = &u->procs[(uint32_t)pid % PROC_SLOTS];
-	if (p->used && p->pid == pid && p->gen == gen)
+	if (p->used && p->pid == pid && p->gen == sp->gen)
 		return p;
-	if (p->dwfl)
+	if (p->dwfl && p->pid != pid) {
 		dwfl_end(p->dwfl);
-	*p = (struct proc){ pid, gen, true, NULL };
-	p->dwfl = process_dwfl(u, pid, mods, n, u->e_machine);
+		p->dwfl = NULL;
+	}
+	p->pid = pid;
+	p->gen = sp->gen;
+	p->used = true;
+	p->usable = false;
+	if (!p->dwfl)
+		p->dwfl = dwfl_begin(&u->callbacks);
+	if (!p->dwfl)
+		return p;
+	Elf *first;
+	bool any = report_space(u, p->dwfl, sp, &first);
+	/* the machine's backend from the first binary, as dwfl_attach_state
+	 * takes it, but owned by the process: the module it would come from
+	 * may be gone with a later report */
+	p->usable = any && (dwfl_pid(p->dwfl) > 0 || dwfl_attach_state(p->dwfl, first, pid, &thread_callbacks, u));
 	return p;
 }
 
@@ -252,13 +434,13 @@ static bool ends_stack(Dwfl_Module *mod, Dwarf_Addr pc)
 	return undefined;
 }
 
-size_t unwind_user(struct unwinder *u, int32_t pid, const struct pd_sample *s, uint64_t mask, uint64_t *ips, size_t max)
+size_t unwind_user(struct unwinder *u, const struct unwind_space *sp, const struct pd_sample *s, uint64_t mask,
+		   uint64_t *ips, size_t max)
 {
 	if (!s->regs_user || !s->regs_user_abi || !s->stack_user_size || !s->stack_user_dyn_size || max == 0)
 		return 0;
-	struct proc *p = proc_of(u, pid);
+	u->sp = sp;
 	u->s = s;
-	u->pid = pid;
 	u->mask = mask;
 	u->ips = ips;
 	u->n = 0;
@@ -268,9 +450,10 @@ size_t unwind_user(struct unwinder *u, int32_t pid, const struct pd_sample *s, u
 	/* perf sets up unwinding for a process once one of its binaries can
 	 * be read: before that (or never), its samples get no user frames,
 	 * not even the sampled ip */
-	if (!p->dwfl)
+	struct proc *p = proc_of(u, sp->pid, sp);
+	if (!p->usable)
 		return 0;
-	if (!unwind_user_regs(u->e_machine, s->regs_user, mask, regs, &nregs, &pc, &u->sp)) {
+	if (!unwind_user_regs(u->e_machine, s->regs_user, mask, regs, &nregs, &pc, &u->sp_reg)) {
 		if (pc)
 			ips[u->n++] = pc;
 		return u->n;

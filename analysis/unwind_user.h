@@ -30,15 +30,32 @@
 bool unwind_user_regs(int e_machine, const unsigned char *regs, uint64_t mask, uint64_t *dwarf, int *nregs,
 		      uint64_t *pc, uint64_t *sp);
 
+/* What unwinding reads of a process: its binaries and maps as the machine
+ * has them at one moment. Made on the thread that replays the records,
+ * read-only afterwards, so that an unwinder on any thread can use it while
+ * the machine moves on; counted references (the last unref frees it). */
+struct unwind_space;
+
+struct unwind_space *unwind_space_new(struct machine *m, int32_t pid);
+struct unwind_space *unwind_space_ref(struct unwind_space *sp);
+void unwind_space_unref(struct unwind_space *sp);
+/* Changes whenever the process's maps do (machine_modules' gen). */
+uint32_t unwind_space_gen(const struct unwind_space *sp);
+
+/* One thread's unwinding state: a dwfl per process and each binary opened
+ * once (its CFI read once per process), so an unwinder is used by one
+ * thread at a time. e_machine: the recording's (EM_X86_64, EM_AARCH64;
+ * others unwind nothing). */
 struct unwinder;
 
-/* e_machine: the recording's (EM_X86_64, EM_AARCH64; others unwind nothing). */
-struct unwinder *unwinder_new(struct machine *m, int e_machine);
+struct unwinder *unwinder_new(int e_machine);
 void unwinder_free(struct unwinder *u);
 
-/* The user addresses of sample s of process pid (regs sampled with
- * mask); returns how many were written to ips (0: nothing to unwind). */
-size_t unwind_user(struct unwinder *u, int32_t pid, const struct pd_sample *s, uint64_t mask, uint64_t *ips,
-		   size_t max);
+/* The user addresses of sample s of the process sp holds (regs sampled
+ * with mask); returns how many were written to ips (0: nothing to
+ * unwind). Reads of s: regs_user, regs_user_abi, stack_user,
+ * stack_user_size and stack_user_dyn_size. */
+size_t unwind_user(struct unwinder *u, const struct unwind_space *sp, const struct pd_sample *s, uint64_t mask,
+		   uint64_t *ips, size_t max);
 
 #endif
