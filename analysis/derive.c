@@ -11,7 +11,6 @@
 #include "analysis/tma.h"
 #include "common/diag.h"
 #include "common/intern.h"
-#include "parsers/collect_header.h"
 
 #define MAX_PRINTED 64
 
@@ -110,7 +109,7 @@ static void add_set(struct run_rows *r, const struct stat_model *m, const struct
 	}
 	struct tma_printed printed[MAX_PRINTED];
 	int np = printed_for(m, s, printed);
-	struct tma_options to = { o->cpu, collect_header_cpuid(), NULL };   /* td-collect's header names the CPU */
+	struct tma_options to = { o->cpu, stat_model_cpuid(m), NULL };   /* td-collect's header names the CPU */
 	struct tma_tree *t = td_malloc(sizeof(*t));    /* large: not on the stack */
 	if (!tma_build(s, printed, np, &to, t)) {
 		free(t);

@@ -104,7 +104,8 @@ static void check_tma_node(struct derive_engine *e, const struct counter_set *s,
 		not_recomputable(e, p, "the node is perf's own value: its raw events are not in the input");
 		return;
 	}
-	double v = n ? n->value : NAN;
+	/* perf prints an Arm node as Arm's share of stall cycles, unscaled */
+	double v = !n ? NAN : strncmp(tree->model->id, "arm", 3) ? n->value : tma_arm_unscaled(tree, n);
 	char why[256];
 	if (isnan(v)) {
 		snprintf(why, sizeof why, "the %s tree from these events has no %s", tree->model->id, node);

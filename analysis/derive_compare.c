@@ -8,7 +8,6 @@
 #include "analysis/derive.h"
 #include "analysis/stat_model.h"
 #include "common/diag.h"
-#include "parsers/collect_header.h"
 
 #define MAX_PRINTED 256
 #define MAX_MERGED 16
@@ -44,7 +43,7 @@ static void add(struct compare *c, const struct counter_set *s)
 			printed[np++] = (struct tma_printed){ .unit = p->unit, .value = p->value, .toplev = true };
 	}
 	/* a pointer into trees once all are made (trees may move until then) */
-	struct tma_options to = { NULL, collect_header_cpuid(), NULL };   /* td-collect's header names the CPU */
+	struct tma_options to = { NULL, stat_model_cpuid(m), NULL };   /* td-collect's header names the CPU */
 	d->tree = tma_build(s, printed, np, &to, &c->trees[c->n]) ? (const struct tma_tree *)1 : NULL;
 	c->n++;
 }

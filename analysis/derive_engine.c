@@ -10,7 +10,6 @@
 #include "analysis/perf_metric_table.h"
 #include "analysis/roofline.h"
 #include "common/diag.h"
-#include "parsers/collect_header.h"
 
 #define MAX_PRINTED 64
 #define MAX_PMUS 8
@@ -70,7 +69,7 @@ bool derive_build_tree(struct derive_engine *e, const struct counter_set *s, con
 
 void derive_capture_cpu(struct derive_engine *e)
 {
-	const char *header = collect_header_cpuid();
+	const char *header = stat_model_cpuid(&e->m);
 	e->cpuid = e->perf_fixed && e->perf_fixed->cpuid[0] ? e->perf_fixed->cpuid
 		   : e->cfg.cpuid && perf_metric_cpuid_valid(e->cfg.cpuid) ? e->cfg.cpuid : header;
 	e->perf = e->perf_fixed;

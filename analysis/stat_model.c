@@ -723,15 +723,18 @@ static void note_file(struct stat_model *m, const struct stat_record *r)
 		return;
 	m->file_raw = r->file;
 	m->files++;
+	collect_cpu_file(&m->header);
 	start_session(m);
 	m->session_file[m->session] = intern_file(m, r->file);
 	m->session_run[m->session] = 1;
 }
 
+const char *stat_model_cpuid(const struct stat_model *m) { return collect_cpu_id(&m->header); }
+
 void stat_model_add(void *model, const struct stat_record *r)
 {
 	struct stat_model *m = model;
-	m->records++;
+	m->records += r->kind != STAT_HEADER;   /* a header alone is no perf stat output */
 	if (r->file != m->file_raw || !m->files)
 		note_file(m, r);
 	switch (r->kind) {
@@ -751,6 +754,9 @@ void stat_model_add(void *model, const struct stat_record *r)
 	case STAT_PAUSE:
 		if (m->on_pause)
 			m->on_pause(m->on_pause_ctx);
+		return;
+	case STAT_HEADER:
+		collect_cpu_fact(&m->header, r->event, strlen(r->event), r->unit, strlen(r->unit));
 		return;
 	case STAT_METRIC:
 		if (r->interval >= 0)

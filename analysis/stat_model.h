@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 #include "analysis/metrics.h"
+#include "parsers/collect_header.h"
 #include "parsers/stat.h"
 
 #define STAT_MAX_SESSIONS 200     /* runs kept apart; a set key holds one in a byte */
@@ -57,6 +58,7 @@ struct stat_model {
 	int session_repeats[STAT_MAX_SESSIONS];  /* perf -r N as the run printed it ("(N runs)"); 0: not said */
 	bool session_variance[STAT_MAX_SESSIONS];  /* a counter of the run has perf -r's variance */
 	int files;                      /* inputs read */
+	struct collect_cpu header;      /* the CPU ids td-collect's headers of those inputs gave */
 	const void *file_raw;           /* the last record's file as the reader gave it */
 	bool sessions_full;             /* a run past STAT_MAX_SESSIONS was merged into the last */
 	double elapsed[STAT_MAX_SESSIONS];  /* NaN where a run has no footer */
@@ -89,6 +91,9 @@ void stat_model_init(struct stat_model *m);
 void stat_model_free(struct stat_model *m);
 /* stat_emit_fn: pass the model as ctx. */
 void stat_model_add(void *model, const struct stat_record *r);
+/* The CPU id the td-collect headers of every input read into m name
+ * (collect_cpu_id): NULL when one has none or two differ. */
+const char *stat_model_cpuid(const struct stat_model *m);
 /* Hands out the last interval and sorts the whole-run sets by scope
  * (natural order) and PMU. */
 void stat_model_finish(struct stat_model *m);

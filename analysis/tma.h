@@ -186,6 +186,11 @@ bool tma_cpu_misfit(const char *cpu, const struct counter_set *s, const struct t
  * a PMU ("cpu_atom": a hybrid's E-cores), when its events are there; its
  * width in *width. NULL: the id names none, or its events are missing. */
 const struct tma_model *tma_model_for_cpuid(const char *cpuid, const char *pmu, const struct tma_ctx *c, int *width);
+/* An Arm tree's node as Arm's formula gives it (tma_arm.c): the share of
+ * the stall cycles its denominator counts, before tdkit scales it into the
+ * slot tree; what perf prints for it. The value itself for a node that is
+ * not scaled. */
+double tma_arm_unscaled(const struct tma_tree *t, const struct tma_node *n);
 /* "Intel", "AMD", "Arm" from a model's id. */
 const char *tma_model_vendor(const struct tma_model *m);
 

@@ -161,6 +161,15 @@ static const struct tma_explanation entries[] = {
 	  parent },
 #include "analysis/tma_explain_kb.def"
 #undef KB
+/* Arm's nodes (no Intel or AMD counterpart): their next step elsewhere
+ * points at the node's ancestors. */
+#define KB_ARM(node, aliases, parent, measures, causes, change, arm)                                       \
+	{ node, aliases, measures, causes, change,                                                          \
+	  { "no Intel node of its own; see its ancestors: td-explain --vendor intel " parent,               \
+	    "no AMD node of its own; see its ancestors: td-explain --vendor amd " parent, arm },            \
+	  parent },
+#include "analysis/tma_explain_arm.def"
+#undef KB_ARM
 	{ NULL, NULL, NULL, NULL, NULL, { NULL, NULL, NULL }, NULL },
 };
 

@@ -1,5 +1,4 @@
 /* td-collect's header lines, read (collect_header.h). */
-#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include "parsers/collect_header.h"
@@ -27,58 +26,29 @@ bool collect_header_fact(const char *line, size_t len, const char **key, size_t 
 	return true;
 }
 
-/* What the files read so far said. */
-static struct {
-	pthread_mutex_t lock;
-	unsigned files;            /* files read */
-	unsigned with_cpuid;       /* of them, files whose header gave a cpuid */
-	bool this_file_has;        /* the file being read gave one */
-	bool conflict;             /* two cpuids differ */
-	char cpuid[64];
-} seen = { .lock = PTHREAD_MUTEX_INITIALIZER };
-
-void collect_header_file(const char *file)
+void collect_cpu_file(struct collect_cpu *c)
 {
-	(void)file;
-	pthread_mutex_lock(&seen.lock);
-	seen.files++;
-	seen.this_file_has = false;
-	pthread_mutex_unlock(&seen.lock);
+	c->files++;
+	c->this_file_has = false;
 }
 
-void collect_header_note(const char *line, size_t len)
+void collect_cpu_fact(struct collect_cpu *c, const char *key, size_t klen, const char *value, size_t vlen)
 {
-	const char *k, *v;
-	size_t kn, vn;
-	if (!collect_header_fact(line, len, &k, &kn, &v, &vn) || kn != 5 || memcmp(k, "cpuid", 5))
+	if (klen != 5 || memcmp(key, "cpuid", 5))
 		return;
-	pthread_mutex_lock(&seen.lock);
-	if (vn == 0 || vn >= sizeof seen.cpuid) {
-		seen.conflict = true;
-	} else if (seen.with_cpuid && (strlen(seen.cpuid) != vn || memcmp(seen.cpuid, v, vn))) {
-		seen.conflict = true;          /* the first one is kept: a caller may hold it */
-	} else if (!seen.this_file_has) {
-		memcpy(seen.cpuid, v, vn);
-		seen.cpuid[vn] = '\0';
-		seen.with_cpuid++;
-		seen.this_file_has = true;
+	if (vlen == 0 || vlen >= sizeof c->cpuid) {
+		c->conflict = true;
+	} else if (c->with_cpuid && (strlen(c->cpuid) != vlen || memcmp(c->cpuid, value, vlen))) {
+		c->conflict = true;        /* the first one is kept: a caller may hold it */
+	} else if (!c->this_file_has) {
+		memcpy(c->cpuid, value, vlen);
+		c->cpuid[vlen] = '\0';
+		c->with_cpuid++;
+		c->this_file_has = true;
 	}
-	pthread_mutex_unlock(&seen.lock);
 }
 
-void collect_header_reset(void)
+const char *collect_cpu_id(const struct collect_cpu *c)
 {
-	pthread_mutex_lock(&seen.lock);
-	seen.files = seen.with_cpuid = 0;
-	seen.this_file_has = seen.conflict = false;
-	seen.cpuid[0] = '\0';
-	pthread_mutex_unlock(&seen.lock);
-}
-
-const char *collect_header_cpuid(void)
-{
-	pthread_mutex_lock(&seen.lock);
-	bool agreed = seen.files && seen.with_cpuid == seen.files && !seen.conflict;
-	pthread_mutex_unlock(&seen.lock);
-	return agreed ? seen.cpuid : NULL;
+	return c->files && c->with_cpuid == c->files && !c->conflict ? c->cpuid : NULL;
 }

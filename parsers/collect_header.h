@@ -4,12 +4,14 @@
  * host, target, start, tma_level ...; label.K=V for the user's labels).
  * To perf stat's readers they are comments; this module reads them.
  *
- * The readers hand every comment line of every file to collect_header_note
- * (stat_read, once per line, no copy unless it is a header line); the
- * capture's CPU id is then known to the Top-down engine, which selects the
- * model by it instead of guessing from event names. Inputs that disagree
- * (two CPUs, or a file without a header among files with one) have no CPU
- * id: nothing read from one file is applied to another's counters. */
+ * stat_read emits each header line as a STAT_HEADER record; whoever takes
+ * the records (the stat model of one engine) keeps a struct collect_cpu
+ * over the files it was given, so the capture's CPU id belongs to that
+ * reader, not to the process: two engines reading two captures keep their
+ * own. The Top-down engine selects the model by it instead of guessing
+ * from event names. Inputs that disagree (two CPUs, or a file without a
+ * header among files with one) have no CPU id: nothing read from one file
+ * is applied to another's counters. */
 #ifndef TD_COLLECT_HEADER_H
 #define TD_COLLECT_HEADER_H
 
@@ -23,15 +25,20 @@
 bool collect_header_fact(const char *line, size_t len, const char **key, size_t *klen, const char **value,
 			 size_t *vlen);
 
-/* stat_read's hooks: a file is being read; one of its comment lines. */
-void collect_header_file(const char *file);
-void collect_header_note(const char *line, size_t len);
-/* Forgets every file read: the next ones are a capture of their own (a
- * fuzz target reads one capture per input in one process). */
-void collect_header_reset(void);
-
+/* The CPU ids the files of one capture gave; zeroed: no file yet. */
+struct collect_cpu {
+	unsigned files;            /* files read */
+	unsigned with_cpuid;       /* of them, files whose header gave a cpuid */
+	bool this_file_has;        /* the file being read gave one */
+	bool conflict;             /* two cpuids differ, or one is empty or too long */
+	char cpuid[64];
+};
+/* Another file of the capture starts. */
+void collect_cpu_file(struct collect_cpu *c);
+/* A header fact of the file being read (STAT_HEADER's KEY and VALUE). */
+void collect_cpu_fact(struct collect_cpu *c, const char *key, size_t klen, const char *value, size_t vlen);
 /* The cpuid every file read so far gave in its header; NULL when one did
- * not or two differ. Safe to call from another thread than the reader's. */
-const char *collect_header_cpuid(void);
+ * not or two differ. */
+const char *collect_cpu_id(const struct collect_cpu *c);
 
 #endif

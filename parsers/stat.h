@@ -22,7 +22,9 @@ enum stat_kind {
 			      is its command line when the file records it, else "". Every
 			      reader marks runs so; the model splits on it (stat_model.h) */
 	STAT_RUNS,         /* "(N runs)": value = N */
-	STAT_PAUSE         /* no line is ready yet (a live pipe): what came before may be shown now */
+	STAT_PAUSE,        /* no line is ready yet (a live pipe): what came before may be shown now */
+	STAT_HEADER        /* a td-collect header fact ("# tdkit-collect: KEY=VALUE",
+			      parsers/collect_header.h): event is KEY, unit is VALUE */
 };
 
 /* Who printed a metric: perf, or toplev (stat_toplev.h), whose metric_unit

@@ -87,6 +87,28 @@ static void emit_switched(void *arg, const struct stat_record *r)
 	sw->emit(sw->ctx, r);
 }
 
+/* "# tdkit-collect: cpuid=0x00000000410fd4f0": a STAT_HEADER record. */
+static void header_fact(const char *line, size_t len, const char *file, unsigned long no, stat_emit_fn emit, void *ctx)
+{
+	const char *k, *v;
+	size_t kn, vn;
+	if (!collect_header_fact(line, len, &k, &kn, &v, &vn) || kn > 64 || vn > 4096)
+		return;
+	char key[65], value[4097];
+	memcpy(key, k, kn);
+	key[kn] = '\0';
+	memcpy(value, v, vn);
+	value[vn] = '\0';
+	struct stat_record r;
+	stat_record_init(&r, file, no);
+	r.kind = STAT_HEADER;
+	r.event = key;
+	r.unit = value;
+	r.len[1] = (int)kn;
+	r.len[2] = (int)vn;
+	emit(ctx, &r);
+}
+
 /* Lines of a file that are not perf stat output. */
 struct other_text {
 	unsigned long lines, first;
@@ -123,7 +145,6 @@ static void report_other(const char *name, const struct other_text *o, bool read
 /* stat_read and stat_read_memory: in is closed here. */
 static enum stat_format read_input(struct td_input *in, enum stat_format fmt, stat_emit_fn emit, void *ctx)
 {
-	collect_header_file(td_input_name(in));
 	struct pause_to pause = { emit, ctx, td_input_name(in) };
 	td_input_on_wait(in, emit_pause, &pause);
 	if (td_input_is_perf_data(in)) {
@@ -175,7 +196,7 @@ static enum stat_format read_input(struct td_input *in, enum stat_format fmt, st
 		if (stat_toplev_line(toplev, line, len, !csv && !json && !text, name, no, emit, ctx))
 			continue;
 		if (is_note(line, len)) {
-			collect_header_note(line, len);
+			header_fact(line, len, name, no, emit, ctx);
 			size_t i = 0;
 			while (i < len && line[i] != '$' && line[i] != '#')
 				i++;

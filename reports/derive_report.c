@@ -120,9 +120,10 @@ static void node_note(char *note, size_t cap, const struct tma_tree *tree, const
 {
 	char why[300];
 	tma_node_note(why, sizeof why, n);
+	bool arm = !strncmp(tree->model->id, "arm", 3);
 	snprintf(note, cap, "%s%s%s%s", n->source ? "" : tree->model->id, n->source || !why[0] ? "" : "; ", why,
-		 strcmp(n->def->domain, "cycles") || n->source ? "" : strncmp(tree->model->id, "arm", 3) ? "; share of cycles"
-							  : "; scaled from stall cycles");
+		 n->source ? "" : !strcmp(n->def->domain, "cycles") ? (arm ? "; scaled from stall cycles" : "; share of cycles")
+		 : arm && !strcmp(n->def->domain, "aux") ? "; share of executed operations, not of slots" : "");
 }
 
 static void tree_rows(struct derive_report *r, const struct derive_set *ds)

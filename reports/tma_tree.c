@@ -26,7 +26,7 @@ static void bar(FILE *f, double v)
 const char *tma_cycles_note(const struct tma_tree *t)
 {
 	if (!strncmp(t->model->id, "arm", 3))
-		return "(Level 2 nodes are shares of their parent's stall cycles, scaled into its share of slots)";
+		return "(nodes below Level 1 are shares of their parent's stall cycles, scaled into its share of slots)";
 	return "(Level 3 nodes are shares of cycles, not of slots: they need not sum to their parent)";
 }
 
@@ -108,6 +108,11 @@ void tma_tree_write_text(FILE *f, const struct tma_tree *t, const char *title, i
 	for (int i = 0; i < t->n; i++)
 		if (!strcmp(t->node[i].def->domain, "cycles") && (!max_level || t->node[i].level <= max_level)) {
 			fprintf(f, "  %s\n", tma_cycles_note(t));
+			break;
+		}
+	for (int i = 0; i < t->n && !strncmp(t->model->id, "arm", 3); i++)
+		if (!strcmp(t->node[i].def->domain, "aux") && (!max_level || t->node[i].level <= max_level)) {
+			fprintf(f, "  (the *_operations nodes under retiring are shares of the executed operations, not of slots)\n");
 			break;
 		}
 }

@@ -7,7 +7,6 @@
 #include <string.h>
 #include "analysis/derive.h"
 #include "common/diag.h"
-#include "parsers/collect_header.h"
 
 static void each_run(void *ctx, const struct derive_run *r)
 {
@@ -29,7 +28,6 @@ static void each_run(void *ctx, const struct derive_run *r)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	td_quiet = 1;
-	collect_header_reset();
 	struct derive_options o = { .format = (enum stat_format)(size % 4), .cpu = NULL };
 	size_t sum = 0;
 	derive_memory(data, size, "fuzz", &o, each_run, &sum);

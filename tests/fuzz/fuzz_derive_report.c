@@ -7,7 +7,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "analysis/derive.h"
-#include "parsers/collect_header.h"
 #include "reports/derive_report.h"
 #include "tests/fuzz/fuzz_input.h"
 
@@ -19,7 +18,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!sink)
 		sink = fopen("/dev/null", "w");
 	td_quiet = 1;
-	collect_header_reset();
 	struct derive_report_options ro = {
 		.format = (enum td_format)(size % 4),
 		.intervals = size & 4,

@@ -12,7 +12,6 @@
 #include "analysis/branches.h"
 #include "analysis/stat_model.h"
 #include "common/diag.h"
-#include "parsers/collect_header.h"
 
 /* The lines of an input: each ends at an LF (not included) or at the end;
  * a NUL byte is part of a line, as a parser may be handed one. */
@@ -73,7 +72,6 @@ static inline void fuzz_each_interval_set(void *ctx, const struct stat_model *m)
 static inline void fuzz_stat_model(const uint8_t *data, size_t size, enum stat_format fmt, fuzz_set_fn fn)
 {
 	td_quiet = 1;
-	collect_header_reset();
 	struct stat_model m;
 	stat_model_init(&m);
 	m.on_interval = fuzz_each_interval_set;
