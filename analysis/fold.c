@@ -933,18 +933,80 @@ void fold_end_input(struct fold *f, const char *file, unsigned long lineno)
 	settle(f);
 }
 
+/* An output line: stack s's ids (unaligned arena bytes) and its count. */
 struct out_line {
-	size_t off, n;        /* the stack text in the output buffer */
+	const char *key;
+	size_t nids;
 	uint64_t count;
 };
 
-static const char *sort_text;     /* qsort has no context argument */
+static uint32_t id_at(const char *key, size_t i)
+{
+	uint32_t id;
+	memcpy(&id, key + i * sizeof id, sizeof id);
+	return id;
+}
 
+/* Reads a stack's text ("a;b;c") byte by byte from its name ids, from name
+ * `at` on (after the ';' before it): the sort needs no text built. */
+struct text_cursor {
+	const struct td_intern *names;
+	const char *key;
+	size_t nids, at;
+	const char *name;
+	size_t len, off;
+	bool sep;                     /* a ';' comes before the name */
+};
+
+static void cursor_at(struct text_cursor *c, const struct td_intern *names, const struct out_line *l, size_t at)
+{
+	*c = (struct text_cursor){ names, l->key, l->nids, at, NULL, 0, 0, at > 0 };
+	if (at < l->nids)
+		c->name = td_intern_str(names, id_at(l->key, at), &c->len);
+}
+
+/* The next byte of the text, or -1 at its end. */
+static int cursor_next(struct text_cursor *c)
+{
+	while (c->at < c->nids) {
+		if (c->sep) {
+			c->sep = false;
+			return ';';
+		}
+		if (c->off < c->len)
+			return (unsigned char)c->name[c->off++];
+		if (++c->at < c->nids) {
+			c->name = td_intern_str(c->names, id_at(c->key, c->at), &c->len);
+			c->off = 0;
+			c->sep = true;
+		}
+	}
+	return -1;
+}
+
+static const struct td_intern *sort_names;     /* qsort has no context argument */
+
+/* The byte order of the two stacks' texts (LC_ALL=C sort's): equal leading
+ * ids are equal leading names, so only the text from the first differing
+ * name on is read. */
 static int cmp_lines(const void *a, const void *b)
 {
 	const struct out_line *x = a, *y = b;
-	int c = memcmp(sort_text + x->off, sort_text + y->off, x->n < y->n ? x->n : y->n);
-	return c ? c : (x->n > y->n) - (x->n < y->n);
+	size_t i = 0, n = x->nids < y->nids ? x->nids : y->nids;
+	while (i < n && id_at(x->key, i) == id_at(y->key, i))
+		i++;
+	if (i == n && x->nids == y->nids)
+		return 0;
+	struct text_cursor cx, cy;
+	cursor_at(&cx, sort_names, x, i);
+	cursor_at(&cy, sort_names, y, i);
+	for (;;) {
+		int bx = cursor_next(&cx), by = cursor_next(&cy);
+		if (bx != by)
+			return bx < by ? -1 : 1;
+		if (bx < 0)
+			return 0;
+	}
 }
 
 /* The ids of stack s (arena bytes are not aligned, so copy them out). */
@@ -953,31 +1015,35 @@ static size_t stack_ids(const struct fold *f, uint32_t s, struct id_vec *out)
 	size_t klen;
 	const char *k = td_intern_str(f->stacks, s, &klen);
 	out->n = 0;
-	for (size_t i = 0; i < klen / sizeof(uint32_t); i++) {
-		uint32_t id;
-		memcpy(&id, k + i * sizeof id, sizeof id);
-		vec_push(out, id);
-	}
+	for (size_t i = 0; i < klen / sizeof(uint32_t); i++)
+		vec_push(out, id_at(k, i));
 	return out->n;
 }
 
+/* Sorted by text, each line written as it is joined: memory holds one line
+ * of text, not the whole output. */
 void fold_write(struct fold *f, FILE *out)
 {
 	settle(f);
 	uint32_t nstacks = td_intern_count(f->stacks);
 	struct out_line *lines = td_malloc((nstacks + 1) * sizeof(*lines));
-	struct id_vec ids = { 0 };
-	char *text = NULL;
-	size_t used = 0, cap = 0;
 	for (uint32_t s = 0; s < nstacks; s++) {
-		lines[s].off = used;
+		size_t klen;
+		lines[s].key = td_intern_str(f->stacks, s, &klen);
+		lines[s].nids = klen / sizeof(uint32_t);
 		lines[s].count = f->counts[s];
-		stack_ids(f, s, &ids);
-		for (size_t i = 0; i < ids.n; i++) {
+	}
+	sort_names = f->names;
+	qsort(lines, nstacks, sizeof(*lines), cmp_lines);
+	char *text = NULL;
+	size_t cap = 0;
+	for (uint32_t s = 0; s < nstacks; s++) {
+		size_t used = 0;
+		for (size_t i = 0; i < lines[s].nids; i++) {
 			size_t n;
-			const char *name = td_intern_str(f->names, ids.v[i], &n);
-			if (used + n + 1 > cap) {
-				cap = (used + n + 1) * 2;
+			const char *name = td_intern_str(f->names, id_at(lines[s].key, i), &n);
+			if (used + n + 32 > cap) {
+				cap = (used + n + 32) * 2;
 				text = td_realloc(text, cap);
 			}
 			if (i)
@@ -985,15 +1051,13 @@ void fold_write(struct fold *f, FILE *out)
 			memcpy(text + used, name, n);
 			used += n;
 		}
-		lines[s].n = used - lines[s].off;
+		if (used + 32 > cap) {
+			cap = used + 32;
+			text = td_realloc(text, cap);
+		}
+		used += (size_t)snprintf(text + used, cap - used, " %llu\n", (unsigned long long)lines[s].count);
+		fwrite(text, 1, used, out);
 	}
-	sort_text = text;
-	qsort(lines, nstacks, sizeof(*lines), cmp_lines);
-	for (uint32_t s = 0; s < nstacks; s++) {
-		fwrite(text + lines[s].off, 1, lines[s].n, out);
-		fprintf(out, " %llu\n", (unsigned long long)lines[s].count);
-	}
-	free(ids.v);
 	free(lines);
 	free(text);
 }

@@ -146,4 +146,19 @@ ok $(( $(grep -c . "$T_TMP/out") != 2 )) "uprobe event name with ':' is one even
 printf 'app\t77/78\t1.000:\t1 cpu-clock:\n\t 1234 jitted_fn ([JIT app cache])\n\n' >"$T_TMP/simpleperf.synthetic.txt"
 run_tool "$T_TMP/out" "$T_TMP/err" "$FOLD" "$T_TMP/simpleperf.synthetic.txt"
 grep -qx 'app;jitted_fn 1' "$T_TMP/out"; ok $? "TAB-separated header and a dso with spaces"
+# ---- the output is in LC_ALL=C sort order of the whole line, as the perl
+# script's is: prefixes, "a b" / "a:c" / "a;a" / "ab" and UTF-8 (synthetic stacks)
+python3 - >"$T_TMP/sort-synthetic.txt" <<'EOF'
+stacks = [["main", "ab"], ["main", "a"], ["main", "a", "b"], ["main", "a;c"], ["main", "\u00e9t\u00e9"],
+          ["main", "a", "a"], ["mai", "n"], ["main"], ["main", "a b"], ["main", "a", "b", "c"]]
+for i, s in enumerate(stacks * 2):
+    print(f"prog 1{i} [000] {i}.000: 1 cpu-clock:")
+    for fr in reversed(s):
+        print(f"\t    400{i:03x} {fr}+0x1 (/bin/prog)")
+    print()
+EOF
+"$TD_BIN/td-fold" "$T_TMP/sort-synthetic.txt" >"$T_TMP/sort.out" 2>"$T_TMP/sort.err"
+LC_ALL=C sort -c "$T_TMP/sort.out" && [ "$(wc -l <"$T_TMP/sort.out")" -eq 10 ] && ! grep -qv ' 2$' "$T_TMP/sort.out"
+ok $? "output in byte order of the whole stack text (prefixes, blanks, ':', ';', UTF-8), 10 stacks of 2"
+
 done_testing
