@@ -354,8 +354,9 @@ void derive_finish(struct derive_engine *e)
 	const struct counter_set *sum = stat_model_summary(&e->m, &nsum);
 	if (e->cfg.cpu)
 		check_cpu_fits(e->cfg.cpu, sum, nsum);
-	if (!e->cfg.counters)
-		e->capture_tree = td_malloc(DERIVE_CAPTURE_TREES * sizeof(*e->capture_tree));
+	if (!e->cfg.counters)       /* room for the trees the sets can give */
+		e->capture_tree = td_malloc((size_t)(nsum < 1 ? 1 : nsum < DERIVE_CAPTURE_TREES ? nsum : DERIVE_CAPTURE_TREES) *
+					    sizeof(*e->capture_tree));
 	for (int i = 0; i < nsum && e->ncapture_trees < DERIVE_CAPTURE_TREES && !e->cfg.counters; i++)
 		if (derive_build_tree(e, &sum[i], e->cfg.cpu, &e->capture_tree[e->ncapture_trees]))
 			e->capture_tree_pmu[e->ncapture_trees++] = sum[i].pmu;

@@ -48,7 +48,7 @@ struct derive_engine {
 	} metrics;
 	/* the whole-run sets' trees, found once the input is read; a next step
 	 * never asks for what one of them holds */
-	struct tma_tree *capture_tree;     /* DERIVE_CAPTURE_TREES */
+	struct tma_tree *capture_tree;     /* one per whole-run set, at most DERIVE_CAPTURE_TREES */
 	const char *capture_tree_pmu[DERIVE_CAPTURE_TREES];
 	int ncapture_trees;
 	/* the per-set results handed to the callback */

@@ -33,6 +33,7 @@ struct recent {
  * record's scope, event, unit and metric unit lie in one run
  * (td_strings_run), in one comparison with the run the slot keeps. */
 #define ROW_IDS 1024
+#define ROW_IDS_FIRST 64
 #define ROW_RUN 96                         /* the longest run a slot keeps */
 #define NO_RUN UINT64_MAX
 struct row_ids {
@@ -70,8 +71,38 @@ struct stat_lookup {
 	int cur_initialized;               /* cur[] entries with storage */
 	bool plain;                        /* td_plain(): no row ids, recent strings, plans or learnt order */
 	uint32_t last_row;                 /* the slot of the last record */
-	struct row_ids rows[ROW_IDS];
+	/* rows has nrows slots (a power of two up to ROW_IDS): it starts small
+	 * and doubles when a record would take a slot another one holds,
+	 * starting empty again (a slot only spares lookups that give the same
+	 * ids), so a small input costs a small table. rows[i] holds an entry
+	 * (maybe empty: session -1) only when bit i of rows_set is set; slot 0
+	 * is set from the start, and every other slot a guess or a next can
+	 * name was set by row_ids_hashed before. */
+	uint32_t nrows;
+	uint64_t rows_set[ROW_IDS / 64];
+	struct row_ids *rows;
 };
+
+/* Makes slot an empty entry unless it holds one. */
+static void row_slot_set(struct stat_lookup *l, uint32_t slot)
+{
+	uint64_t bit = (uint64_t)1 << (slot % 64);
+	if (l->rows_set[slot / 64] & bit)
+		return;
+	l->rows_set[slot / 64] |= bit;
+	l->rows[slot] = (struct row_ids){ .session = -1, .run_lens = NO_RUN };
+}
+
+/* An empty table of n slots in place of rows. */
+static void row_table(struct stat_lookup *l, uint32_t n)
+{
+	free(l->rows);
+	l->rows = td_malloc(n * sizeof(*l->rows));
+	l->nrows = n;
+	memset(l->rows_set, 0, sizeof(l->rows_set));
+	l->last_row = 0;
+	row_slot_set(l, 0);
+}
 
 void stat_model_init(struct stat_model *m)
 {
@@ -95,10 +126,7 @@ void stat_model_init(struct stat_model *m)
 	if (m->lookup->plain)
 		m->lookup->recent_scopes.n = m->lookup->recent_units.n = m->lookup->recent_events.n =
 			m->lookup->recent_keys.n = -1;
-	for (int i = 0; i < ROW_IDS; i++) {
-		m->lookup->rows[i].session = -1;
-		m->lookup->rows[i].run_lens = NO_RUN;
-	}
+	row_table(m->lookup, ROW_IDS_FIRST);
 }
 
 void stat_model_free(struct stat_model *m)
@@ -118,6 +146,7 @@ void stat_model_free(struct stat_model *m)
 	td_intern_free(l->strings);
 	td_intern_free(l->events);
 	td_intern_free(l->keys);
+	free(l->rows);
 	free(l->names);
 	free(l->pmu_of_name);
 	free(l->name_of_name);
@@ -336,12 +365,21 @@ static __attribute__((noinline)) struct row_ids *row_ids_hashed(struct stat_mode
 	uint64_t h = td_hash_short(r->scope, ns, (uint64_t)m->session);
 	h = td_hash_short(r->event, ne, h);
 	h = td_hash_short(r->metric_unit, nu, h);
-	uint32_t slot = (uint32_t)(h % ROW_IDS), last = l->last_row;
+	uint32_t slot = (uint32_t)h & (l->nrows - 1);
+	row_slot_set(l, slot);
 	struct row_ids *ids = &l->rows[slot];
+	const bool hit = ids->hash == h && row_holds(ids, m->session, r, ns, ne, nu);
+	if (!hit && ids->session >= 0 && l->nrows < ROW_IDS) {    /* another record's slot */
+		row_table(l, 2 * l->nrows);
+		slot = (uint32_t)h & (l->nrows - 1);
+		row_slot_set(l, slot);
+		ids = &l->rows[slot];
+	}
+	const uint32_t last = l->last_row;
 	if (slot != last)
 		l->rows[last].next = slot;
 	l->last_row = slot;
-	if (ids->hash == h && row_holds(ids, m->session, r, ns, ne, nu))
+	if (hit)
 		return ids;
 	uint32_t event = event_id(m, r->event, r->len[1]);
 	*ids = (struct row_ids){

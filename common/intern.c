@@ -39,7 +39,7 @@ uint64_t td_hash(const void *p, size_t len) { return XXH3_64bits(p, len); }
 struct td_intern *td_intern_new(void)
 {
 	struct td_intern *t = td_calloc(1, sizeof(*t));
-	t->nslots = 1024;
+	t->nslots = 64;         /* grows at half full: a table costs what it holds */
 	t->slots = td_calloc(t->nslots, sizeof(*t->slots));
 	return t;
 }

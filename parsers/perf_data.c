@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <zstd.h>
 #include "common/diag.h"
+#include "common/grow.h"
 #include "common/input.h"
 #include "perf_data.h"
 
@@ -95,12 +96,15 @@ struct pd_src {
 	uint64_t *hkey;
 	int *hval;
 	size_t hcap, hcount;
-	/* decoded arrays of the current sample (a record is at most 64 KiB) */
-	uint64_t cc[8192];
-	struct pd_branch br[65536 / 24 + 1];
-	struct pd_read_value rv[65536 / 8 + 1];
-	char str[65536];
+	/* decoded arrays of the current sample (a record is at most 64 KiB, so
+	 * at most the _MAX elements), grown as samples need them */
+	uint64_t *cc;
+	struct pd_branch *br;
+	struct pd_read_value *rv;
+	char *str;
+	size_t cc_cap, br_cap, rv_cap, str_cap;
 };
+#define RV_MAX (65536 / 8 + 1)
 
 static uint64_t rd64(const struct perf_data *d, const unsigned char *p)
 {
@@ -879,6 +883,10 @@ void perf_data_close(struct perf_data *d)
 			td_input_close(s->in);
 		ZSTD_freeDStream(s->z);
 		free(s->zbuf);
+		free(s->cc);
+		free(s->br);
+		free(s->rv);
+		free(s->str);
 		free(s->win);
 		free(s->hkey);
 		free(s->hval);
@@ -945,15 +953,18 @@ static bool decode_sample(struct perf_data *d, const unsigned char *p, size_t n,
 		uint64_t rf = a->read_format, nr = 1;
 		if (rf & PERF_FORMAT_GROUP)
 			U64(nr);
-		else
+		else {
+			TD_ALLOC_GROW(src->rv, 1, src->rv_cap);
 			U64(src->rv[0].value);
+		}
 		if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED) U64(s->time_enabled);
 		if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING) U64(s->time_running);
 		size_t per = 8 * (!!(rf & PERF_FORMAT_GROUP) + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST));
 		if (per && nr > (n - at) / per)
 			return false;
-		if (nr > sizeof src->rv / sizeof *src->rv)
+		if (nr > RV_MAX)
 			return false;
+		TD_ALLOC_GROW(src->rv, nr, src->rv_cap);
 		for (uint64_t i = 0; i < nr; i++) {
 			struct pd_read_value *r = &src->rv[i];
 			if (rf & PERF_FORMAT_GROUP)
@@ -973,6 +984,7 @@ static bool decode_sample(struct perf_data *d, const unsigned char *p, size_t n,
 		if (!d->swapped && ((uintptr_t)(p + at) & 7) == 0) {
 			s->callchain = (const uint64_t *)(const void *)(p + at);   /* in place: no copy */
 		} else {
+			TD_ALLOC_GROW(src->cc, nr, src->cc_cap);
 			for (uint64_t i = 0; i < nr; i++)
 				src->cc[i] = rd64(d, p + at + 8 * i);
 			s->callchain = src->cc;
@@ -997,6 +1009,7 @@ static bool decode_sample(struct perf_data *d, const unsigned char *p, size_t n,
 		}
 		if (nr > (n - at) / 24)
 			return false;
+		TD_ALLOC_GROW(src->br, nr, src->br_cap);
 		for (uint64_t i = 0; i < nr; i++) {
 			struct pd_branch *b = &src->br[i];
 			const unsigned char *e = p + at + 24 * i;
@@ -1114,6 +1127,7 @@ static const char *rec_str(struct perf_data *d, const unsigned char *p, size_t n
 	size_t k = strnlen((const char *)p, n);
 	if (k < n)
 		return (const char *)p;
+	TD_ALLOC_GROW(d->src->str, k + 1, d->src->str_cap);
 	memcpy(d->src->str, p, k);
 	d->src->str[k] = '\0';
 	return d->src->str;
