@@ -70,6 +70,9 @@ struct stat_lookup {
 	int cur_initialized;               /* cur[] entries with storage */
 	bool plain;                        /* td_plain(): no row ids, recent strings, plans or learnt order */
 	uint32_t last_row;                 /* the slot of the last record */
+	struct row_ids *proved;            /* the ids of the last record added; NULL: none */
+	struct row_ids *carried;           /* the record being added is that one again
+					      (stat_record.again): its ids, else NULL */
 	struct row_ids rows[ROW_IDS];
 };
 
@@ -364,9 +367,11 @@ static inline struct row_ids *row_ids(struct stat_model *m, const struct stat_re
 	struct stat_lookup *l = m->lookup;
 	if (l->plain)
 		return NULL;
+	if (l->carried)
+		return l->proved = l->carried;
 	struct row_ids *hit = row_ids_guessed(l, m->session, r);
 	if (hit)
-		return hit;
+		return l->proved = hit;
 	size_t ns = len_of(r->scope, r->len[0]), ne = len_of(r->event, r->len[1]), nu = len_of(r->metric_unit, r->len[3]);
 	/* a metric is most often its counter's row again; a counter the row after */
 	const bool again = r->kind == STAT_METRIC;
@@ -375,9 +380,9 @@ static inline struct row_ids *row_ids(struct stat_model *m, const struct stat_re
 	for (int g = 0; g < 2; g++)
 		if (row_holds(&l->rows[guess[g]], m->session, r, ns, ne, nu)) {
 			l->last_row = guess[g];       /* a row's metric after its counter: the chain stays */
-			return &l->rows[guess[g]];
+			return l->proved = &l->rows[guess[g]];
 		}
-	return row_ids_hashed(m, r, ns, ne, nu);
+	return l->proved = row_ids_hashed(m, r, ns, ne, nu);
 }
 
 static struct counter_set *append_set(struct counter_set **sets, int *n, int *cap)
@@ -731,6 +736,11 @@ static void note_file(struct stat_model *m, const struct stat_record *r)
 void stat_model_add(void *model, const struct stat_record *r)
 {
 	struct stat_model *m = model;
+	struct stat_lookup *l = m->lookup;
+	/* the record before was this one: its slot (the last one) holds these
+	 * strings, as row_ids would find again */
+	l->carried = r->again && l->proved && l->proved->session == m->session ? l->proved : NULL;
+	l->proved = NULL;
 	m->records++;
 	if (r->file != m->file_raw || !m->files)
 		note_file(m, r);

@@ -37,6 +37,7 @@ struct pipe_item {
 	uint8_t kind;              /* enum stat_kind, or ITEM_MESSAGE */
 	bool not_counted, not_supported;
 	bool and_metric;           /* a counter, then the same record as its row's metric */
+	bool again;                /* stat_record.again */
 	uint8_t source;            /* enum stat_source */
 	uint8_t strings;           /* STRINGS_KEPT: the slot's; _KEEP: here, and kept in the slot */
 	int metric_decimals;
@@ -168,10 +169,12 @@ static void run_block(struct stat_pipe *p, struct pipe_block *b)
 		r.metric_decimals = it->metric_decimals;
 		r.file = it->file;
 		r.line = it->line;
+		r.again = it->again;
 		item_strings(p, b, it, &r);
 		p->emit(p->ctx, &r);
 		if (it->and_metric) {
 			r.kind = STAT_METRIC;
+			r.again = true;
 			p->emit(p->ctx, &r);
 		}
 	}
@@ -422,6 +425,14 @@ void stat_pipe_emit(void *pipe, const struct stat_record *r)
 {
 	struct stat_pipe *p = pipe;
 	struct pipe_block *b = p->filling ? p->filling : filling(p);
+	if (r->again && !p->plain && b->n) {
+		/* the record the last item holds, as its row's metric */
+		struct pipe_item *last = &b->item[b->n - 1];
+		if (last->kind == STAT_COUNTER && !last->and_metric) {
+			last->and_metric = true;
+			return;
+		}
+	}
 	struct strings_key key;
 	bool keyed = false, kept = false;
 	if (!p->plain) {
@@ -452,6 +463,7 @@ void stat_pipe_emit(void *pipe, const struct stat_record *r)
 	it->line = r->line;
 	it->file = r->file == p->last_given ? p->last_copy : file_name(p, r->file);
 	it->and_metric = false;
+	it->again = r->again;
 	it->strings = kept ? STRINGS_KEPT : keyed ? STRINGS_KEEP : STRINGS_HERE;
 	it->slot = keyed ? key.slot : 0;
 	if (keyed && !kept)
