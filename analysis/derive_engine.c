@@ -70,6 +70,11 @@ bool derive_build_tree(struct derive_engine *e, const struct counter_set *s, con
 
 void derive_capture_cpu(struct derive_engine *e)
 {
+	unsigned changes = collect_header_changes();
+	if (e->cpu_known && changes == e->cpu_changes)
+		return;
+	e->cpu_known = true;
+	e->cpu_changes = changes;
 	const char *header = collect_header_cpuid();
 	e->cpuid = e->perf_fixed && e->perf_fixed->cpuid[0] ? e->perf_fixed->cpuid
 		   : e->cfg.cpuid && perf_metric_cpuid_valid(e->cfg.cpuid) ? e->cfg.cpuid : header;
@@ -218,7 +223,7 @@ static int roofline_rows(struct derive_engine *e, const struct counter_set *s, i
 	return n;
 }
 
-/* s as a derive_set, to the callback. */
+/* s as a derive_set, to the callback (derive_capture_cpu called for its batch). */
 static void deliver(struct derive_engine *e, const struct counter_set *s)
 {
 	const struct stat_model *m = &e->m;
@@ -230,7 +235,6 @@ static void deliver(struct derive_engine *e, const struct counter_set *s)
 	}
 	struct metric_value own[METRICS_MAX];
 	const struct metric_value *mv;
-	derive_capture_cpu(e);
 	int n = derive_metrics_of(e, s, own, &mv);
 	bool has_tree = derive_build_tree(e, s, e->cfg.cpu, e->tree);
 	/* the machine (vendor, model) only where a next step depends on it */

@@ -77,10 +77,14 @@ struct derive_engine {
 	int nperf_header;
 	const char *cpuid;
 	const struct perf_metric_table *perf;
+	bool cpu_known;            /* cpuid and perf hold for collect_header_changes() == cpu_changes */
+	unsigned cpu_changes;
 };
 
 /* Sets e->cpuid and e->perf (and the model's table) for the sets that come
- * next: a td-collect header is read before the counters it describes. */
+ * next: a td-collect header is read before the counters it describes.
+ * Called before a batch of sets is delivered (an interval's, the whole
+ * run's); work is done only when the headers read changed since. */
 void derive_capture_cpu(struct derive_engine *e);
 
 const struct derive_unit *derive_unit_slow(struct derive_engine *e, const char *unit);

@@ -1,5 +1,6 @@
 /* td-collect's header lines, read (collect_header.h). */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include "parsers/collect_header.h"
@@ -35,7 +36,14 @@ static struct {
 	bool this_file_has;        /* the file being read gave one */
 	bool conflict;             /* two cpuids differ */
 	char cpuid[64];
+	atomic_uint changes;       /* collect_header_changes: bumped under the lock, after a change */
 } seen = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* Under the lock: what collect_header_cpuid says may differ now. */
+static void changed(void)
+{
+	atomic_fetch_add_explicit(&seen.changes, 1, memory_order_release);
+}
 
 void collect_header_file(const char *file)
 {
@@ -43,6 +51,7 @@ void collect_header_file(const char *file)
 	pthread_mutex_lock(&seen.lock);
 	seen.files++;
 	seen.this_file_has = false;
+	changed();
 	pthread_mutex_unlock(&seen.lock);
 }
 
@@ -63,6 +72,7 @@ void collect_header_note(const char *line, size_t len)
 		seen.with_cpuid++;
 		seen.this_file_has = true;
 	}
+	changed();
 	pthread_mutex_unlock(&seen.lock);
 }
 
@@ -72,7 +82,13 @@ void collect_header_reset(void)
 	seen.files = seen.with_cpuid = 0;
 	seen.this_file_has = seen.conflict = false;
 	seen.cpuid[0] = '\0';
+	changed();
 	pthread_mutex_unlock(&seen.lock);
+}
+
+unsigned collect_header_changes(void)
+{
+	return atomic_load_explicit(&seen.changes, memory_order_acquire);
 }
 
 const char *collect_header_cpuid(void)

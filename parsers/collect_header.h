@@ -33,5 +33,10 @@ void collect_header_reset(void);
 /* The cpuid every file read so far gave in its header; NULL when one did
  * not or two differ. Safe to call from another thread than the reader's. */
 const char *collect_header_cpuid(void);
+/* A count that changes whenever collect_header_cpuid's answer may have
+ * changed (a file started, a cpuid line, a reset): a caller that keeps the
+ * answer asks again only when the count differs from the one it read
+ * before asking. Lock-free; safe from any thread. */
+unsigned collect_header_changes(void);
 
 #endif
