@@ -359,19 +359,10 @@ static __attribute__((noinline)) struct row_ids *row_ids_hashed(struct stat_mode
 	return ids;
 }
 
-/* The ids of a record's strings in the open session, from a slot that
- * holds the same strings, else looked up and kept in the slot of their
- * hash; NULL under td_plain(). */
-static inline struct row_ids *row_ids(struct stat_model *m, const struct stat_record *r)
+/* row_ids when the guesses could not be tried as one run. */
+static __attribute__((noinline)) struct row_ids *row_ids_slow(struct stat_model *m, const struct stat_record *r)
 {
 	struct stat_lookup *l = m->lookup;
-	if (l->plain)
-		return NULL;
-	if (l->carried)
-		return l->proved = l->carried;
-	struct row_ids *hit = row_ids_guessed(l, m->session, r);
-	if (hit)
-		return l->proved = hit;
 	size_t ns = len_of(r->scope, r->len[0]), ne = len_of(r->event, r->len[1]), nu = len_of(r->metric_unit, r->len[3]);
 	/* a metric is most often its counter's row again; a counter the row after */
 	const bool again = r->kind == STAT_METRIC;
@@ -380,9 +371,23 @@ static inline struct row_ids *row_ids(struct stat_model *m, const struct stat_re
 	for (int g = 0; g < 2; g++)
 		if (row_holds(&l->rows[guess[g]], m->session, r, ns, ne, nu)) {
 			l->last_row = guess[g];       /* a row's metric after its counter: the chain stays */
-			return l->proved = &l->rows[guess[g]];
+			return &l->rows[guess[g]];
 		}
-	return l->proved = row_ids_hashed(m, r, ns, ne, nu);
+	return row_ids_hashed(m, r, ns, ne, nu);
+}
+
+/* The ids of a record's strings in the open session, from a slot that
+ * holds the same strings, else looked up and kept in the slot of their
+ * hash; NULL under td_plain(). */
+static inline __attribute__((always_inline)) struct row_ids *row_ids(struct stat_model *m, const struct stat_record *r)
+{
+	struct stat_lookup *l = m->lookup;
+	if (l->plain)
+		return NULL;
+	if (l->carried)
+		return l->proved = l->carried;
+	struct row_ids *hit = row_ids_guessed(l, m->session, r);
+	return l->proved = hit ? hit : row_ids_slow(m, r);
 }
 
 static struct counter_set *append_set(struct counter_set **sets, int *n, int *cap)
