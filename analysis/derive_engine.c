@@ -31,6 +31,7 @@ const struct derive_unit *derive_unit_slow(struct derive_engine *e, const char *
 	u->tma_node = tma_node_for_perf_unit(unit, &u->uncorrected);
 	u->metric = metrics_for_perf_unit(unit, &u->factor);
 	u->wall_share = u->metric && strcmp(u->metric, "cpus_utilized") == 0;
+	u->event_rate = u->metric && strcmp(u->metric, METRICS_EVENT_RATE) == 0;
 	return u;
 }
 

@@ -20,6 +20,7 @@ struct derive_unit {
 	const char *metric;        /* metrics_for_perf_unit */
 	double factor;
 	bool wall_share;           /* metric is cpus_utilized */
+	bool event_rate;           /* metric is METRICS_EVENT_RATE */
 };
 
 struct derive_engine {
