@@ -138,7 +138,7 @@ void derive_check_perf(struct derive_engine *e, const struct perf_metric *pm, in
 		const struct derive_unit *u = derive_unit(e, p->unit);
 		const char *name = u->metric;
 		double factor = u->factor;
-		bool wall_share = u->wall_share;
+		bool wall_share = u->wall_share, event_rate = u->event_rate;
 		const struct counter_set *s = stat_model_find_perf(m, p);
 		if (!name && !u->tma_node) {
 			not_recomputable(e, p, "not a metric td-derive knows");
@@ -152,7 +152,7 @@ void derive_check_perf(struct derive_engine *e, const struct perf_metric *pm, in
 			check_tma_node(e, s, p);
 			continue;
 		}
-		if (!strcmp(name, METRICS_EVENT_RATE)) {
+		if (event_rate) {
 			check_event_rate(e, s, p, factor);
 			continue;
 		}

@@ -30,6 +30,7 @@ const struct derive_unit *derive_unit_slow(struct derive_engine *e, const char *
 	u->tma_node = tma_node_for_perf_unit(unit, &u->uncorrected);
 	u->metric = metrics_for_perf_unit(unit, &u->factor);
 	u->wall_share = u->metric && strcmp(u->metric, "cpus_utilized") == 0;
+	u->event_rate = u->metric && strcmp(u->metric, METRICS_EVENT_RATE) == 0;
 	return u;
 }
 
@@ -217,7 +218,7 @@ static int roofline_rows(struct derive_engine *e, const struct counter_set *s, i
 	return n;
 }
 
-/* s as a derive_set, to the callback. */
+/* s as a derive_set, to the callback (derive_capture_cpu called for its batch). */
 static void deliver(struct derive_engine *e, const struct counter_set *s)
 {
 	const struct stat_model *m = &e->m;
@@ -229,7 +230,6 @@ static void deliver(struct derive_engine *e, const struct counter_set *s)
 	}
 	struct metric_value own[METRICS_MAX];
 	const struct metric_value *mv;
-	derive_capture_cpu(e);
 	int n = derive_metrics_of(e, s, own, &mv);
 	bool has_tree = derive_build_tree(e, s, e->cfg.cpu, e->tree);
 	/* the machine (vendor, model) only where a next step depends on it */

@@ -20,6 +20,7 @@ struct derive_unit {
 	const char *metric;        /* metrics_for_perf_unit */
 	double factor;
 	bool wall_share;           /* metric is cpus_utilized */
+	bool event_rate;           /* metric is METRICS_EVENT_RATE */
 };
 
 struct derive_engine {
@@ -80,7 +81,9 @@ struct derive_engine {
 };
 
 /* Sets e->cpuid and e->perf (and the model's table) for the sets that come
- * next: a td-collect header is read before the counters it describes. */
+ * next: a td-collect header is read before the counters it describes.
+ * Called before a batch of sets is delivered (an interval's, the whole
+ * run's); work is done only when the headers read changed since. */
 void derive_capture_cpu(struct derive_engine *e);
 
 const struct derive_unit *derive_unit_slow(struct derive_engine *e, const char *unit);

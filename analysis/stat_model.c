@@ -71,6 +71,9 @@ struct stat_lookup {
 	int cur_initialized;               /* cur[] entries with storage */
 	bool plain;                        /* td_plain(): no row ids, recent strings, plans or learnt order */
 	uint32_t last_row;                 /* the slot of the last record */
+	struct row_ids *proved;            /* the ids of the last record added; NULL: none */
+	struct row_ids *carried;           /* the record being added is that one again
+					      (stat_record.again): its ids, else NULL */
 	/* rows has nrows slots (a power of two up to ROW_IDS): it starts small
 	 * and doubles when a record would take a slot another one holds,
 	 * starting empty again (a slot only spares lookups that give the same
@@ -394,17 +397,10 @@ static __attribute__((noinline)) struct row_ids *row_ids_hashed(struct stat_mode
 	return ids;
 }
 
-/* The ids of a record's strings in the open session, from a slot that
- * holds the same strings, else looked up and kept in the slot of their
- * hash; NULL under td_plain(). */
-static inline struct row_ids *row_ids(struct stat_model *m, const struct stat_record *r)
+/* row_ids when the guesses could not be tried as one run. */
+static __attribute__((noinline)) struct row_ids *row_ids_slow(struct stat_model *m, const struct stat_record *r)
 {
 	struct stat_lookup *l = m->lookup;
-	if (l->plain)
-		return NULL;
-	struct row_ids *hit = row_ids_guessed(l, m->session, r);
-	if (hit)
-		return hit;
 	size_t ns = len_of(r->scope, r->len[0]), ne = len_of(r->event, r->len[1]), nu = len_of(r->metric_unit, r->len[3]);
 	/* a metric is most often its counter's row again; a counter the row after */
 	const bool again = r->kind == STAT_METRIC;
@@ -416,6 +412,20 @@ static inline struct row_ids *row_ids(struct stat_model *m, const struct stat_re
 			return &l->rows[guess[g]];
 		}
 	return row_ids_hashed(m, r, ns, ne, nu);
+}
+
+/* The ids of a record's strings in the open session, from a slot that
+ * holds the same strings, else looked up and kept in the slot of their
+ * hash; NULL under td_plain(). */
+static inline __attribute__((always_inline)) struct row_ids *row_ids(struct stat_model *m, const struct stat_record *r)
+{
+	struct stat_lookup *l = m->lookup;
+	if (l->plain)
+		return NULL;
+	if (l->carried)
+		return l->proved = l->carried;
+	struct row_ids *hit = row_ids_guessed(l, m->session, r);
+	return l->proved = hit ? hit : row_ids_slow(m, r);
 }
 
 static struct counter_set *append_set(struct counter_set **sets, int *n, int *cap)
@@ -772,6 +782,11 @@ const char *stat_model_cpuid(const struct stat_model *m) { return collect_cpu_id
 void stat_model_add(void *model, const struct stat_record *r)
 {
 	struct stat_model *m = model;
+	struct stat_lookup *l = m->lookup;
+	/* the record before was this one: its slot (the last one) holds these
+	 * strings, as row_ids would find again */
+	l->carried = r->again && l->proved && l->proved->session == m->session ? l->proved : NULL;
+	l->proved = NULL;
 	m->records += r->kind != STAT_HEADER;   /* a header alone is no perf stat output */
 	if (r->file != m->file_raw || !m->files)
 		note_file(m, r);

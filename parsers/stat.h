@@ -49,6 +49,10 @@ struct stat_record {
 	const char *file;         /* the input's name: while records are read, one address is
 				     one name (readers do not rewrite a name they passed) */
 	unsigned long line;
+	bool again;               /* this record is the one emitted just before, again, as its
+				     row's metric: kind is STAT_METRIC now and every other field,
+				     each string's bytes included, is the same (a consumer may keep
+				     what it found for that record's strings); false: not known */
 	int len[5];               /* strlen of scope, event, unit, metric_unit and threshold where
 				     the reader knows it, else -1 (stat_record_init); a reader that
 				     sets a string after its length sets both */

@@ -566,8 +566,10 @@ static void emit_known(struct stat_csv *c, const char *file, unsigned long linen
 	c->last_known = true;
 	if (c->known.metric) {
 		r->kind = STAT_METRIC;
+		r->again = true;
 		emit(ctx, r);
 		r->kind = STAT_COUNTER;
+		r->again = false;
 	}
 }
 
@@ -631,6 +633,7 @@ static bool csv_line(struct stat_csv *c, const char *line, size_t len, const cha
 			csv_shapes_learn(c->shapes, line, len, c->sep, &r, &lay);
 		if (!isnan(r.metric_value) && r.metric_unit[0]) {
 			r.kind = STAT_METRIC;
+			r.again = true;
 			emit(ctx, &r);
 		}
 		return true;

@@ -216,6 +216,7 @@ bool stat_json_line(struct stat_json *j, const char *line, size_t len, const cha
 	}
 	if (has_metric_key && r.metric_unit[0] && !isnan(r.metric_value)) {
 		r.kind = STAT_METRIC;
+		r.again = has_counter && r.event != j->group;   /* the counter just emitted, unchanged */
 		emit(ctx, &r);
 	}
 	return true;

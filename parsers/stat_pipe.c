@@ -37,6 +37,7 @@ struct pipe_item {
 	uint8_t kind;              /* enum stat_kind, or ITEM_MESSAGE */
 	bool not_counted, not_supported;
 	bool and_metric;           /* a counter, then the same record as its row's metric */
+	bool again;                /* stat_record.again */
 	uint8_t source;            /* enum stat_source */
 	uint8_t strings;           /* STRINGS_KEPT: the slot's; _KEEP: here, and kept in the slot */
 	int metric_decimals;
@@ -168,10 +169,12 @@ static void run_block(struct stat_pipe *p, struct pipe_block *b)
 		r.metric_decimals = it->metric_decimals;
 		r.file = it->file;
 		r.line = it->line;
+		r.again = it->again;
 		item_strings(p, b, it, &r);
 		p->emit(p->ctx, &r);
 		if (it->and_metric) {
 			r.kind = STAT_METRIC;
+			r.again = true;
 			p->emit(p->ctx, &r);
 		}
 	}
@@ -418,26 +421,9 @@ static bool same_row(const struct stat_pipe *p, const struct pipe_item *it, cons
 	       same_double(it->metric_value, r->metric_value);
 }
 
-void stat_pipe_emit(void *pipe, const struct stat_record *r)
+/* A new item for r in block b, but for its strings. */
+static inline struct pipe_item *new_item(struct stat_pipe *p, struct pipe_block *b, const struct stat_record *r)
 {
-	struct stat_pipe *p = pipe;
-	struct pipe_block *b = p->filling ? p->filling : filling(p);
-	struct strings_key key;
-	bool keyed = false, kept = false;
-	if (!p->plain) {
-		kept = keyed = guessed_slot(p, r, &key.slot);
-		if (!kept) {
-			keyed = strings_of(r, &key);
-			kept = keyed && find_slot(p, &key);
-		}
-	}
-	if (kept && r->kind == STAT_METRIC && b->n) {
-		struct pipe_item *last = &b->item[b->n - 1];
-		if (last->kind != ITEM_MESSAGE && same_row(p, last, r, key.slot)) {
-			last->and_metric = true;     /* the consumer emits it again as the metric */
-			return;
-		}
-	}
 	struct pipe_item *it = &b->item[b->n++];
 	it->kind = (uint8_t)r->kind;
 	it->source = (uint8_t)r->source;
@@ -452,6 +438,36 @@ void stat_pipe_emit(void *pipe, const struct stat_record *r)
 	it->line = r->line;
 	it->file = r->file == p->last_given ? p->last_copy : file_name(p, r->file);
 	it->and_metric = false;
+	it->again = r->again;
+	return it;
+}
+
+/* b is full, or r asks that what came before go now (a pause). */
+static inline void item_done(struct stat_pipe *p, const struct pipe_block *b, const struct stat_record *r)
+{
+	if (b->n == PIPE_ITEMS || r->kind == STAT_PAUSE)
+		queue_filled(p);
+}
+
+/* r when its five strings are not in the slot guessed_slot tries (or
+ * under td_plain()). */
+static __attribute__((noinline)) void emit_unguessed(struct stat_pipe *p, struct pipe_block *b,
+						     const struct stat_record *r)
+{
+	struct strings_key key;
+	bool keyed = false, kept = false;
+	if (!p->plain) {
+		keyed = strings_of(r, &key);
+		kept = keyed && find_slot(p, &key);
+	}
+	if (kept && r->kind == STAT_METRIC && b->n) {
+		struct pipe_item *last = &b->item[b->n - 1];
+		if (last->kind != ITEM_MESSAGE && same_row(p, last, r, key.slot)) {
+			last->and_metric = true;     /* the consumer emits it again as the metric */
+			return;
+		}
+	}
+	struct pipe_item *it = new_item(p, b, r);
 	it->strings = kept ? STRINGS_KEPT : keyed ? STRINGS_KEEP : STRINGS_HERE;
 	it->slot = keyed ? key.slot : 0;
 	if (keyed && !kept)
@@ -460,8 +476,38 @@ void stat_pipe_emit(void *pipe, const struct stat_record *r)
 		followed(p, key.slot);
 	if (!kept)
 		put_strings(p, b, it, r);
-	if (b->n == PIPE_ITEMS || r->kind == STAT_PAUSE)   /* a pause: what came before goes now */
-		queue_filled(p);
+	item_done(p, b, r);
+}
+
+void stat_pipe_emit(void *pipe, const struct stat_record *r)
+{
+	struct stat_pipe *p = pipe;
+	struct pipe_block *b = p->filling ? p->filling : filling(p);
+	if (r->again && !p->plain && b->n) {
+		/* the record the last item holds, as its row's metric */
+		struct pipe_item *last = &b->item[b->n - 1];
+		if (last->kind == STAT_COUNTER && !last->and_metric) {
+			last->and_metric = true;
+			return;
+		}
+	}
+	uint32_t slot;
+	if (p->plain || !guessed_slot(p, r, &slot)) {
+		emit_unguessed(p, b, r);
+		return;
+	}
+	if (r->kind == STAT_METRIC && b->n) {
+		struct pipe_item *last = &b->item[b->n - 1];
+		if (last->kind != ITEM_MESSAGE && same_row(p, last, r, slot)) {
+			last->and_metric = true;     /* the consumer emits it again as the metric */
+			return;
+		}
+	}
+	struct pipe_item *it = new_item(p, b, r);
+	it->strings = STRINGS_KEPT;
+	it->slot = slot;
+	followed(p, slot);
+	item_done(p, b, r);
 }
 
 static void pipe_message(void *pipe, const char *line, size_t len)
