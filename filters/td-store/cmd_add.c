@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 #include <xxhash.h>
 #include <zstd.h>
 #include "analysis/derive.h"
@@ -23,7 +22,7 @@
 #define AUTO_LABELS 6
 /* A batch ends at whichever comes first: so many files, so many ms since
  * it began (what a killed add can lose), or so many bytes of captures
- * (kept compressed until the commit, in case the batch must be added again). */
+ * (kept until the commit, in case the batch must be added again). */
 #define BATCH_FILES 256
 #define BATCH_MS 100
 #define BATCH_BYTES (16 << 20)
@@ -77,7 +76,6 @@ struct capture_file {
 	char *bytes;
 	size_t len;
 	const char *name;          /* as given, "<stdin>" for - */
-	char path[64];             /* a temporary copy of stdin, else "" */
 	char starts[MAX_STARTS][32];   /* "# started on" times, in order */
 	int nstarts;
 	struct store_label header[MAX_LABELS];   /* its td-collect header's labels */
@@ -127,12 +125,12 @@ struct kept {
 	bool existed;
 };
 
-/* A file being added: derived (again, if its batch must be) from path. */
+/* A file being added: derived (again, if its batch must be) from its
+ * bytes, kept until its batch commits. */
 struct add_ctx {
 	struct td_store *store;
 	struct capture_file cf[1];
 	struct store_capture capture[1];
-	const char *path;          /* the file, or the temporary copy of stdin */
 	char now[32];
 	int runs, failed;          /* failed: store_add_*'s -1 or STORE_RETRY */
 	bool begun;                /* its capture sent: at the first run, once the layout is known */
@@ -244,7 +242,7 @@ static int derive_into_batch(struct add_ctx *a)
 	a->begun = false;
 	a->failed = 0;
 	struct derive_options o = { opt_fmt, NULL, true };
-	derive_file(a->path, &o, keep_run, a);
+	derive_memory(a->cf->bytes, a->cf->len, a->cf->name, &o, keep_run, a);
 	if (!a->failed && a->runs)
 		a->failed = store_add_end(a->store, true);
 	if (a->failed == STORE_RETRY)
@@ -256,8 +254,7 @@ static int derive_into_batch(struct add_ctx *a)
 
 static void free_file(struct add_ctx *a)
 {
-	if (a->cf->path[0])
-		unlink(a->cf->path);
+	free(a->cf->bytes);
 	free((void *)a->capture->zstd);
 	for (int i = 0; i < a->cf->nheader; i++)
 		free((void *)a->cf->header[i].key), free((void *)a->cf->header[i].value);
@@ -335,20 +332,9 @@ static int add_file(struct td_store *s, const char *arg)
 		free(a);
 		return -1;
 	}
-	a->path = arg;
-	if (!strcmp(arg, "-")) {          /* the engine reads files: stdin goes through a copy */
-		snprintf(cf->path, sizeof cf->path, "%s/td-store-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-		int fd = mkstemp(cf->path);
-		if (fd < 0 || write(fd, cf->bytes, cf->len) != (ssize_t)cf->len)
-			td_die("cannot write a temporary copy of stdin: %s", strerror(errno));
-		close(fd);
-		a->path = cf->path;
-	}
 	find_starts(cf);
 	cf->nheader = capture_header_labels(cf->bytes, cf->len, cf->header, MAX_LABELS);
 	capture_of(cf, a->capture, "");
-	free(cf->bytes);
-	cf->bytes = NULL;
 	store_time_now(a->now, sizeof a->now);
 	if (nbatch == 0) {
 		store_batch_begin(s);
@@ -363,7 +349,7 @@ static int add_file(struct td_store *s, const char *arg)
 		nbatch--;
 		rc = -1;
 	} else {
-		batch_bytes += a->capture->zstd_len;
+		batch_bytes += cf->len + a->capture->zstd_len;
 	}
 	if (nbatch == BATCH_FILES || batch_bytes >= BATCH_BYTES || (nbatch && ms_since(&batch_start) >= BATCH_MS))
 		commit_batch(s);
