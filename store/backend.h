@@ -59,7 +59,7 @@ struct store_backend {
 	const char *name;          /* "sqlite", "postgresql" */
 	char where[512];           /* the file or the server, for messages (no password) */
 	char error[512];           /* the last failure, one line */
-	char conflict[64];         /* the last failure's unique constraint, when that was the cause; else "" */
+	char conflict[64];         /* the last failure's unique constraint when that was the cause, "deadlock" for one; else "" */
 	bool read_only;
 	bool remote;               /* a statement whose result is awaited costs a round trip to a server */
 };

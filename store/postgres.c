@@ -257,6 +257,9 @@ static int pg_sync(struct pg_backend *b, store_row_fn fn, void *ctx)
 				const char *constraint = PQresultErrorField(res, PG_DIAG_CONSTRAINT_NAME);
 				if (state && constraint && !strcmp(state, "23505"))
 					snprintf(b->base.conflict, sizeof b->base.conflict, "%s", constraint);
+				/* two adds of the same captures in different orders */
+				if (state && !strcmp(state, "40P01"))
+					snprintf(b->base.conflict, sizeof b->base.conflict, "deadlock");
 			}
 			rc = -1;
 		} else if (st == PGRES_TUPLES_OK && fn && !stop && rc == 0 && finished == b->pending - 1) {

@@ -250,13 +250,34 @@ static int add_run(struct store_backend *b, const struct store_capture *c, const
 	return rc < 0 ? -1 : load_rows(b, id, r);
 }
 
-static int rollback_keeping_error(struct store_backend *b)
+/* Rolls the open transaction back (a batch: all of it). */
+static int rollback_keeping_error(struct td_store *s)
 {
+	struct store_backend *b = s->b;
+	s->open = false;
 	char saved[sizeof b->error];
 	memcpy(saved, b->error, sizeof saved);
 	b->ops->rollback(b);
 	memcpy(b->error, saved, sizeof saved);
 	return -1;
+}
+
+/* A statement of the open transaction failed: rolled back, and -1, or
+ * STORE_RETRY when a capture taken as new proved stored (or concurrent
+ * adds deadlocked over the same captures): everything the transaction
+ * held is to be added again, every run looked up. On a server the failure
+ * of a queued statement is told by a later one that waits (a lookup, a
+ * commit, a full queue), so a batch may learn it before its commit. */
+static int failed(struct td_store *s)
+{
+	struct store_backend *b = s->b;
+	rollback_keeping_error(s);
+	bool retry = (s->assumed && !strcmp(b->conflict, "captures_pkey")) || !strcmp(b->conflict, "deadlock");
+	if (!retry)
+		return -1;
+	s->repeats = true;
+	s->lookup = s->batching;
+	return STORE_RETRY;
 }
 
 /* A capture's place in s->seen: by the last hex digits of its hash. */
@@ -272,20 +293,25 @@ int store_add_begin(struct td_store *s, const struct store_capture *c)
 	struct store_backend *b = s->b;
 	s->assume_new = false;
 	s->adding[0] = 0;
-	if (b->ops->begin(b) < 0)
-		return -1;
+	if (!s->open) {
+		if (b->ops->begin(b) < 0)
+			return -1;
+		s->open = true;
+		s->assumed = false;
+	}
 	if (!c)
 		return 0;
 	struct store_value cap[4] = { SV_STR(c->hash), SV_STR(c->layout), SV_I((long long)c->size),
 				      { .type = SV_BLOB, .s = c->zstd, .len = c->zstd_len } };
 	/* on a server, a capture not seen failing before is taken as new: a
 	 * plain INSERT, whose key conflict (at the commit) means "look up" */
-	s->assume_new = b->remote && !s->repeats && strcmp(*seen_slot(s, c->hash), c->hash) != 0;
+	s->assume_new = b->remote && !s->lookup && !s->repeats && strcmp(*seen_slot(s, c->hash), c->hash) != 0;
+	s->assumed |= s->assume_new;
 	snprintf(s->adding, sizeof s->adding, "%s", c->hash);
 	if (b->ops->exec(b, s->assume_new ? "INSERT INTO captures (hash, layout, size, raw) VALUES (?, ?, ?, ?)"
 			 : "INSERT INTO captures (hash, layout, size, raw) VALUES (?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING",
 			 cap, 4, NULL, NULL) < 0)
-		return rollback_keeping_error(b);
+		return failed(s);
 	return 0;
 }
 
@@ -293,7 +319,7 @@ int store_add_run(struct td_store *s, const struct store_capture *c, const struc
 		  char *id, bool *existed)
 {
 	if (add_run(s->b, c, r, relabel, s->assume_new, id, existed) < 0)
-		return rollback_keeping_error(s->b);
+		return failed(s);
 	if (c && !*existed)
 		s->repeats = false;       /* a new run: the next capture is taken as new again */
 	return 0;
@@ -304,22 +330,42 @@ int store_load_rows(struct td_store *s, const char *id, const struct store_run *
 	return load_rows(s->b, id, r);
 }
 
+/* Commits the open transaction: 0, -1 or STORE_RETRY (failed()). */
+static int commit(struct td_store *s)
+{
+	if (!s->open)
+		return 0;
+	s->open = false;
+	if (s->b->ops->commit(s->b) == 0) {
+		s->lookup = false;
+		return 0;
+	}
+	return failed(s);
+}
+
 int store_add_end(struct td_store *s, bool ok)
 {
-	struct store_backend *b = s->b;
-	if (!ok)
-		return rollback_keeping_error(b);
-	bool stored = b->ops->commit(b) == 0;
-	if (!stored)
-		rollback_keeping_error(b);
-	/* the capture taken as new was stored already: again, looking its runs up */
-	bool retry = !stored && s->assume_new && !strcmp(b->conflict, "captures_pkey");
-	if (retry)
-		s->repeats = true;
-	if (s->adding[0] && (stored || retry))
+	if (!ok) {
+		s->adding[0] = 0;
+		return rollback_keeping_error(s);
+	}
+	/* a file given twice, or again after a retry: its runs are looked up */
+	if (s->adding[0])
 		snprintf(*seen_slot(s, s->adding), sizeof s->seen[0], "%s", s->adding);
 	s->adding[0] = 0;
-	return stored ? 0 : retry ? STORE_RETRY : -1;
+	return s->batching ? 0 : commit(s);
+}
+
+void store_batch_begin(struct td_store *s)
+{
+	s->batching = true;
+}
+
+int store_batch_commit(struct td_store *s)
+{
+	int rc = commit(s);
+	s->batching = rc == STORE_RETRY;
+	return rc;
 }
 
 int store_add(struct td_store *s, const struct store_capture *c, const struct store_run *runs, int nruns,
@@ -327,11 +373,12 @@ int store_add(struct td_store *s, const struct store_capture *c, const struct st
 {
 	int rc;
 	do {
-		if (store_add_begin(s, c) < 0)
-			return -1;
-		for (int i = 0; i < nruns; i++)
-			if (store_add_run(s, c, &runs[i], relabel, ids[i], &existed[i]) < 0)
-				return -1;
-	} while ((rc = store_add_end(s, true)) == STORE_RETRY);
+		if ((rc = store_add_begin(s, c)) < 0)
+			continue;
+		for (int i = 0; rc == 0 && i < nruns; i++)
+			rc = store_add_run(s, c, &runs[i], relabel, ids[i], &existed[i]);
+		if (rc == 0)
+			rc = store_add_end(s, true);
+	} while (rc == STORE_RETRY);
 	return rc;
 }

@@ -26,6 +26,10 @@ struct td_store {
 	char adding[33];           /* the hash of the capture being added */
 	char seen[1024][33];       /* captures known stored (direct-mapped by hash): their runs are looked up */
 	bool repeats;              /* the last capture proved stored: the next is looked up too (a folder added again) */
+	bool batching;             /* store_batch_begin: files share one transaction until store_batch_commit */
+	bool open;                 /* a transaction is open */
+	bool assumed;              /* the open transaction took some capture as new */
+	bool lookup;               /* a batch is being added again: every capture's runs are looked up */
 };
 
 #define STORE_RETRY (-2)           /* store_add_end: the file must be added again (store_add_begin says how) */
@@ -110,23 +114,40 @@ int store_add(struct td_store *s, const struct store_capture *c, const struct st
 
 /* store_add in steps, for a caller that has one run at a time (the derive
  * engine's callback): begin keeps the capture, each add_run one run, end
- * commits (ok) or rolls everything back. Each returns 0 or -1 (b->error).
+ * commits (ok) or rolls everything back. Each returns 0, -1 (b->error) or
+ * STORE_RETRY (the transaction was rolled back: add the same file, or the
+ * whole batch, again).
  *
  * On a server (b->remote), begin takes a capture as new and its runs as
  * new with it (a run refers to its capture, so a capture not stored has no
  * run stored): no lookup, the file's statements and its commit go in one
  * round trip, and add_run's ids are made here (existed false). If the
  * capture was stored after all (added before, or by a concurrent add), the
- * commit fails on the capture's key: end rolls back and returns
- * STORE_RETRY, and the caller adds the same file again, which this time
- * looks its runs up (as it does at once for a capture this store handle
- * stored or met before, a file given twice, and after a capture that
- * proved stored, until one proves new: files added again come in a row). Ids are therefore final only
- * when end returns 0. */
+ * commit (or a statement after the capture's, in a batch) fails on the
+ * capture's key: the transaction is rolled back, STORE_RETRY returned, and
+ * the caller adds the same file (batch) again, which this time looks its
+ * runs up (as it does at once for a capture this store handle stored or
+ * met before, a file given twice, and after a capture that proved stored,
+ * until one proves new: files added again come in a row). Ids are
+ * therefore final only when the commit succeeds. */
 int store_add_begin(struct td_store *s, const struct store_capture *c);
 int store_add_run(struct td_store *s, const struct store_capture *c, const struct store_run *r, bool relabel,
 		  char *id, bool *existed);
 int store_add_end(struct td_store *s, bool ok);
+
+/* Group commit: after store_batch_begin, the files added (store_add_begin
+ * .. store_add_end, each) share one transaction, which
+ * store_batch_commit commits; the runs of every file of the batch are
+ * stored together, or none of them (a killed add loses the batch it was
+ * in, never part of a run or of a file). store_add_end(ok) then only
+ * ends the file; store_add_end(!ok) rolls the whole batch back. The
+ * commit returns 0, -1 (b->error), or STORE_RETRY: a capture taken as new
+ * was stored after all (or two adds deadlocked over the same captures);
+ * the batch was rolled back and every one of its files must be added
+ * again (their runs are then looked up), then committed again. Ids are
+ * final only when the commit returns 0. Ends batching. */
+void store_batch_begin(struct td_store *s);
+int store_batch_commit(struct td_store *s);
 
 /* A run's counter and metric rows appended (rederive replaces a run's rows:
  * it deletes them, then loads these, inside its own transaction). */

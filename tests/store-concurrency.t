@@ -2,7 +2,12 @@
 # td-store under concurrent writers and a killed writer, on SQLite and on a
 # PostgreSQL server of the test's own: 8 add processes x N captures each
 # (N = TD_STORE_CAPTURES, default 100), every run present afterwards, none
-# half-written; an add killed with SIGKILL leaves a consistent database.
+# half-written; an add killed with SIGKILL leaves a consistent database
+# holding only whole runs (add commits files in batches: a kill loses the
+# batch it was in). Two adds of the same captures in opposite orders both
+# succeed with the same ids (a batch whose capture proves stored, or that
+# deadlocks, is sent again); a bad file in the middle of a batch is
+# rejected alone.
 # The captures are recorded here with perf stat (software events), so each
 # is a real, distinct capture.
 . "$(dirname "$0")/lib.sh"
@@ -64,8 +69,50 @@ killed() {
 	kill -9 "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
 	consistent "$db" "$name: after kill -9 mid-add" "$q"
+	# every run has as many counters and metrics as any other (the captures
+	# all count the same events), and list shows just those runs
+	local shapes runs listed
+	shapes=$($q "$db" "SELECT count(DISTINCT shape) FROM (SELECT (SELECT count(*) FROM counters c WHERE c.run_id = r.id) || '/' || (SELECT count(*) FROM metrics m WHERE m.run_id = r.id) AS shape FROM runs r) x")
+	runs=$($q "$db" "SELECT count(*) FROM runs")
+	listed=$("$S" list --db "$db" --label killed=1 --csv | tail -n +2 | wc -l)
+	ok $(( shapes > 1 || runs != listed )) "$name: after kill -9 mid-add: only whole runs ($runs runs of one shape, $listed listed; $((WRITERS * N)) given)"
 	run_tool "$T_TMP/o" "$T_TMP/e" "$S" add --db "$db" --label again=1 "$T_TMP/cap/w1-"*.csv
 	ok $RC "$name: the store takes adds again after the kill (exit $RC)"
+}
+
+# same_captures DB NAME: two adds of the same files, in opposite orders, at once
+same_captures() {
+	local db=$1 name=$2
+	local files rc1 rc2
+	files=$(ls "$T_TMP/cap/"w[12]-*.csv)
+	"$S" add --db "$db" $files >"$T_TMP/same1" 2>"$T_TMP/same1.err" &
+	local p1=$!
+	"$S" add --db "$db" $(printf '%s\n' $files | tac) >"$T_TMP/same2" 2>"$T_TMP/same2.err"
+	rc2=$?
+	wait $p1
+	rc1=$?
+	ok $(( rc1 != 0 || rc2 != 0 )) "$name: two adds of the same $((2 * N)) captures in opposite orders both exit 0 ($rc1, $rc2$(cat "$T_TMP"/same[12].err | grep -v 'stored already' | grep -m1 . | sed 's/^/: /'))"
+	local a b
+	a=$(sort "$T_TMP/same1" | md5sum)
+	b=$(sort "$T_TMP/same2" | md5sum)
+	local n
+	n=$(sort -u "$T_TMP/same1" | wc -l)
+	ok $(( n != 2 * N )) "$name: $n ids printed for $((2 * N)) captures"
+	[ "$a" = "$b" ]; ok $? "$name: both adds print the same ids"
+}
+
+# bad_in_batch DB NAME: a file with no counters among good ones
+bad_in_batch() {
+	local db=$1 name=$2
+	printf 'this is not perf stat output\n' >"$T_TMP/not-stat-synthetic.csv"
+	run_tool "$T_TMP/bad.ids" "$T_TMP/bad.err" "$S" add --db "$db" --label batch=bad "$T_TMP/cap/w3-1.csv" "$T_TMP/cap/w3-2.csv" \
+		"$T_TMP/not-stat-synthetic.csv" "$T_TMP/cap/w3-3.csv"
+	ok $(( RC != 2 )) "$name: a bad file among good ones: exit 2 ($RC)"
+	grep -q "not-stat-synthetic.csv: no perf stat counters found: nothing stored" "$T_TMP/bad.err"
+	ok $? "$name: the bad file is named"
+	local n
+	n=$("$S" list --db "$db" --label batch=bad --csv | tail -n +2 | wc -l)
+	ok $(( n != 3 || $(wc -l <"$T_TMP/bad.ids") != 3 )) "$name: the three good files stored and their ids printed ($n runs, $(wc -l <"$T_TMP/bad.ids") ids)"
 }
 
 sqlite_q() { python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); print(c.execute(sys.argv[2]).fetchone()[0])' "$1" "$2"; }
@@ -77,6 +124,8 @@ ok $? "sqlite: integrity_check ok"
 killed "$T_TMP/killed.db" sqlite sqlite_q
 python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); r=c.execute("PRAGMA integrity_check").fetchone()[0]; sys.exit(r != "ok")' "$T_TMP/killed.db"
 ok $? "sqlite: integrity_check ok after the kill"
+same_captures "$T_TMP/same.db" sqlite
+bad_in_batch "$T_TMP/same.db" sqlite
 
 if pg_start; then
 	pg_q() { $PG_AS "$PG_BIN/psql" -h "$PG_DIR" -U postgres -qAt -d "$(printf '%s' "$1" | sed 's/.*dbname=\([^ ]*\).*/\1/')" -c "$2"; }
@@ -84,7 +133,10 @@ if pg_start; then
 	consistent "$PG_URL" postgresql pg_q
 	pg_psql "CREATE DATABASE tdkilled" 2>/dev/null || $PG_AS "$PG_BIN/psql" -h "$PG_DIR" -U postgres -qAt -d postgres -c "CREATE DATABASE tdkilled" >/dev/null
 	killed "host=$PG_SOCKET_DIR user=postgres dbname=tdkilled" postgresql pg_q
+	$PG_AS "$PG_BIN/psql" -h "$PG_DIR" -U postgres -qAt -d postgres -c "CREATE DATABASE tdsame" >/dev/null
+	same_captures "host=$PG_SOCKET_DIR user=postgres dbname=tdsame" postgresql
+	bad_in_batch "host=$PG_SOCKET_DIR user=postgres dbname=tdsame" postgresql
 else
-	for i in 1 2 3 4 5 6; do skip "postgresql: $PG_WHY"; done
+	for i in $(seq 1 13); do skip "postgresql: $PG_WHY"; done
 fi
 done_testing

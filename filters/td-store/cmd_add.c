@@ -1,11 +1,14 @@
 /* td-store add: each file's runs, as the derive engine sees them, kept with
- * the user's labels and the capture's own, in one transaction per file. */
+ * the user's labels and the capture's own. Files are committed in batches
+ * (group commit: one transaction, so one wait for the disk, per batch of
+ * files rather than per file); a file is derived, and so checked, before
+ * any of its rows is sent, so a bad file is rejected alone. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+#include <time.h>
 #include <xxhash.h>
 #include <zstd.h>
 #include "analysis/derive.h"
@@ -17,6 +20,12 @@
 #define MAX_LABELS 64
 #define MAX_STARTS 64
 #define AUTO_LABELS 6
+/* A batch ends at whichever comes first: so many files, so many ms since
+ * it began (what a killed add can lose), or so many bytes of captures
+ * (kept until the commit, in case the batch must be added again). */
+#define BATCH_FILES 256
+#define BATCH_MS 100
+#define BATCH_BYTES (16 << 20)
 
 static struct store_label user_labels[MAX_LABELS];
 static int nuser_labels;
@@ -67,7 +76,6 @@ struct capture_file {
 	char *bytes;
 	size_t len;
 	const char *name;          /* as given, "<stdin>" for - */
-	char path[64];             /* a temporary copy of stdin, else "" */
 	char starts[MAX_STARTS][32];   /* "# started on" times, in order */
 	int nstarts;
 	struct store_label header[MAX_LABELS];   /* its td-collect header's labels */
@@ -110,23 +118,33 @@ static void find_starts(struct capture_file *cf)
 }
 
 /* A run kept: its id and whether it was stored already, told once the
- * file's transaction commits (an id is final only then). */
+ * batch's transaction commits (an id is final only then). */
 struct kept {
 	char id[STORE_ID_LEN];
 	int index;
 	bool existed;
 };
 
+/* A file being added: derived (again, if its batch must be) from its
+ * bytes, kept until its batch commits. */
 struct add_ctx {
 	struct td_store *store;
-	struct capture_file *cf;
-	struct store_capture *capture;
+	struct capture_file cf[1];
+	struct store_capture capture[1];
 	char now[32];
-	int runs, failed;
-	bool begun;                /* the transaction: opened at the first run, once the layout is known */
+	int runs, failed;          /* failed: store_add_*'s -1 or STORE_RETRY */
+	bool begun;                /* its capture sent: at the first run, once the layout is known */
 	struct kept *kept;
 	size_t cap;
 };
+
+static enum stat_format opt_fmt;
+
+/* The open batch: its files that hold runs, in order. */
+static struct add_ctx *batch[BATCH_FILES];
+static int nbatch;
+static size_t batch_bytes;
+static struct timespec batch_start;
 
 static const char *vendor_of(const char *model)
 {
@@ -140,10 +158,8 @@ static void keep_run(void *ctx, const struct derive_run *d)
 		return;
 	if (!a->begun) {
 		a->capture->layout = d->layout;
-		if (store_add_begin(a->store, a->capture) < 0) {
-			a->failed = 1;
+		if ((a->failed = store_add_begin(a->store, a->capture)) < 0)
 			return;
-		}
 		a->begun = true;
 	}
 	struct store_run r = { 0 };
@@ -195,9 +211,7 @@ static void keep_run(void *ctx, const struct derive_run *d)
 	}
 	struct kept *k = &a->kept[a->runs];
 	k->index = d->index;
-	if (store_add_run(a->store, a->capture, &r, opt_relabel, k->id, &k->existed) < 0)
-		a->failed = 1;
-	else
+	if ((a->failed = store_add_run(a->store, a->capture, &r, opt_relabel, k->id, &k->existed)) == 0)
 		a->runs++;
 	verb_rows_free(&r);
 }
@@ -220,67 +234,125 @@ static void capture_of(const struct capture_file *cf, struct store_capture *c, c
 	c->zstd_len = zn;
 }
 
-/* One file: derive it, keep its runs. 0 kept (or nothing new), -1 bad input. */
-static int add_file(struct td_store *s, const char *arg, enum stat_format fmt)
+/* Derives a's file and sends its runs into the open batch: 0, or
+ * STORE_RETRY (the batch was rolled back, to be sent again). */
+static int derive_into_batch(struct add_ctx *a)
 {
-	struct capture_file cf = { .name = strcmp(arg, "-") ? arg : "<stdin>" };
+	a->runs = 0;
+	a->begun = false;
+	a->failed = 0;
+	struct derive_options o = { opt_fmt, NULL, true };
+	derive_memory(a->cf->bytes, a->cf->len, a->cf->name, &o, keep_run, a);
+	if (!a->failed && a->runs)
+		a->failed = store_add_end(a->store, true);
+	if (a->failed == STORE_RETRY)
+		return STORE_RETRY;
+	if (a->failed)
+		verb_store_failed(a->store);
+	return 0;
+}
+
+static void free_file(struct add_ctx *a)
+{
+	free(a->cf->bytes);
+	free((void *)a->capture->zstd);
+	for (int i = 0; i < a->cf->nheader; i++)
+		free((void *)a->cf->header[i].key), free((void *)a->cf->header[i].value);
+	free(a->kept);
+	free(a);
+}
+
+/* Its messages were printed when the file was first derived. */
+static void discard_line(void *ctx, const char *line, size_t len)
+{
+	(void)ctx, (void)line, (void)len;
+}
+
+/* Sends every file of the batch again, after a rollback for STORE_RETRY
+ * (their runs are looked up this time). */
+static void resend_batch(void)
+{
+	td_diag_capture(discard_line, NULL);
+	for (int i = 0; i < nbatch; i++)
+		if (derive_into_batch(batch[i]) == STORE_RETRY)
+			i = -1;                     /* from the start, again */
+	td_diag_capture(NULL, NULL);
+}
+
+/* Commits the open batch (sending its files again while the commit says
+ * so), then prints each run's id. */
+static void commit_batch(struct td_store *s)
+{
+	int rc;
+	while ((rc = store_batch_commit(s)) == STORE_RETRY)
+		resend_batch();
+	if (rc < 0)
+		verb_store_failed(s);
+	for (int f = 0; f < nbatch; f++) {
+		struct add_ctx *a = batch[f];
+		for (int i = 0; i < a->runs; i++) {
+			printf("%s\n", a->kept[i].id);
+			if (a->kept[i].existed)
+				td_warn(a->cf->name, 0, "run %d is stored already as %s%s", a->kept[i].index + 1,
+					a->kept[i].id, nuser_labels ? " (labels added)" : "");
+		}
+		free_file(a);
+	}
+	nbatch = 0;
+	batch_bytes = 0;
+}
+
+static double ms_since(const struct timespec *t0)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - t0->tv_sec) * 1e3 + (double)(t.tv_nsec - t0->tv_nsec) / 1e6;
+}
+
+/* One file: derive it, send its runs into the batch (committed when the
+ * batch is full). 0 kept (or nothing new), -1 bad input. */
+static int add_file(struct td_store *s, const char *arg)
+{
+	struct add_ctx *a = td_calloc(1, sizeof *a);
+	struct capture_file *cf = a->cf;
+	a->store = s;
+	cf->name = strcmp(arg, "-") ? arg : "<stdin>";
 	FILE *f = strcmp(arg, "-") ? fopen(arg, "rb") : stdin;
 	if (!f) {
 		td_error("%s: cannot open: %s", arg, strerror(errno));
+		free(a);
 		return -1;
 	}
-	int rc = read_all(f, &cf);
+	int rc = read_all(f, cf);
 	if (f != stdin)
 		fclose(f);
 	if (rc < 0) {
-		td_error("%s: cannot read: %s", cf.name, strerror(errno));
-		free(cf.bytes);
+		td_error("%s: cannot read: %s", cf->name, strerror(errno));
+		free(cf->bytes);
+		free(a);
 		return -1;
 	}
-	const char *path = arg;
-	if (!strcmp(arg, "-")) {          /* the engine reads files: stdin goes through a copy */
-		snprintf(cf.path, sizeof cf.path, "%s/td-store-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-		int fd = mkstemp(cf.path);
-		if (fd < 0 || write(fd, cf.bytes, cf.len) != (ssize_t)cf.len)
-			td_die("cannot write a temporary copy of stdin: %s", strerror(errno));
-		close(fd);
-		path = cf.path;
+	find_starts(cf);
+	cf->nheader = capture_header_labels(cf->bytes, cf->len, cf->header, MAX_LABELS);
+	capture_of(cf, a->capture, "");
+	store_time_now(a->now, sizeof a->now);
+	if (nbatch == 0) {
+		store_batch_begin(s);
+		clock_gettime(CLOCK_MONOTONIC, &batch_start);
 	}
-	find_starts(&cf);
-	cf.nheader = capture_header_labels(cf.bytes, cf.len, cf.header, MAX_LABELS);
-	struct store_capture capture = { 0 };
-	capture_of(&cf, &capture, "");
-	struct add_ctx a = { .store = s, .cf = &cf, .capture = &capture };
-	store_time_now(a.now, sizeof a.now);
-	struct derive_options o = { fmt, NULL, true };
-	int end;
-	do {                       /* twice when the capture proves stored already (store.h) */
-		a.runs = 0;
-		a.begun = false;
-		derive_file(path, &o, keep_run, &a);
-		if (a.failed)
-			verb_store_failed(s);
-		end = a.runs ? store_add_end(s, true) : 0;
-	} while (end == STORE_RETRY);
-	if (end < 0)
-		verb_store_failed(s);
-	for (int i = 0; i < a.runs; i++) {
-		printf("%s\n", a.kept[i].id);
-		if (a.kept[i].existed)
-			td_warn(cf.name, 0, "run %d is stored already as %s%s", a.kept[i].index + 1, a.kept[i].id,
-				nuser_labels ? " (labels added)" : "");
-	}
-	free(a.kept);
-	if (a.runs == 0) {
-		td_bad_input(cf.name, 0, "no perf stat counters found: nothing stored");
+	batch[nbatch++] = a;
+	if (derive_into_batch(a) == STORE_RETRY)
+		resend_batch();
+	if (a->runs == 0) {          /* nothing of it was sent */
+		td_bad_input(cf->name, 0, "no perf stat counters found: nothing stored");
+		free_file(a);
+		nbatch--;
 		rc = -1;
+	} else {
+		batch_bytes += cf->len + a->capture->zstd_len;
 	}
-	if (cf.path[0])
-		unlink(cf.path);
-	free((void *)capture.zstd);
-	for (int i = 0; i < cf.nheader; i++)
-		free((void *)cf.header[i].key), free((void *)cf.header[i].value);
-	free(cf.bytes);
+	if (nbatch == BATCH_FILES || batch_bytes >= BATCH_BYTES || (nbatch && ms_since(&batch_start) >= BATCH_MS))
+		commit_batch(s);
 	return rc;
 }
 
@@ -300,7 +372,7 @@ int cmd_add(int argc, char **argv)
 		opt_time = td_strndup(iso, strlen(iso));
 	}
 	struct td_store *s = verb_open();
-	/* each file's commit waits for its WAL flush (a few ms on a VM's disk)
+	/* each batch's commit waits for its WAL flush (a few ms on a VM's disk)
 	 * unless told: this session's commits then return before the flush;
 	 * a server crash loses the last of them whole (a transaction is never
 	 * half there). SQLite in WAL mode does not sync each commit anyway. */
@@ -310,8 +382,10 @@ int cmd_add(int argc, char **argv)
 	if (!(zstd_ctx = ZSTD_createCCtx()))
 		td_die("zstd: out of memory");
 	int bad = 0;
+	opt_fmt = fmt;
 	for (int i = 0; i < n; i++)
-		bad |= add_file(s, argv[i], fmt) < 0;
+		bad |= add_file(s, argv[i]) < 0;
+	commit_batch(s);
 	ZSTD_freeCCtx(zstd_ctx);
 	store_close(s);
 	return td_exit_code(bad ? TD_EXIT_BAD : TD_EXIT_OK);

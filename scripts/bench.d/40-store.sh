@@ -31,9 +31,23 @@ t() { /usr/bin/time -f "%e %M %U %S" -o "$T_TMP/time" "$@" >/dev/null 2>"$T_TMP/
 load() { cut -d' ' -f1 /proc/loadavg; }
 rate() { awk -v n="$1" -v s="$2" 'BEGIN { printf "%.0f", (s > 0 ? n / s : 0) }'; }
 
+# median3 CMD...: runs CMD (which sets s, cpu, k and maybe scpu) three
+# times; s, cpu, k, scpu become those of the run with the median wall time
+median3() {
+	local i runs=""
+	for i in 1 2 3; do
+		"$@"
+		runs="$runs$s $cpu $k ${scpu:-0}
+"
+	done
+	set -- $(printf '%s' "$runs" | sort -n | sed -n 2p)
+	s=$1 cpu=$2 k=$3 scpu=$4
+}
+
 sqlite_db=$T_TMP/add.db
-t "$BIN/td-store" add --db "$sqlite_db" "$caps"/*.csv
-echo "add, SQLite:      1000 captures in ${s} s = $(rate 1000 "$s") captures/s (target 2000), ${k} KiB max RSS; CPU ${cpu} s (= $(rate 1000 "$cpu")/s of CPU), load $(load)"
+sqlite_add() { rm -f "$sqlite_db" "$sqlite_db"-*; t "$BIN/td-store" add --db "$sqlite_db" "$caps"/*.csv; }
+median3 sqlite_add
+echo "add, SQLite:      1000 captures in ${s} s = $(rate 1000 "$s") captures/s (target 2000), ${k} KiB max RSS; CPU ${cpu} s (= $(rate 1000 "$cpu")/s of CPU), load $(load); median of 3"
 # memory: 10,000 files (the 1,000 ten times: the repeats are recognised by content)
 set -- "$caps"/*.csv
 t "$BIN/td-store" add --db "$T_TMP/mem.db" "$@" "$@" "$@" "$@" "$@" "$@" "$@" "$@" "$@" "$@"
@@ -53,34 +67,39 @@ server_cpu() {
 	done
 	echo "$t"
 }
-# pg_add NAME [OPTION]: the 1,000 captures into a fresh database NAME
+# pg_add [OPTION]: the 1,000 captures into a fresh database
+pg_n=0
 pg_add() {
-	$PG_AS "$PG_BIN/psql" -h "$PG_DIR" -U postgres -qAt -d postgres -c "CREATE DATABASE $1" >/dev/null
-	"$BIN/td-store" list --db "host=$PG_DIR user=postgres dbname=$1" >/dev/null 2>&1    # the schema
+	pg_n=$((pg_n + 1))
+	$PG_AS "$PG_BIN/psql" -h "$PG_DIR" -U postgres -qAt -d postgres -c "CREATE DATABASE tdadd$pg_n" >/dev/null
+	"$BIN/td-store" list --db "host=$PG_DIR user=postgres dbname=tdadd$pg_n" >/dev/null 2>&1    # the schema
 	local before
 	before=$(server_cpu)
-	t "$BIN/td-store" add --db "host=$PG_DIR user=postgres dbname=$1" ${2:-} "$caps"/*.csv
+	t "$BIN/td-store" add --db "host=$PG_DIR user=postgres dbname=tdadd$pg_n" ${1:-} "$caps"/*.csv
 	sleep 0.2
 	scpu=$(awk -v t=$(($(server_cpu) - before)) 'BEGIN { printf "%.2f", t / 100 }')
 }
+# pg_restart [SETTING...]: the server again, with these settings
+pg_restart() {
+	local o="-k $PG_DIR -c listen_addresses=" c
+	for c in "$@"; do o="$o -c $c"; done
+	$PG_AS "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w -m fast -o "$o" restart >/dev/null 2>&1
+}
 if pg_start; then
-	# the test suite's server first: no fsync, no wait for the WAL flush
-	pg_add tdadd1
-	echo "add, PostgreSQL:  1000 captures in ${s} s = $(rate 1000 "$s") captures/s (target 500), ${k} KiB max RSS; client CPU ${cpu} s, server CPU ${scpu} s (= $(rate 1000 "$(awk -v a="$cpu" -v b="$scpu" 'BEGIN { print a + b }')")/s of CPU), load $(load); server with fsync=off synchronous_commit=off (tests/pg.sh)"
+	# PostgreSQL's defaults: each commit (one a batch of files) waits for its WAL flush to disk
+	pg_restart
+	median3 pg_add
+	echo "add, PostgreSQL:  1000 captures in ${s} s = $(rate 1000 "$s") captures/s (target 500), ${k} KiB max RSS; client CPU ${cpu} s, server CPU ${scpu} s (= $(rate 1000 "$(awk -v a="$cpu" -v b="$scpu" 'BEGIN { print a + b }')")/s of CPU), load $(load); median of 3; server defaults (fsync=on synchronous_commit=on: one WAL flush per batch of files)"
 	set -- "$caps"/*.csv
 	$PG_AS "$PG_BIN/psql" -h "$PG_DIR" -U postgres -qAt -d postgres -c "CREATE DATABASE tdmem" >/dev/null
 	t "$BIN/td-store" add --db "host=$PG_DIR user=postgres dbname=tdmem" "$@" "$@" "$@" "$@" "$@" "$@" "$@" "$@" "$@" "$@"
-	echo "add, PostgreSQL:  10000 files in ${s} s, ${k} KiB max RSS (memory flat: compare with the line above)"
-	# then PostgreSQL's defaults: each commit waits for its WAL flush to disk
-	$PG_AS "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w -m fast \
-		-o "-k $PG_DIR -c listen_addresses=" restart >/dev/null 2>&1
-	pg_add tdadd2
-	echo "add, PostgreSQL:  1000 captures in ${s} s = $(rate 1000 "$s") captures/s; client CPU ${cpu} s, server CPU ${scpu} s, load $(load); server defaults (fsync=on synchronous_commit=on: one WAL flush per file)"
-	pg_add tdadd3 --async-commit
-	echo "add, PostgreSQL:  1000 captures in ${s} s = $(rate 1000 "$s") captures/s; client CPU ${cpu} s, server CPU ${scpu} s, load $(load); server defaults, add --async-commit (a server crash may lose the last files added, whole)"
-	# back to the test suite's settings for the queries below
-	$PG_AS "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w -m fast \
-		-o "-k $PG_DIR -c listen_addresses= -c fsync=off -c synchronous_commit=off -c full_page_writes=off" restart >/dev/null 2>&1
+	echo "add, PostgreSQL:  10000 files in ${s} s, ${k} KiB max RSS (memory flat: compare with the line above); server defaults"
+	pg_add --async-commit
+	echo "add, PostgreSQL:  1000 captures in ${s} s = $(rate 1000 "$s") captures/s; client CPU ${cpu} s, server CPU ${scpu} s, load $(load); server defaults, add --async-commit (a server crash may lose the last batches added, whole)"
+	# the test suite's settings: no fsync, no wait for the WAL flush (for the queries below too)
+	pg_restart fsync=off synchronous_commit=off full_page_writes=off
+	pg_add
+	echo "add, PostgreSQL:  1000 captures in ${s} s = $(rate 1000 "$s") captures/s; client CPU ${cpu} s, server CPU ${scpu} s, load $(load); server with fsync=off synchronous_commit=off (tests/pg.sh; does not count)"
 else
 	echo "add, PostgreSQL:  absent ($PG_WHY)"
 fi
