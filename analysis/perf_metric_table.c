@@ -402,6 +402,7 @@ struct perf_metric_table *perf_metric_table_for_cpuid(const char *cpuid, char *e
 	else
 		snprintf(dir, sizeof dir, "%s/.cache/tdkit", home && home[0] ? home : "/tmp");
 	snprintf(path, sizeof path, "%s/perf-%s-%s.metrics", dir, version, cpuid);
+	const char *listing = path;          /* the cached listing, else a temporary one */
 	if (access(path, R_OK) != 0) {
 		make_dirs(dir);
 		snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
@@ -417,11 +418,11 @@ struct perf_metric_table *perf_metric_table_for_cpuid(const char *cpuid, char *e
 				snprintf(err, cap, "--cpuid %s: 'perf list --details' failed", cpuid);
 				return NULL;
 			}
-			snprintf(path, sizeof path, "%s", tmp);
+			listing = tmp;
 		}
 	}
 	/* a listing without metrics: said here, not as bad input */
-	FILE *f = fopen(path, "r");
+	FILE *f = fopen(listing, "r");
 	char line[256];
 	bool any = false, header = false;
 	while (f && !any && fgets(line, sizeof line, f)) {
@@ -433,13 +434,13 @@ struct perf_metric_table *perf_metric_table_for_cpuid(const char *cpuid, char *e
 	if (!any) {
 		snprintf(err, cap, "--cpuid %s: perf %s has no metric table for this CPU (a CPU newer than the perf "
 			 "build lists nothing); give a newer perf's listing with --metrics FILE", cpuid, version);
-		if (!strncmp(path, "/tmp/tdkit-perf-", 16))
-			unlink(path);
+		if (listing == tmp)
+			unlink(tmp);
 		return NULL;
 	}
-	struct perf_metric_table *t = perf_metric_table_load(path);
-	if (!strncmp(path, "/tmp/tdkit-perf-", 16))
-		unlink(path);
+	struct perf_metric_table *t = perf_metric_table_load(listing);
+	if (listing == tmp)
+		unlink(tmp);
 	if (!t) {
 		snprintf(err, cap, "--cpuid %s: perf %s's listing could not be read", cpuid, version);
 		return NULL;

@@ -178,7 +178,7 @@ bool roofline_peaks_load(const char *path, struct roofline_peaks *p)
 			p->gbs = v;
 		} else if (!strncmp(key, "peak_gbs_", 9) && key[9] && strlen(key + 9) < sizeof p->level[0] &&
 			   p->nlevels < ROOFLINE_MAX_LEVELS) {
-			snprintf(p->level[p->nlevels], sizeof p->level[0], "%s", key + 9);
+			memcpy(p->level[p->nlevels], key + 9, strlen(key + 9) + 1);   /* fits: checked above */
 			p->level_gbs[p->nlevels++] = v;
 		} else {
 			td_bad_input(path, no, "unknown key '%s' (peak_gflops, peak_gbs, peak_gbs_LEVEL; at most %d levels)",

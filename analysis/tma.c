@@ -32,7 +32,7 @@ static const struct counter *lookup(const struct tma_ctx *c, const char *event)
 	name[n - 1] = '\0';
 	if ((k = counter_set_get(c->set, name)) || !c->set->pmu[0])
 		return k;
-	char wrapped[160];
+	char wrapped[sizeof c->set->pmu + sizeof name + 2];
 	snprintf(wrapped, sizeof wrapped, "%s/%s/", c->set->pmu, name);
 	return counter_set_get(c->set, wrapped);
 }

@@ -98,7 +98,7 @@ static const struct tma_def *def_for(const char *path, size_t n, const char *dom
 	memcpy(def_path[i], path, n);
 	def_path[i][n] = '\0';
 	snprintf(def_name[i], NAME_CAP, "%s", name);
-	snprintf(def_leaf[i], NAME_CAP, "%s", leaf);
+	memcpy(def_leaf[i], leaf, strlen(leaf) + 1);   /* fits: checked above */
 	def_implied[i] = implied;
 	defs[i] = (struct tma_def){ def_name[i], def_leaf[i], parent ? parent->name : NULL, NAN, domain };
 	ndefs = i + 1;                       /* after the entry is whole: a reader of ndefs sees it complete */

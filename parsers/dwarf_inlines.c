@@ -186,7 +186,7 @@ static const char *elf_function_at(struct dwarf_inlines *d, uint64_t vaddr, uint
 	Elf *elf = dwarf_getelf(d->dbg);
 	size_t shndx = 0;
 	Elf_Scn *symtab = NULL;
-	GElf_Shdr symsh;
+	GElf_Shdr symsh = { 0 };
 	for (Elf_Scn *scn = NULL; elf && (scn = elf_nextscn(elf, scn));) {
 		GElf_Shdr sh;
 		if (!gelf_getshdr(scn, &sh))

@@ -197,6 +197,7 @@ void flame_color(struct flame_colors *c, const char *name, size_t len, char *out
 	double v[3];
 	if (c->shade == FLAME_SHADE_HASH) {
 		uint32_t small[256], *cp = len <= 256 ? small : td_malloc(len * sizeof *cp);
+		cp[0] = 0;                 /* name_hash reads none of an empty name */
 		size_t n = 0;
 		for (size_t i = 0; i < len; n++)
 			i += td_utf8_next(name + i, len - i, &cp[n]);
