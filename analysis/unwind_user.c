@@ -82,9 +82,11 @@ struct unwind_space *unwind_space_new(struct machine *m, int32_t pid)
 	sp->nmods = machine_modules(m, pid, &mods, &sp->gen);
 	sp->nmaps = machine_user_maps(m, pid, mods, sp->nmods, &maps);
 	sp->mods = td_malloc((sp->nmods + 1) * sizeof(*sp->mods));
-	memcpy(sp->mods, mods, sp->nmods * sizeof(*sp->mods));
+	if (sp->nmods)                  /* a process whose maps were let go has none (NULL) */
+		memcpy(sp->mods, mods, sp->nmods * sizeof(*sp->mods));
 	sp->maps = td_malloc((sp->nmaps + 1) * sizeof(*sp->maps));
-	memcpy(sp->maps, maps, sp->nmaps * sizeof(*sp->maps));
+	if (sp->nmaps)
+		memcpy(sp->maps, maps, sp->nmaps * sizeof(*sp->maps));
 	return sp;
 }
 

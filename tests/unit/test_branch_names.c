@@ -66,7 +66,7 @@ static void frame(struct check *c, int32_t pid, int context, uint64_t ip)
 	c->user_fallbacks += context == PERF_RECORD_MISC_KERNEL;
 	c->kernel_fallbacks += context == PERF_RECORD_MISC_USER;
 	if (!same && !c->first_diff[0])
-		snprintf(c->first_diff, sizeof c->first_diff, "frame %lu, %#llx: perf %s, as kernel %s, as user %s", c->frames,
+		snprintf(c->first_diff, sizeof c->first_diff, "frame %lu, %#llx: perf %.150s, as kernel %.150s, as user %.150s", c->frames,
 			 (unsigned long long)ip, want, as_kernel, as_user);
 }
 
