@@ -41,60 +41,52 @@ struct list_ctx {
 	size_t n, cap;
 };
 
-static void collect(void *ctx, const char *id, const char *time, const char *summary)
+/* One row per (run, label), the runs newest first and each run's labels
+ * by key; a run without labels comes once with a NULL key. */
+static int run_label_row(void *ctx, int n, const char *const *cols, const size_t *lens)
 {
 	struct list_ctx *c = ctx;
-	TD_ALLOC_GROW(c->runs, c->n + 1, c->cap);
-	struct listed *r = &c->runs[c->n++];
-	memset(r, 0, sizeof *r);
-	snprintf(r->id, sizeof r->id, "%s", id);
-	snprintf(r->time, sizeof r->time, "%s", time);
-	r->summary = td_strndup(summary, strlen(summary));
-}
-
-
-static int label_row(void *ctx, int n, const char *const *cols, const size_t *lens)
-{
-	struct list_ctx *c = ctx;
-	if (n < 3)
+	if (n < 5 || !cols[0])
 		return 0;
-	/* rows come in the runs' order: find the run by id from where the last one was */
-	static size_t at;
-	if (at + 1 < c->n && strcmp(c->runs[at].id, cols[0]) && !strcmp(c->runs[at + 1].id, cols[0]))
-		at++;
-	else if (at >= c->n || strcmp(c->runs[at].id, cols[0]))
-		for (at = 0; at < c->n && strcmp(c->runs[at].id, cols[0]); at++)
-			;
-	if (at == c->n)
+	if (c->n == 0 || strcmp(c->runs[c->n - 1].id, cols[0])) {
+		TD_ALLOC_GROW(c->runs, c->n + 1, c->cap);
+		struct listed *r = &c->runs[c->n++];
+		memset(r, 0, sizeof *r);
+		snprintf(r->id, sizeof r->id, "%s", cols[0]);
+		snprintf(r->time, sizeof r->time, "%s", cols[1] ? cols[1] : "");
+		r->summary = td_strndup(cols[2] ? cols[2] : "", cols[2] ? lens[2] : 0);
+	}
+	if (!cols[3] || !cols[4])
 		return 0;
-	struct listed *r = &c->runs[at];
-	verb_append_label_json(&r->labels_json, &r->json_len, cols[1], cols[2]);
+	struct listed *r = &c->runs[c->n - 1];
+	verb_append_label_json(&r->labels_json, &r->json_len, cols[3], cols[4]);
 	/* the text view leaves the event list out: it is long and in the JSON */
-	if (!strcmp(cols[1], "events"))
+	if (!strcmp(cols[3], "events"))
 		return 0;
 	if (r->labels_len)
 		verb_append(&r->labels, &r->labels_len, " ", 1);
-	verb_append(&r->labels, &r->labels_len, cols[1], lens[1]);
+	verb_append(&r->labels, &r->labels_len, cols[3], lens[3]);
 	verb_append(&r->labels, &r->labels_len, "=", 1);
-	verb_append(&r->labels, &r->labels_len, cols[2], lens[2]);
+	verb_append(&r->labels, &r->labels_len, cols[4], lens[4]);
 	return 0;
 }
 
-/* The labels of the listed runs, in one query over the same filter. */
-static void load_labels(struct td_store *s, struct list_ctx *c)
+/* The runs the filter selects (at most opt_limit, the newest) with their
+ * labels, in one query: the filter is evaluated once, and each selected
+ * run's labels come from the (run_id, key) primary key. */
+static void load_runs(struct td_store *s, struct list_ctx *c)
 {
-	if (c->n == 0)
-		return;
 	struct verb_sql q;
-	verb_sql_start(&q, "SELECT l.run_id, l.key, l.value FROM labels l JOIN runs r ON r.id = l.run_id WHERE 1 = 1");
+	verb_sql_start(&q, "SELECT r.id, r.time, r.summary, l.key, l.value FROM (SELECT r.id, r.time, r.seq, r.summary"
+			   " FROM runs r WHERE 1 = 1");
 	verb_sql_filter(&q, s, &verb_filter);
-	/* with a limit, only the runs listed: those at or after the oldest one's time */
+	verb_sql_add(&q, " ORDER BY r.time DESC, r.seq DESC");
 	if (opt_limit > 0) {
-		verb_sql_add(&q, " AND r.time >= ?");
-		verb_sql_param(&q, SV_STR(c->runs[c->n - 1].time));
+		verb_sql_add(&q, " LIMIT ?");
+		verb_sql_param(&q, SV_I(opt_limit));
 	}
-	verb_sql_add(&q, " ORDER BY r.time DESC, r.seq DESC, l.key");
-	verb_sql_run(s, &q, label_row, c);
+	verb_sql_add(&q, ") r LEFT JOIN labels l ON l.run_id = r.id ORDER BY r.time DESC, r.seq DESC, l.key");
+	verb_sql_run(s, &q, run_label_row, c);
 }
 
 enum { L_ID, L_TIME, L_SUMMARY, L_LABELS, NLCOLS };
@@ -109,9 +101,7 @@ int cmd_list(int argc, char **argv)
 		td_usage_error(&cmd, "--limit: a count of runs, 1 or more");
 	struct td_store *s = verb_open();
 	struct list_ctx c = { 0 };
-	if (verb_select_runs(s, opt_limit, collect, &c) < 0)
-		verb_store_failed(s);
-	load_labels(s, &c);
+	load_runs(s, &c);
 	if (verb_json) {
 		printf("[");
 		for (size_t i = 0; i < c.n; i++) {
