@@ -37,7 +37,7 @@ $(BUILD)/%.o: %.c
 STORE_VERBS := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard filters/td-store/*.c)))
 $(BIN)/td-store: $(BUILD)/filters/td-store.o $(STORE_VERBS) $(BUILD)/libtd.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lsqlite3 -lpq -ljansson
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lsqlite3 -ljansson
 
 # libtdcount: counting inside a program (count/), event names through libpfm4
 COUNT_LIB := $(BUILD)/libtdcount.a
@@ -52,13 +52,13 @@ $(BUILD)/tdcount-example: $(BUILD)/count/example.o $(COUNT_LIB)
 COLLECT_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard filters/td-collect/*.c)))
 $(BIN)/td-collect: $(BUILD)/filters/td-collect.o $(COLLECT_OBJ) $(STORE_VERBS) $(BUILD)/libtd.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lsqlite3 -lpq -ljansson
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lsqlite3 -ljansson
 
 # td-mcp: its modules (filters/td-mcp/*.c) over td-store's verbs, and an HTTP server
 MCP_MODS := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard filters/td-mcp/*.c)))
 $(BIN)/td-mcp: $(BUILD)/filters/td-mcp.o $(MCP_MODS) $(STORE_VERBS) $(BUILD)/libtd.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lsqlite3 -lpq -ljansson -lmicrohttpd
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lsqlite3 -ljansson -lmicrohttpd
 
 $(BIN)/%: $(BUILD)/filters/%.o $(BUILD)/libtd.a
 	@mkdir -p $(@D)

@@ -4,12 +4,12 @@
  * the next statement that waits (a query, the commit), bulk rows go as
  * multi-row INSERTs; results come as text (bytea columns are decoded from
  * bytea's hex form before the caller sees them). */
-#include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "common/diag.h"
 #include "store/backend.h"
+#include "store/pq.h"
 
 #define BYTEA_OID 17
 
@@ -50,7 +50,7 @@ static void first_line(char *dst, size_t cap, const char *what, const char *msg)
 static void set_error(struct pg_backend *b, const char *msg)
 {
 	b->base.conflict[0] = 0;
-	const char *m = msg ? msg : PQerrorMessage(b->conn);
+	const char *m = msg ? msg : pq.PQerrorMessage(b->conn);
 	if (strncmp(m, "ERROR:  ", 8) == 0)
 		m += 8;
 	first_line(b->base.error, sizeof b->base.error, NULL, m);
@@ -167,21 +167,21 @@ static void params_add(struct pg_params *p, const struct store_value *v)
 /* The rows of one result, to fn; returns fn's stop. */
 static bool rows_to(PGresult *res, store_row_fn fn, void *ctx)
 {
-	int rows = PQntuples(res), cols = PQnfields(res);
+	int rows = pq.PQntuples(res), cols = pq.PQnfields(res);
 	if (cols > 64)
 		cols = 64;
 	for (int r = 0; r < rows; r++) {
 		const char *cells[64];
 		size_t lens[64];
 		for (int c = 0; c < cols; c++) {
-			if (PQgetisnull(res, r, c)) {
+			if (pq.PQgetisnull(res, r, c)) {
 				cells[c] = NULL;
 				lens[c] = 0;
 				continue;
 			}
-			char *v = PQgetvalue(res, r, c);
-			size_t len = (size_t)PQgetlength(res, r, c);
-			if (PQftype(res, c) == BYTEA_OID)
+			char *v = pq.PQgetvalue(res, r, c);
+			size_t len = (size_t)pq.PQgetlength(res, r, c);
+			if (pq.PQftype(res, c) == BYTEA_OID)
 				len = bytea_decode(v, len);
 			cells[c] = v;
 			lens[c] = len;
@@ -214,7 +214,7 @@ static const char *prepared_name(struct pg_backend *b, const char *text, int npa
 		return NULL;
 	struct prepared *p = &b->prepared[b->nprepared];
 	snprintf(p->name, sizeof p->name, "td%d", ++b->next_name);
-	if (PQsendPrepare(b->conn, p->name, text, nparams, NULL) != 1)
+	if (pq.PQsendPrepare(b->conn, p->name, text, nparams, NULL) != 1)
 		return NULL;
 	b->pending++;
 	p->sql = td_strndup(text, strlen(text));
@@ -228,7 +228,7 @@ static const char *prepared_name(struct pg_backend *b, const char *text, int npa
 static int pg_sync(struct pg_backend *b, store_row_fn fn, void *ctx)
 {
 	int rc = b->send_failed ? -1 : 0;
-	if (PQpipelineSync(b->conn) != 1) {
+	if (pq.PQpipelineSync(b->conn) != 1) {
 		set_error(b, NULL);
 		b->pending = 0;
 		return -1;
@@ -237,24 +237,24 @@ static int pg_sync(struct pg_backend *b, store_row_fn fn, void *ctx)
 	int finished = 0;
 	bool stop = false;
 	while (finished <= b->pending + 1) {
-		PGresult *res = PQgetResult(b->conn);
+		PGresult *res = pq.PQgetResult(b->conn);
 		if (!res) {
 			finished++;
 			continue;
 		}
-		ExecStatusType st = PQresultStatus(res);
+		ExecStatusType st = pq.PQresultStatus(res);
 		if (st == PGRES_PIPELINE_SYNC) {
-			PQclear(res);
+			pq.PQclear(res);
 			break;
 		}
 		if (st == PGRES_PIPELINE_ABORTED) {
 			rc = -1;
 		} else if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
 			if (rc == 0) {
-				set_error(b, PQresultErrorMessage(res));
+				set_error(b, pq.PQresultErrorMessage(res));
 				/* unique_violation: which constraint, for a caller that can tell a duplicate */
-				const char *state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
-				const char *constraint = PQresultErrorField(res, PG_DIAG_CONSTRAINT_NAME);
+				const char *state = pq.PQresultErrorField(res, PG_DIAG_SQLSTATE);
+				const char *constraint = pq.PQresultErrorField(res, PG_DIAG_CONSTRAINT_NAME);
 				if (state && constraint && !strcmp(state, "23505"))
 					snprintf(b->base.conflict, sizeof b->base.conflict, "%s", constraint);
 				/* two adds of the same captures in different orders */
@@ -265,7 +265,7 @@ static int pg_sync(struct pg_backend *b, store_row_fn fn, void *ctx)
 		} else if (st == PGRES_TUPLES_OK && fn && !stop && rc == 0 && finished == b->pending - 1) {
 			stop = rows_to(res, fn, ctx);
 		}
-		PQclear(res);
+		pq.PQclear(res);
 	}
 	b->pending = 0;
 	b->send_failed = false;
@@ -286,8 +286,8 @@ static int pg_send(struct pg_backend *b, const char *sql, store_row_fn fn, void 
 	char *text = numbered_placeholders(sql);
 	const struct pg_params *p = &b->params;
 	const char *name = prepared_name(b, text, p->n);
-	int sent = name ? PQsendQueryPrepared(b->conn, name, p->n, p->values, p->lengths, p->formats, 0)
-			: PQsendQueryParams(b->conn, text, p->n, NULL, p->values, p->lengths, p->formats, 0);
+	int sent = name ? pq.PQsendQueryPrepared(b->conn, name, p->n, p->values, p->lengths, p->formats, 0)
+			: pq.PQsendQueryParams(b->conn, text, p->n, NULL, p->values, p->lengths, p->formats, 0);
 	free(text);
 	params_clear(&b->params);
 	if (sent != 1) {
@@ -391,7 +391,7 @@ static void pg_close(struct store_backend *base)
 	struct pg_backend *b = (struct pg_backend *)base;
 	if (b->pending)
 		pg_sync(b, NULL, NULL);
-	PQfinish(b->conn);
+	pq.PQfinish(b->conn);
 	forget_prepared(b);
 	params_free(&b->params);
 	free(b->sql);
@@ -414,24 +414,28 @@ struct store_backend *store_postgres_open(const char *conninfo, char *err, size_
 	b->base.dialect = STORE_POSTGRES;
 	b->base.name = "postgresql";
 	b->base.remote = true;
-	b->conn = PQconnectdb(conninfo);
-	if (PQstatus(b->conn) != CONNECTION_OK) {
-		const char *m = PQerrorMessage(b->conn);
+	if (pq_load(err, errlen) < 0) {
+		free(b);
+		return NULL;
+	}
+	b->conn = pq.PQconnectdb(conninfo);
+	if (pq.PQstatus(b->conn) != CONNECTION_OK) {
+		const char *m = pq.PQerrorMessage(b->conn);
 		/* "connection to server on socket ... failed: FATAL:  password ..." */
 		const char *fatal = strstr(m, "FATAL:  ");
 		first_line(err, errlen, "cannot connect to PostgreSQL", fatal ? fatal + 8 : m);
-		PQfinish(b->conn);
+		pq.PQfinish(b->conn);
 		free(b);
 		return NULL;
 	}
-	PQsetNoticeProcessor(b->conn, quiet_notice, NULL);
-	if (PQenterPipelineMode(b->conn) != 1) {
-		first_line(err, errlen, "PostgreSQL: cannot enter pipeline mode", PQerrorMessage(b->conn));
-		PQfinish(b->conn);
+	pq.PQsetNoticeProcessor(b->conn, quiet_notice, NULL);
+	if (pq.PQenterPipelineMode(b->conn) != 1) {
+		first_line(err, errlen, "PostgreSQL: cannot enter pipeline mode", pq.PQerrorMessage(b->conn));
+		pq.PQfinish(b->conn);
 		free(b);
 		return NULL;
 	}
-	snprintf(b->base.where, sizeof b->base.where, "postgresql database %s on %s", PQdb(b->conn),
-		 PQhost(b->conn) ? PQhost(b->conn) : "localhost");
+	snprintf(b->base.where, sizeof b->base.where, "postgresql database %s on %s", pq.PQdb(b->conn),
+		 pq.PQhost(b->conn) ? pq.PQhost(b->conn) : "localhost");
 	return &b->base;
 }

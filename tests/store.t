@@ -308,4 +308,13 @@ if pg_start; then
 else
 	skip "postgresql: $PG_WHY"
 fi
+# libpq (TLS, Kerberos, LDAP) costs every start; it is opened only for a
+# PostgreSQL database, so a SQLite command never maps it
+if command -v ldd >/dev/null; then
+	! ldd "$S" | grep -q "libpq\."
+	ok $? "td-store does not link libpq (it is opened on first PostgreSQL use)"
+	run_tool "$T_TMP/o" "$T_TMP/e" env LD_DEBUG=files "$S" list --db "$T_TMP/nolibpq.db"
+	! grep -q "file=libpq\." "$T_TMP/e"
+	ok $? "a SQLite list does not load libpq"
+fi
 done_testing
