@@ -154,7 +154,7 @@ fuzz-run-fuzz_%:
 	@ASAN_OPTIONS=$(FUZZ_ASAN_OPTIONS) build-fuzz/fuzz_$* -max_total_time=$(FUZZ_SECONDS) \
 	  -max_len=$(or $(FUZZ_MAX_LEN_$*),$(FUZZ_MAX_LEN)) -artifact_prefix=build-fuzz/ -print_final_stats=1 $(FUZZ_RUN_FLAGS_$*) $(FUZZ_RUN_FLAGS) build-fuzz/corpus-fuzz_$* \
 	  $(wildcard tests/fuzz/seeds/$*) $(wildcard $(FUZZ_SEEDS_$*)) 2>&1 | \
-	  grep -E '^stat::number_of_executed_units|^Done|==[0-9]+==ERROR|^SUMMARY: |^#[0-9]+[[:space:]]+DONE'; test $${PIPESTATUS[0]} -eq 0
+	  grep -E '^stat::number_of_executed_units|^Done|==[0-9]+== ?ERROR|^SUMMARY: |^#[0-9]+[[:space:]]+DONE'; test $${PIPESTATUS[0]} -eq 0
 
 deps:
 	@sh scripts/deps.sh
