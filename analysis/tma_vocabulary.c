@@ -5,6 +5,7 @@
  * tables are small and a tree is built once per set. */
 #include <math.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 #include "tma.h"
 
@@ -154,12 +155,63 @@ static char unknown_names[MAX_UNKNOWN][48];
 static int nunknown;
 static pthread_mutex_t unknown_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* The printed and deeper definitions by name, sorted once (ties in table
+ * order), so a lookup is a binary search, not a strcmp per definition. */
+struct def_by_name {
+	const char *name;
+	const struct tma_def *def;
+};
+static struct def_by_name printed_by_name[NPRINTED], deeper_by_name[NDEEPER];
+static pthread_once_t by_name_once = PTHREAD_ONCE_INIT;
+
+static int cmp_by_name(const void *a, const void *b)
+{
+	const struct def_by_name *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	return c ? c : (x->def > y->def) - (x->def < y->def);
+}
+
+static void sort_by_name(void)
+{
+	for (int i = 0; i < NPRINTED; i++)
+		printed_by_name[i] = (struct def_by_name){ printed_defs[i].name, &printed_defs[i] };
+	for (int i = 0; i < NDEEPER; i++)
+		deeper_by_name[i] = (struct def_by_name){ deeper_defs[i].name, &deeper_defs[i] };
+	qsort(printed_by_name, NPRINTED, sizeof *printed_by_name, cmp_by_name);
+	qsort(deeper_by_name, NDEEPER, sizeof *deeper_by_name, cmp_by_name);
+}
+
+/* The first definition of the table named name, or NULL. */
+static const struct tma_def *find_by_name(const struct def_by_name *by, int n, const char *name)
+{
+	int lo = 0, hi = n;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (strcmp(by[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && !strcmp(by[lo].name, name) ? by[lo].def : NULL;
+}
+
+static const struct tma_def *printed_def(const char *name)
+{
+	pthread_once(&by_name_once, sort_by_name);
+	return find_by_name(printed_by_name, NPRINTED, name);
+}
+
+static const struct tma_def *deeper_def(const char *name)
+{
+	pthread_once(&by_name_once, sort_by_name);
+	return find_by_name(deeper_by_name, NDEEPER, name);
+}
+
 const struct tma_def *tma_deeper_def(const char *name)
 {
-	for (int i = 0; i < NDEEPER; i++)
-		if (!strcmp(deeper_defs[i].name, name))
-			return &deeper_defs[i];
-	const struct tma_def *d = NULL;
+	const struct tma_def *d = deeper_def(name);
+	if (d)
+		return d;
 	pthread_mutex_lock(&unknown_lock);
 	for (int i = 0; i < nunknown && !d; i++)
 		if (!strcmp(unknown_names[i], name))
@@ -176,12 +228,11 @@ const struct tma_def *tma_deeper_def(const char *name)
 
 const struct tma_def *tma_define_node(const char *name, const char *parent, const char *domain)
 {
-	for (int i = 0; i < NPRINTED; i++)
-		if (!strcmp(printed_defs[i].name, name))
-			return &printed_defs[i];
-	for (int i = 0; i < NDEEPER; i++)
-		if (!strcmp(deeper_defs[i].name, name))
-			return &deeper_defs[i];
+	const struct tma_def *known = printed_def(name);
+	if (!known)
+		known = deeper_def(name);
+	if (known)
+		return known;
 	const struct tma_def *d = tma_deeper_def(name);
 	if (!d)
 		return NULL;
@@ -189,11 +240,9 @@ const struct tma_def *tma_define_node(const char *name, const char *parent, cons
 	struct tma_def *u = &unknown_defs[d - unknown_defs];
 	if (!u->parent && parent) {
 		/* the parent's name lives as long as the program too */
-		const struct tma_def *p = NULL;
-		for (int i = 0; i < NPRINTED && !p; i++)
-			p = !strcmp(printed_defs[i].name, parent) ? &printed_defs[i] : NULL;
-		for (int i = 0; i < NDEEPER && !p; i++)
-			p = !strcmp(deeper_defs[i].name, parent) ? &deeper_defs[i] : NULL;
+		const struct tma_def *p = printed_def(parent);
+		if (!p)
+			p = deeper_def(parent);
 		for (int i = 0; i < nunknown && !p; i++)
 			p = !strcmp(unknown_names[i], parent) ? &unknown_defs[i] : NULL;
 		u->parent = p ? p->name : NULL;
@@ -208,13 +257,11 @@ const struct tma_def *tma_def_of(const struct tma_model *m, const char *name)
 	for (int k = 0; m && k < m->ndefs; k++)
 		if (!strcmp(m->defs[k].name, name))
 			return &m->defs[k];
-	for (int k = 0; k < NPRINTED; k++)
-		if (!strcmp(printed_defs[k].name, name))
-			return &printed_defs[k];
-	for (int k = 0; k < NDEEPER; k++)
-		if (!strcmp(deeper_defs[k].name, name))
-			return &deeper_defs[k];
-	const struct tma_def *d = NULL;
+	const struct tma_def *d = printed_def(name);
+	if (!d)
+		d = deeper_def(name);
+	if (d)
+		return d;
 	pthread_mutex_lock(&unknown_lock);
 	for (int i = 0; i < nunknown && !d; i++)
 		if (!strcmp(unknown_names[i], name))
