@@ -660,6 +660,16 @@ size_t fold_text(struct fold *f, const char *p, size_t n, const char *file, unsi
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t ln = nl ? (size_t)(nl - p) : (size_t)(end - p);
 		size_t len = ln && p[ln - 1] == '\r' ? ln - 1 : ln;
+		/* a frame line of the open sample: what fold_one() would find
+		 * after its header, record and one-line tests, all of which a
+		 * line starting with a blank fails */
+		struct script_frame fr;
+		if (f->memo_on && f->in_sample && len && (p[0] == '\t' || p[0] == ' ') && script_parse_frame(p, len, &fr)) {
+			frame_line(f, &fr);
+			lineno++;
+			p = nl ? nl + 1 : end;
+			continue;
+		}
 		enum line_kind kind = fold_one(f, p, len, file, lineno++);
 		p = nl ? nl + 1 : end;
 		if (kind != LINE_HEADER || !f->memo_on)
