@@ -660,6 +660,16 @@ size_t fold_text(struct fold *f, const char *p, size_t n, const char *file, unsi
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t ln = nl ? (size_t)(nl - p) : (size_t)(end - p);
 		size_t len = ln && p[ln - 1] == '\r' ? ln - 1 : ln;
+		/* a frame line of the open sample: what fold_one() would find
+		 * after its header, record and one-line tests, all of which a
+		 * line starting with a blank fails */
+		struct script_frame fr;
+		if (f->memo_on && f->in_sample && len && (p[0] == '\t' || p[0] == ' ') && script_parse_frame(p, len, &fr)) {
+			frame_line(f, &fr);
+			lineno++;
+			p = nl ? nl + 1 : end;
+			continue;
+		}
 		enum line_kind kind = fold_one(f, p, len, file, lineno++);
 		p = nl ? nl + 1 : end;
 		if (kind != LINE_HEADER || !f->memo_on)
@@ -1020,6 +1030,23 @@ static size_t stack_ids(const struct fold *f, uint32_t s, struct id_vec *out)
 	return out->n;
 }
 
+/* " COUNT\n" at out (room for 22 bytes); its length. snprintf's format
+ * parsing cost as much as joining the line. */
+static size_t count_text(char *out, uint64_t count)
+{
+	char digits[20];
+	size_t n = 0;
+	do {
+		digits[n++] = (char)('0' + count % 10);
+		count /= 10;
+	} while (count);
+	out[0] = ' ';
+	for (size_t i = 0; i < n; i++)
+		out[1 + i] = digits[n - 1 - i];
+	out[1 + n] = '\n';
+	return n + 2;
+}
+
 /* Sorted by text, each line written as it is joined: memory holds one line
  * of text, not the whole output. */
 void fold_write(struct fold *f, FILE *out)
@@ -1055,7 +1082,7 @@ void fold_write(struct fold *f, FILE *out)
 			cap = used + 32;
 			text = td_realloc(text, cap);
 		}
-		used += (size_t)snprintf(text + used, cap - used, " %llu\n", (unsigned long long)lines[s].count);
+		used += count_text(text + used, lines[s].count);
 		fwrite(text, 1, used, out);
 	}
 	free(lines);

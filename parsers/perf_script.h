@@ -37,6 +37,9 @@ bool script_parse_header(const char *line, size_t len, struct script_header *h);
 bool script_parse_header_perl(const char *line, size_t len, struct script_header *h);
 bool script_parse_header_exact(const char *line, size_t len, struct script_header *h);
 bool script_parse_frame(const char *line, size_t len, struct script_frame *f);
+/* The same answer from byte loops alone: what script_parse_frame() is
+ * checked against, and what it runs under TD_PLAIN=1 (common/plain.h). */
+bool script_parse_frame_plain(const char *line, size_t len, struct script_frame *f);
 /* A side-band record perf script prints between samples with
  * --show-task-events, --show-mmap-events and the like; not a sample:
  *   "sh 28671 391.907511: PERF_RECORD_FORK(28896:28896):(28671:28671)"
