@@ -7,11 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include "common/demangle.h"
 #include "common/diag.h"
 #include "common/sorted.h"
 #include "common/grow.h"
+#include "common/plain.h"
 #include "perf_symtab.h"
 #include "elf_symbols.h"
 
@@ -23,16 +25,57 @@ struct sym {
 
 #define MAX_LOADS 16
 
+/* A lookup range, 16 bytes: binaries have up to a few hundred thousand
+ * and a system-wide recording maps hundreds of binaries. lo..lo+len holds
+ * the symbol starting at lo, named by name: an offset into the string
+ * table, then into plt_names after it; with NAME_EXTRA an index into
+ * extra. With NAME_WIDE the symbol's start and the range's end are in
+ * wide (a range cut out of an overlapped symbol, or longer than 4 GiB). */
+struct rec {
+	uint64_t lo;
+	uint32_t len, name;
+};
+#define NAME_EXTRA 0x80000000u
+#define NAME_WIDE 0x40000000u
+#define NAME_INDEX 0x3fffffffu
+
+struct wide {
+	uint32_t rec;
+	uint64_t start, hi;
+};
+
+/* The shown (demangled) name of a range, kept once a lookup returned it. */
+struct shown {
+	uint32_t rec1;               /* rec + 1; 0: empty slot */
+	const char *name;
+};
+
 struct elf_symbols {
 	struct sym *sym;             /* while loading: in table order, then the PLT stubs */
 	size_t n, ntable;
-	struct symtab_range *range;  /* the lookup table perf's steps leave */
-	size_t nrange;
-	unsigned char *range_shown;  /* its name is final (demangled or not mangled) */
-	char *names;                 /* all names, back to back */
+	struct rec *rec;             /* the lookup table perf's steps leave, sorted */
+	size_t nrec;
+	struct wide *wide;           /* by rec */
+	size_t nwide;
+	const char **extra;          /* names of ranges that are neither in the string table nor PLT names */
+	size_t nextra;
+	struct shown *shown;         /* open addressing by rec, power-of-two size */
+	size_t nshown, shown_cap;
+	/* The string table names point into: mapped from the file (only the
+	 * pages lookups touch stay resident), or a copy when it cannot be. */
+	const char *names;
+	size_t names_len;
+	void *map;                   /* the mapping holding names; NULL: names is a heap copy */
+	size_t map_len;
 	char **demangled;            /* names that differ from the file's */
 	size_t ndemangled, demangled_cap;
+	/* while the ranges are built: the file's name of each name perf's
+	 * comparisons demangled (a range keeps the file's and demangles again
+	 * when looked up) */
+	struct shown_pair { const char *shown, *file; } *pairs;
+	size_t npairs, pairs_cap;
 	char *plt_names;             /* "name@plt" of the synthesized PLT entries */
+	size_t plt_len;
 	bool pie;
 	struct load { uint64_t offset, vaddr, memsz; } load[MAX_LOADS];
 	int nload;
@@ -109,17 +152,55 @@ static uint64_t file_offset_of(const struct elf_symbols *e, const struct section
 	return s->st_value - section->addr + section->offset;
 }
 
-/* The wanted symbols of a table; their names point into a copy of its
- * string table, taken whole. */
-/* The string table a symbol table names (its section index link), read
- * straight from the file into a buffer of its own: names point into it.
- * *len: its size; NULL when it cannot be read. */
-static char *read_strings(Elf *elf, int fd, size_t link, size_t *len)
+static void drop_names(struct elf_symbols *e)
+{
+	if (e->map)
+		munmap(e->map, e->map_len);
+	else
+		free((char *)e->names);
+	e->names = NULL;
+	e->map = NULL;
+	e->names_len = 0;
+}
+
+/* The string table mapped from the file when it is stored plain and ends
+ * with its NUL (names then end inside it): NULL when not. */
+static const char *map_strings(struct elf_symbols *e, int fd, const GElf_Shdr *sh)
+{
+	if (sh->sh_flags & SHF_COMPRESSED || sh->sh_size == 0 || sh->sh_size > SIZE_MAX / 2 ||
+	    sh->sh_offset > (uint64_t)INT64_MAX - sh->sh_size)
+		return NULL;
+	char last;
+	if (pread(fd, &last, 1, (off_t)(sh->sh_offset + sh->sh_size - 1)) != 1 || last != '\0')
+		return NULL;
+	long page = sysconf(_SC_PAGESIZE);
+	uint64_t skip = sh->sh_offset % (uint64_t)(page > 0 ? page : 4096);
+	size_t len = (size_t)(sh->sh_size + skip);
+	void *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, (off_t)(sh->sh_offset - skip));
+	if (map == MAP_FAILED)
+		return NULL;
+	madvise(map, len, MADV_RANDOM);      /* a lookup maps its name's page, not its neighbours too */
+	e->map = map;
+	e->map_len = len;
+	return (const char *)map + skip;
+}
+
+/* The string table a symbol table names (its section index link), mapped
+ * or else read into a buffer of its own: names point into it (e->names).
+ * false when it cannot be read. */
+static bool read_strings(struct elf_symbols *e, Elf *elf, int fd, size_t link)
 {
 	Elf_Scn *scn = elf_getscn(elf, link);
 	GElf_Shdr sh;
 	if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS || sh.sh_size > SIZE_MAX - 1)
-		return NULL;
+		return false;
+	drop_names(e);
+	const char *mapped = td_plain() ? NULL : map_strings(e, fd, &sh);
+	if (mapped) {
+		e->names = mapped;
+		e->names_len = (size_t)sh.sh_size - 1;   /* the last NUL ends the last name */
+		return true;
+	}
 	char *buf = td_malloc((size_t)sh.sh_size + 1);
 	size_t got = 0;
 	if (!(sh.sh_flags & SHF_COMPRESSED)) {     /* read once, not into libelf's copy and then ours */
@@ -134,15 +215,16 @@ static char *read_strings(Elf *elf, int fd, size_t link, size_t *len)
 		Elf_Data *d = elf_getdata(scn, NULL);
 		if (!d || !d->d_buf) {
 			free(buf);
-			return NULL;
+			return false;
 		}
 		buf = td_realloc(buf, d->d_size + 1);
 		memcpy(buf, d->d_buf, d->d_size);
 		got = d->d_size;
 	}
 	buf[got] = '\0';
-	*len = got;
-	return buf;
+	e->names = buf;
+	e->names_len = got;
+	return true;
 }
 
 static bool read_table(struct elf_symbols *e, Elf *elf, int fd, Elf_Scn *scn, const GElf_Shdr *sh)
@@ -150,18 +232,15 @@ static bool read_table(struct elf_symbols *e, Elf *elf, int fd, Elf_Scn *scn, co
 	Elf_Data *data = elf_getdata(scn, NULL);
 	if (!data || sh->sh_entsize == 0)
 		return false;
-	size_t names_len;
-	char *names = read_strings(elf, fd, sh->sh_link, &names_len);
-	if (!names)
+	if (!read_strings(e, elf, fd, sh->sh_link))
 		return false;
+	size_t names_len = e->names_len;
 	GElf_Ehdr eh;
 	bool arm = gelf_getehdr(elf, &eh) && (eh.e_machine == EM_ARM || eh.e_machine == EM_AARCH64);
 	size_t count = sh->sh_size / sh->sh_entsize, nkinds;
 	struct section_kind *kinds = section_kinds(elf, &nkinds);
 	free(e->sym);                /* a table tried before held no functions */
-	free(e->names);
 	e->n = 0;
-	e->names = names;
 	e->sym = td_calloc(count + 1, sizeof(*e->sym));
 	for (size_t i = 0; i < count; i++) {
 		GElf_Sym s;
@@ -236,6 +315,7 @@ static void add_plt(struct elf_symbols *e, Elf *elf)
 		names_len += strlen(names[i]) + 5;
 	}
 	e->plt_names = td_malloc(names_len + 8);
+	e->plt_len = names_len + 8;
 	char *w = e->plt_names;
 	uint64_t at = plt.sh_offset + header;       /* perf's stubs are at file offsets too */
 	for (size_t i = 0; i < nrel; i++, at += entry) {
@@ -249,8 +329,79 @@ static void add_plt(struct elf_symbols *e, Elf *elf)
 /* A name as perf shows it (kept with the table when demangled). */
 static const char *shown_of(void *ctx, const char *name)
 {
-	const char *d = keep_demangled(ctx, td_demangle(name));
-	return d ? d : name;
+	struct elf_symbols *e = ctx;
+	const char *d = keep_demangled(e, td_demangle(name));
+	if (!d)
+		return name;
+	TD_ALLOC_GROW(e->pairs, e->npairs + 1, e->pairs_cap);
+	e->pairs[e->npairs++] = (struct shown_pair){ d, name };
+	return d;
+}
+
+static int cmp_pair(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)((const struct shown_pair *)a)->shown, y = (uintptr_t)((const struct shown_pair *)b)->shown;
+	return (x > y) - (x < y);
+}
+
+/* The file's name of a name shown_of() demangled; name itself if none. */
+static const char *file_name_of(const struct elf_symbols *e, const char *name)
+{
+	size_t lo = 0, hi = e->npairs;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if ((uintptr_t)e->pairs[mid].shown < (uintptr_t)name)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < e->npairs && e->pairs[lo].shown == name ? e->pairs[lo].file : name;
+}
+
+/* The name number of a range's name (see struct rec). */
+static uint32_t name_number(struct elf_symbols *e, const char *name, size_t *extra_cap)
+{
+	if (e->names && name >= e->names && name <= e->names + e->names_len &&
+	    (uint64_t)(name - e->names) < NAME_INDEX)
+		return (uint32_t)(name - e->names);
+	uint64_t at = e->names_len + 1 + (uint64_t)(name - e->plt_names);
+	if (e->plt_names && name >= e->plt_names && name < e->plt_names + e->plt_len && at < NAME_INDEX)
+		return (uint32_t)at;
+	const char *file = file_name_of(e, name);
+	if (file != name)
+		return name_number(e, file, extra_cap);
+	if (e->nextra && e->extra[e->nextra - 1] == name)
+		return NAME_EXTRA | (uint32_t)(e->nextra - 1);
+	TD_ALLOC_GROW(e->extra, e->nextra + 1, *extra_cap);
+	e->extra[e->nextra++] = name;
+	return NAME_EXTRA | (uint32_t)(e->nextra - 1);
+}
+
+/* perf's ranges in 16 bytes each, in place (a range is twice that). */
+static void compact_ranges(struct elf_symbols *e, struct symtab_range *r, size_t n)
+{
+	struct rec *out = (struct rec *)r;
+	size_t extra_cap = 0, wide_cap = 0;
+	qsort(e->pairs, e->npairs, sizeof(*e->pairs), cmp_pair);
+	for (size_t i = 0; i < n; i++) {
+		struct symtab_range x = r[i];
+		uint32_t name = name_number(e, x.name, &extra_cap);
+		bool wide = x.start != x.lo || x.hi - x.lo > UINT32_MAX;
+		if (wide) {
+			TD_ALLOC_GROW(e->wide, e->nwide + 1, wide_cap);
+			e->wide[e->nwide++] = (struct wide){ (uint32_t)i, x.start, x.hi };
+		}
+		out[i] = (struct rec){ x.lo, wide ? 0 : (uint32_t)(x.hi - x.lo), name | (wide ? NAME_WIDE : 0) };
+	}
+	e->rec = td_realloc(out, (n + 1) * sizeof(*out));
+	e->nrec = n;
+	/* no range names a name demangled so far (extra holds none of them) */
+	for (size_t i = 0; i < e->ndemangled; i++)
+		free(e->demangled[i]);
+	e->ndemangled = 0;
+	free(e->pairs);
+	e->pairs = NULL;
+	e->npairs = e->pairs_cap = 0;
 }
 
 /* The symbols through perf's tree: table symbols, fix-ups, PLT stubs. */
@@ -264,11 +415,14 @@ static void build_ranges(struct elf_symbols *e)
 	}
 	if (e->ntable == e->n)
 		perf_symtab_fixup(t);
-	e->nrange = perf_symtab_ranges(t, &e->range);
-	e->range_shown = td_calloc(e->nrange + 1, 1);
-	perf_symtab_free(t);
 	free(e->sym);
 	e->sym = NULL;
+	struct symtab_range *r;
+	size_t n = perf_symtab_ranges(t, &r);
+	perf_symtab_free(t);
+	compact_ranges(e, r, n);
+	if (e->map)                  /* the pages lookups need come back on their own */
+		madvise(e->map, e->map_len, MADV_DONTNEED);
 }
 
 static void read_build_id(struct elf_symbols *e, Elf *elf)
@@ -438,9 +592,11 @@ void elf_symbols_close(struct elf_symbols *e)
 	if (!e)
 		return;
 	free(e->sym);
-	free(e->range);
-	free(e->range_shown);
-	free(e->names);
+	free(e->rec);
+	free(e->wide);
+	free(e->extra);
+	free(e->shown);
+	drop_names(e);
 	free(e->plt_names);
 	free(e->source);
 	free(e->runtime);
@@ -451,7 +607,7 @@ void elf_symbols_close(struct elf_symbols *e)
 }
 
 bool elf_symbols_is_pie(const struct elf_symbols *e) { return e->pie; }
-size_t elf_symbols_count(const struct elf_symbols *e) { return e->nrange; }
+size_t elf_symbols_count(const struct elf_symbols *e) { return e->nrec; }
 
 uint64_t elf_symbols_key(const struct elf_symbols *e, uint64_t addr, uint64_t map_start, uint64_t pgoff)
 {
@@ -508,27 +664,82 @@ uint64_t elf_symbols_key_of_vaddr(const struct elf_symbols *e, uint64_t vaddr)
 	return vaddr;
 }
 
+static const char *rec_name(const struct elf_symbols *e, uint32_t name)
+{
+	uint32_t k = name & NAME_INDEX;
+	if (name & NAME_EXTRA)
+		return e->extra[k];
+	return k <= e->names_len ? e->names + k : e->plt_names + (k - e->names_len - 1);
+}
+
+static struct shown *shown_slot(struct shown *t, size_t cap, uint32_t rec)
+{
+	size_t i = (rec * 0x9e3779b9u) & (cap - 1);
+	while (t[i].rec1 && t[i].rec1 != rec + 1)
+		i = (i + 1) & (cap - 1);
+	return &t[i];
+}
+
 /* The range's name as perf shows it, demangled on first use. perf
  * demangles every name as it loads it; a large C++ library costs more to
  * demangle whole than to read, so names are demangled when a lookup first
- * returns them, or when perf compares two symbols at one address. */
+ * returns them (or when perf compares two symbols at one address), and
+ * kept by range from then on. */
 static const char *shown_name(struct elf_symbols *e, size_t r)
 {
-	if (!e->range_shown[r]) {
-		char *d = td_demangle(e->range[r].name);
-		if (d)
-			e->range[r].name = keep_demangled(e, d);
-		e->range_shown[r] = 1;
+	if (e->shown_cap) {
+		struct shown *s = shown_slot(e->shown, e->shown_cap, (uint32_t)r);
+		if (s->rec1)
+			return s->name;
 	}
-	return e->range[r].name;
+	if (2 * (e->nshown + 1) > e->shown_cap) {
+		size_t cap = e->shown_cap ? 2 * e->shown_cap : 64;
+		struct shown *t = td_calloc(cap, sizeof(*t));
+		for (size_t i = 0; i < e->shown_cap; i++)
+			if (e->shown[i].rec1)
+				*shown_slot(t, cap, e->shown[i].rec1 - 1) = e->shown[i];
+		free(e->shown);
+		e->shown = t;
+		e->shown_cap = cap;
+	}
+	const char *name = rec_name(e, e->rec[r].name);
+	char *d = td_demangle(name);
+	if (d)
+		name = keep_demangled(e, d);
+	*shown_slot(e->shown, e->shown_cap, (uint32_t)r) = (struct shown){ (uint32_t)r + 1, name };
+	e->nshown++;
+	return name;
+}
+
+static const struct wide *wide_of(const struct elf_symbols *e, size_t r)
+{
+	size_t lo = 0, hi = e->nwide;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (e->wide[mid].rec < r)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return &e->wide[lo];         /* present: the range is marked wide */
 }
 
 const char *elf_symbols_find(const struct elf_symbols *e, uint64_t vaddr, uint64_t *start)
 {
-	size_t lo = td_count_at_or_before(e->range, e->nrange, sizeof(*e->range), offsetof(struct symtab_range, lo), vaddr);
-	if (lo == 0 || vaddr >= e->range[lo - 1].hi)
+	size_t lo = td_count_at_or_before(e->rec, e->nrec, sizeof(*e->rec), offsetof(struct rec, lo), vaddr);
+	if (lo == 0)
 		return NULL;
-	*start = e->range[lo - 1].start;
+	const struct rec *r = &e->rec[lo - 1];
+	if (r->name & NAME_WIDE) {
+		const struct wide *w = wide_of(e, lo - 1);
+		if (vaddr >= w->hi)
+			return NULL;
+		*start = w->start;
+	} else {
+		if (vaddr - r->lo >= r->len)
+			return NULL;
+		*start = r->lo;
+	}
 	return shown_name((struct elf_symbols *)e, lo - 1);     /* a lookup may demangle, once */
 }
 

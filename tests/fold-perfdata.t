@@ -15,6 +15,8 @@
 #  - --call-graph dwarf recordings (C, C++ -O2, a stripped binary with a
 #    .gnu_debuglink debug file beside it, each in its NAME.symfs): unwound
 #    with libdw, inline frames from the DWARF, the same text as perf 6.1.
+#  - Each folds the same with TD_PLAIN=1 (string tables read into memory
+#    instead of mapped).
 . "$(dirname "$0")/lib.sh"
 FOLD=$TD_BIN/td-fold
 INFO=$TD_BIN/td-info
@@ -34,6 +36,8 @@ for f in "$TD_ROOT"/testdata/perfdata/*.perf.data "$TD_ROOT"/testdata/fold/*.per
 	"$FOLD" --symfs "$symfs" --kallsyms "$ksyms" "$f" >"$T_TMP/a" 2>/dev/null
 	"$FOLD" "$T_TMP/ref" >"$T_TMP/b" 2>/dev/null
 	same "$T_TMP/b" "$T_TMP/a" "$name: td-fold FILE equals td-fold of its perf script rendering"
+	TD_PLAIN=1 "$FOLD" --symfs "$symfs" --kallsyms "$ksyms" "$f" >"$T_TMP/b" 2>/dev/null
+	same "$T_TMP/b" "$T_TMP/a" "$name: td-fold FILE equals TD_PLAIN=1 (symbol names copied, not mapped)"
 done
 
 files=("$TD_ROOT"/testdata/perfdata/*.perf.data "$TD_ROOT"/testdata/fold/*.perf.data)
@@ -70,6 +74,8 @@ else
 			continue ;;
 		esac
 		same "$T_TMP/b" "$T_TMP/a" "$name: td-fold FILE equals perf script -i FILE | td-fold"
+		TD_PLAIN=1 "$FOLD" "$f" >"$T_TMP/b" 2>/dev/null
+		same "$T_TMP/b" "$T_TMP/a" "$name: td-fold FILE equals TD_PLAIN=1 with this machine's symbols"
 	done
 fi
 
