@@ -8,6 +8,16 @@
 #include "common/queue.h"
 #include "unwind_pool.h"
 
+/* Jobs live in a fixed array and move between a free list (touched only
+ * by the replaying thread) and the todo queue (pushed by the replaying
+ * thread, popped by the workers). A worker marks a job done under the
+ * lock and broadcasts; unwind_job_wait sleeps on that condition until its
+ * job is done. done is atomic so that unwind_job_done can be asked
+ * without the lock: its release store publishes the addresses written
+ * before it. The unwind_spaces of the last processes submitted are kept
+ * (spaces[], by pid) so consecutive samples of a process share one while
+ * its maps do not change. */
+
 /* Jobs out at once: enough to keep the workers busy between two changes
  * of a process's maps, few enough that their stack copies (8 KiB each by
  * default, 64 KiB at most) stay small. */
