@@ -40,6 +40,7 @@ struct scope_index {
 
 struct dwarf_inlines {
 	int fd;
+	Elf *elf;
 	Dwarf *dbg;
 	struct fn_state *fn;
 	size_t nfn, fn_cap;
@@ -61,18 +62,50 @@ static void scope_index_free(struct scope_index *x)
 	free(x);
 }
 
+/* libdw decompresses every compressed debug section it knows when it
+ * opens a file (all of libc6-dbg's are): the line tables and location
+ * lists, which naming functions never reads, are hidden from it first
+ * (marked SHT_NOBITS in this process's private copy of the headers, which
+ * libdw skips). */
+static void drop_unused_sections(Elf *elf)
+{
+	static const char *const unused[] = { ".debug_line", ".debug_loc", ".debug_loclists", ".zdebug_line", ".zdebug_loc" };
+	size_t shstrndx;
+	if (elf_kind(elf) != ELF_K_ELF || elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return;
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
+		GElf_Shdr sh;
+		const char *name;
+		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(elf, shstrndx, sh.sh_name)))
+			continue;
+		bool compressed = (sh.sh_flags & SHF_COMPRESSED) || strncmp(name, ".zdebug", 7) == 0;
+		for (size_t i = 0; compressed && i < sizeof unused / sizeof *unused; i++)
+			if (strcmp(name, unused[i]) == 0) {
+				sh.sh_type = SHT_NOBITS;
+				gelf_update_shdr(scn, &sh);
+			}
+	}
+}
+
 struct dwarf_inlines *dwarf_inlines_open(const char *path)
 {
 	int fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return NULL;
-	Dwarf *dbg = dwarf_begin(fd, DWARF_C_READ);
+	elf_version(EV_CURRENT);
+	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP_PRIVATE, NULL);
+	if (elf)
+		drop_unused_sections(elf);
+	Dwarf *dbg = elf ? dwarf_begin_elf(elf, DWARF_C_READ, NULL) : NULL;
 	if (!dbg) {
+		if (elf)
+			elf_end(elf);
 		close(fd);
 		return NULL;
 	}
 	struct dwarf_inlines *d = td_calloc(1, sizeof(*d));
 	d->fd = fd;
+	d->elf = elf;
 	d->dbg = dbg;
 	d->plain = td_plain();
 	d->scope_ids = td_intern_new();
@@ -90,6 +123,7 @@ void dwarf_inlines_close(struct dwarf_inlines *d)
 	free(d->scopes);
 	free(d->hits);
 	dwarf_end(d->dbg);
+	elf_end(d->elf);
 	close(d->fd);
 	free(d->fn);
 	free(d);
