@@ -8,6 +8,16 @@
 #include "common/queue.h"
 #include "unwind_pool.h"
 
+/* Jobs live in a fixed array and move between a free list (touched only
+ * by the replaying thread) and the todo queue (pushed by the replaying
+ * thread, popped by the workers). A worker marks a job done under the
+ * lock and broadcasts; unwind_job_wait sleeps on that condition until its
+ * job is done. done is atomic so that unwind_job_done can be asked
+ * without the lock: its release store publishes the addresses written
+ * before it. The unwind_spaces of the last processes submitted are kept
+ * (spaces[], by pid) so consecutive samples of a process share one while
+ * its maps do not change. */
+
 /* Jobs out at once: enough to keep the workers busy between two changes
  * of a process's maps, few enough that their stack copies (8 KiB each by
  * default, 64 KiB at most) stay small. */
@@ -163,9 +173,11 @@ struct unwind_job *unwind_pool_submit(struct unwind_pool *p, int32_t pid, const 
 	j->mask = mask;
 	j->max = max < MAX_IPS ? max : MAX_IPS;
 	j->n = 0;
-	/* the registers, the stack size word, the stack: copied as one span */
+	/* the registers, the stack size word, the stack: copied as one span,
+	 * the stack only as far as the kernel filled it (its dyn_size) */
 	size_t regs = s->regs_user && s->stack_user ? (size_t)(s->stack_user - s->regs_user) : 0;
-	size_t len = regs ? regs + s->stack_user_size : 0;
+	uint64_t stack = s->stack_user_dyn_size < s->stack_user_size ? s->stack_user_dyn_size : s->stack_user_size;
+	size_t len = regs ? regs + stack : 0;
 	TD_ALLOC_GROW(j->buf, len + 1, j->buf_cap);
 	if (len)
 		memcpy(j->buf, s->regs_user, len);
@@ -173,7 +185,7 @@ struct unwind_job *unwind_pool_submit(struct unwind_pool *p, int32_t pid, const 
 	j->s.regs_user_abi = s->regs_user_abi;
 	j->s.regs_user = regs ? j->buf : NULL;
 	j->s.stack_user = regs ? j->buf + regs : NULL;
-	j->s.stack_user_size = regs ? s->stack_user_size : 0;
+	j->s.stack_user_size = regs ? stack : 0;
 	j->s.stack_user_dyn_size = s->stack_user_dyn_size;
 	if (!p->nworkers) {
 		run(p->here, j);

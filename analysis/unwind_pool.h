@@ -5,9 +5,25 @@
  * own unwinder (dwfls and opened binaries). The addresses a job gives do
  * not depend on which thread unwound it, nor on how many there are.
  *
- * All calls are made from one thread, the replaying one. With no worker
- * (nthreads <= 1, or no thread could be started) a job is unwound on
- * that thread when submitted. */
+ * Contract:
+ * - Threads: every call is made from one thread, the replaying one; the
+ *   workers touch only the jobs handed to them and their own unwinders.
+ *   With no worker (nthreads <= 1, or no thread could be started) a job
+ *   is unwound on the replaying thread when submitted.
+ * - Order: jobs are unwound in any order, several at once; the caller
+ *   takes their addresses in the order it wants (unwind_job_wait), and
+ *   results never depend on that order or on the number of workers.
+ * - Bounds: at most 64 workers; at most 64 jobs out (submitted, not
+ *   released) at once: submit only when !unwind_pool_full() (release the
+ *   oldest first).
+ *   A job holds at most 1024 addresses and a copy of the sample's
+ *   registers and filled stack (stack_user_dyn_size bytes), reused by the
+ *   next job in its slot, so memory does not grow with the recording.
+ * - Ownership: the pool owns its jobs, their copies and the addresses
+ *   unwind_job_wait points to (valid until unwind_job_release); a job
+ *   holds a reference to its process's unwind_space, dropped on release.
+ *   The machine must outlive the pool. unwind_pool_free waits for the
+ *   workers and frees every job, released or not. */
 #ifndef TD_UNWIND_POOL_H
 #define TD_UNWIND_POOL_H
 
