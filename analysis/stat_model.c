@@ -30,12 +30,11 @@ struct recent {
  * equal the slot's, byte for byte, so a hit gives what the lookups give.
  * Rows come in the same order every interval: the slots that followed the
  * last record's before (row_guesses) are tried before the hash is taken, and, when the
- * record's scope, event, unit and metric unit lie in one run
- * (td_strings_run), in one comparison with the run the slot keeps. */
+ * record's five strings lie in one run (stat_record.run), in one
+ * comparison with the run the slot keeps. */
 #define ROW_IDS 1024
 #define ROW_IDS_FIRST 64
-#define ROW_RUN 96                         /* the longest run a slot keeps */
-#define NO_RUN UINT64_MAX
+#define ROW_RUN 128                        /* the longest run a slot keeps, its last NUL counted */
 struct row_ids {
 	uint64_t hash;
 	int session;                       /* -1: empty */
@@ -44,9 +43,9 @@ struct row_ids {
 	uint32_t event, key;               /* event_id, and set_key in the session */
 	const char *scope, *unit, *event_raw;  /* interned: the scope, metric unit and event as read */
 	size_t scope_len, unit_len, event_len;
-	uint64_t run_lens;                 /* run's four lengths (run_lens()); NO_RUN: none kept */
-	char run[ROW_RUN];                 /* scope, event, unit and metric unit of the record
-					      that filled the slot, each with its NUL */
+	size_t run_len;                    /* the stat_record.run of run; 0: none kept */
+	char run[ROW_RUN];                 /* the five strings of the record that filled the
+					      slot, one after another, each with its NUL */
 };
 
 /* Per-record lookups without string work: an event spelling is normalized
@@ -94,7 +93,7 @@ static void row_slot_set(struct stat_lookup *l, uint32_t slot)
 	if (l->rows_set[slot / 64] & bit)
 		return;
 	l->rows_set[slot / 64] |= bit;
-	l->rows[slot] = (struct row_ids){ .session = -1, .run_lens = NO_RUN };
+	l->rows[slot] = (struct row_ids){ .session = -1 };
 }
 
 /* An empty table of n slots in place of rows. */
@@ -298,30 +297,26 @@ static uint32_t set_key(struct stat_model *m, int session, const char *scope, co
 
 static size_t len_of(const char *s, int len) { return len >= 0 ? (size_t)len : strlen(s); }
 
-/* Four lengths in one word, 12 bits each; NO_RUN when one does not fit. */
-static inline uint64_t run_lens(const size_t *len)
-{
-	if ((len[0] | len[1] | len[2] | len[3]) >= 4096)
-		return NO_RUN;
-	return len[0] | len[1] << 12 | len[2] << 24 | (uint64_t)len[3] << 36;
-}
-
-/* The slot's run: the record's scope, event, unit and metric unit. */
+/* The slot's run: the record's five strings, when they fit. */
 static void keep_run(struct row_ids *ids, const struct stat_record *r)
 {
-	const char *s[4] = { r->scope, r->event, r->unit, r->metric_unit };
-	size_t len[4], total = 0;
-	for (int i = 0; i < 4; i++)
+	const char *s[5] = { r->scope, r->event, r->unit, r->metric_unit, r->threshold };
+	size_t len[5], total = 0;
+	ids->run_len = 0;
+	for (int i = 0; i < 5; i++) {
+		if (!s[i])
+			return;
 		total += (len[i] = len_of(s[i], r->len[i])) + 1;
-	ids->run_lens = total <= ROW_RUN ? run_lens(len) : NO_RUN;
-	if (ids->run_lens == NO_RUN)
+	}
+	if (total > ROW_RUN)
 		return;
 	char *w = ids->run;
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < 5; i++) {
 		memcpy(w, s[i], len[i]);
 		w[len[i]] = '\0';
 		w += len[i] + 1;
 	}
+	ids->run_len = total - 1;
 }
 
 /* The slots a record's strings are most likely in, in the order to try:
@@ -336,26 +331,18 @@ static inline void row_guesses(const struct stat_lookup *l, const struct stat_re
 	guess[2] = again ? next[1] : last;
 }
 
-/* row_ids' guesses for a record whose scope, event, unit and metric
- * unit lie in one run, their lengths known: NULL when no guessed slot
- * keeps that run (or the record's strings do not lie so). */
+/* row_ids' guesses for a record whose five strings lie in one run
+ * (stat_record.run): NULL when no guessed slot keeps that run. */
 static inline struct row_ids *row_ids_guessed(struct stat_lookup *l, int session, const struct stat_record *r)
 {
-	const int *n = r->len;
-	if (!r->scope || (unsigned)(n[0] | n[1] | n[2] | n[3]) >= 4096)   /* -1: not known */
+	const size_t run = r->run;
+	if (!run)
 		return NULL;
-	uintptr_t at = (uintptr_t)r->scope;
-	if ((uintptr_t)r->event != at + (size_t)n[0] + 1 || (uintptr_t)r->unit != (uintptr_t)r->event + (size_t)n[1] + 1 ||
-	    (uintptr_t)r->metric_unit != (uintptr_t)r->unit + (size_t)n[2] + 1)
-		return NULL;
-	size_t run = (uintptr_t)r->metric_unit + (size_t)n[3] - at;
-	size_t len[4] = { (size_t)n[0], (size_t)n[1], (size_t)n[2], (size_t)n[3] };
-	uint64_t lens = run_lens(len);
 	uint32_t guess[3];
 	row_guesses(l, r, guess);
 	for (int g = 0; g < 3; g++) {
 		struct row_ids *ids = &l->rows[guess[g]];
-		if (ids->run_lens == lens && ids->session == session && td_same_bytes(ids->run, r->scope, run)) {
+		if (ids->run_len == run && ids->session == session && td_same_bytes(ids->run, r->scope, run)) {
 			l->last_row = guess[g];
 			return ids;
 		}

@@ -49,8 +49,9 @@ struct pipe_item {
 
 /* The five strings of a slot, as the consumer keeps them. */
 struct kept_strings {
-	char *text;
+	char *text;                /* the five, one after the other, each with its NUL */
 	size_t cap;
+	size_t run;                /* their stat_record.run */
 	const char *str[5];
 	int len[5];
 };
@@ -72,6 +73,7 @@ struct sent_strings {
 	uint32_t len[5];
 	char *text;                /* the five, one after the other, each with its NUL */
 	size_t cap;
+	size_t run;                /* their stat_record.run */
 };
 
 /* A record's five strings, their lengths, and the slot they are in or go to. */
@@ -125,6 +127,7 @@ static void keep_strings(struct kept_strings *k, const struct pipe_block *b, con
 		k->len[i] = (int)len[i];
 		w += len[i] + 1;
 	}
+	k->run = total - 1;
 }
 
 /* The strings of a record: in the block, or kept in its slot. */
@@ -140,12 +143,14 @@ static void item_strings(struct stat_pipe *p, const struct pipe_block *b, const 
 			*s[i] = k->str[i];
 			r->len[i] = k->len[i];
 		}
+		r->run = k->run;
 		return;
 	}
 	for (int i = 0; i < 5; i++) {
 		*s[i] = it->str[i] == NO_STRING ? NULL : b->text + it->str[i];
 		r->len[i] = -1;
 	}
+	r->run = 0;
 }
 
 static void run_block(struct stat_pipe *p, struct pipe_block *b)
@@ -340,26 +345,18 @@ static bool find_slot(struct stat_pipe *p, struct strings_key *k)
 }
 
 /* find_slot's guesses for a record whose five strings lie in one run
- * (td_strings_run), their lengths known, as a known row's do: a slot
- * holds them when it has their lengths and the run's bytes. */
+ * (stat_record.run), as a known row's do: a slot holds them when its run
+ * has the same bytes. */
 static inline bool guessed_slot(const struct stat_pipe *p, const struct stat_record *r, uint32_t *slot)
 {
-	const int *l = r->len;
-	if (!r->scope || (unsigned)(l[0] | l[1] | l[2] | l[3] | l[4]) >= 4096)   /* -1: not known */
+	const size_t run = r->run;
+	if (!run)
 		return false;
-	uintptr_t at = (uintptr_t)r->scope;
-	if ((uintptr_t)r->event != at + (size_t)l[0] + 1 || (uintptr_t)r->unit != (uintptr_t)r->event + (size_t)l[1] + 1 ||
-	    (uintptr_t)r->metric_unit != (uintptr_t)r->unit + (size_t)l[2] + 1 ||
-	    (uintptr_t)r->threshold != (uintptr_t)r->metric_unit + (size_t)l[3] + 1)
-		return false;
-	size_t run = (uintptr_t)r->threshold + (size_t)l[4] - at;
-	size_t len[5] = { (size_t)l[0], (size_t)l[1], (size_t)l[2], (size_t)l[3], (size_t)l[4] };
-	uint64_t lens = pack_lens(len);
 	uint32_t guess[3];
 	slot_guesses(p, r->kind == STAT_METRIC, guess);
 	for (int g = 0; g < 3; g++) {
 		const struct sent_strings *t = &p->sent[guess[g]];
-		if (t->used && t->lens == lens && td_same_bytes(t->text, r->scope, run)) {
+		if (t->run == run && t->used && td_same_bytes(t->text, r->scope, run)) {
 			*slot = guess[g];
 			return true;
 		}
@@ -381,6 +378,7 @@ static void remember_sent(struct stat_pipe *p, const struct strings_key *k)
 		t->len[i] = (uint32_t)k->len[i];
 		w += k->len[i] + 1;
 	}
+	t->run = total - 1;
 	t->lens = k->lens;
 	t->hash = k->hash;
 	t->used = true;
