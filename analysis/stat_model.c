@@ -28,24 +28,24 @@ struct recent {
  * session: rows repeat them every interval. Kept in the slot their hash
  * picks; a record is answered from a slot only when all three strings
  * equal the slot's, byte for byte, so a hit gives what the lookups give.
- * Rows come in the same order every interval: the slot that followed the
- * last record's last time is tried before the hash is taken, and, when the
- * record's scope, event, unit and metric unit lie in one run
- * (td_strings_run), in one comparison with the run the slot keeps. */
+ * Rows come in the same order every interval: the slots that followed the
+ * last record's before (row_guesses) are tried before the hash is taken, and, when the
+ * record's five strings lie in one run (stat_record.run), in one
+ * comparison with the run the slot keeps. */
 #define ROW_IDS 1024
 #define ROW_IDS_FIRST 64
-#define ROW_RUN 96                         /* the longest run a slot keeps */
-#define NO_RUN UINT64_MAX
+#define ROW_RUN 128                        /* the longest run a slot keeps, its last NUL counted */
 struct row_ids {
 	uint64_t hash;
 	int session;                       /* -1: empty */
-	uint32_t next;                     /* the slot of the record that followed last time */
+	uint32_t next[2];                  /* the slots of the records that followed it the last two
+					      times they differed, the latest first */
 	uint32_t event, key;               /* event_id, and set_key in the session */
 	const char *scope, *unit, *event_raw;  /* interned: the scope, metric unit and event as read */
 	size_t scope_len, unit_len, event_len;
-	uint64_t run_lens;                 /* run's four lengths (run_lens()); NO_RUN: none kept */
-	char run[ROW_RUN];                 /* scope, event, unit and metric unit of the record
-					      that filled the slot, each with its NUL */
+	size_t run_len;                    /* the stat_record.run of run; 0: none kept */
+	char run[ROW_RUN];                 /* the five strings of the record that filled the
+					      slot, one after another, each with its NUL */
 };
 
 /* Per-record lookups without string work: an event spelling is normalized
@@ -93,7 +93,7 @@ static void row_slot_set(struct stat_lookup *l, uint32_t slot)
 	if (l->rows_set[slot / 64] & bit)
 		return;
 	l->rows_set[slot / 64] |= bit;
-	l->rows[slot] = (struct row_ids){ .session = -1, .run_lens = NO_RUN };
+	l->rows[slot] = (struct row_ids){ .session = -1 };
 }
 
 /* An empty table of n slots in place of rows. */
@@ -297,53 +297,52 @@ static uint32_t set_key(struct stat_model *m, int session, const char *scope, co
 
 static size_t len_of(const char *s, int len) { return len >= 0 ? (size_t)len : strlen(s); }
 
-/* Four lengths in one word, 12 bits each; NO_RUN when one does not fit. */
-static inline uint64_t run_lens(const size_t *len)
-{
-	if ((len[0] | len[1] | len[2] | len[3]) >= 4096)
-		return NO_RUN;
-	return len[0] | len[1] << 12 | len[2] << 24 | (uint64_t)len[3] << 36;
-}
-
-/* The slot's run: the record's scope, event, unit and metric unit. */
+/* The slot's run: the record's five strings, when they fit. */
 static void keep_run(struct row_ids *ids, const struct stat_record *r)
 {
-	const char *s[4] = { r->scope, r->event, r->unit, r->metric_unit };
-	size_t len[4], total = 0;
-	for (int i = 0; i < 4; i++)
+	const char *s[5] = { r->scope, r->event, r->unit, r->metric_unit, r->threshold };
+	size_t len[5], total = 0;
+	ids->run_len = 0;
+	for (int i = 0; i < 5; i++) {
+		if (!s[i])
+			return;
 		total += (len[i] = len_of(s[i], r->len[i])) + 1;
-	ids->run_lens = total <= ROW_RUN ? run_lens(len) : NO_RUN;
-	if (ids->run_lens == NO_RUN)
+	}
+	if (total > ROW_RUN)
 		return;
 	char *w = ids->run;
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < 5; i++) {
 		memcpy(w, s[i], len[i]);
 		w[len[i]] = '\0';
 		w += len[i] + 1;
 	}
+	ids->run_len = total - 1;
 }
 
-/* row_ids' two guesses for a record whose scope, event, unit and metric
- * unit lie in one run, their lengths known: NULL when neither slot keeps
- * that run (or the record's strings do not lie so). */
+/* The slots a record's strings are most likely in, in the order to try:
+ * a metric is most often its counter's row again; a counter the row that
+ * followed the last one before (one of two, where rows alternate). */
+static inline void row_guesses(const struct stat_lookup *l, const struct stat_record *r, uint32_t guess[3])
+{
+	const uint32_t last = l->last_row, *next = l->rows[last].next;
+	const bool again = r->kind == STAT_METRIC;
+	guess[0] = again ? last : next[0];
+	guess[1] = again ? next[0] : next[1];
+	guess[2] = again ? next[1] : last;
+}
+
+/* row_ids' guesses for a record whose five strings lie in one run
+ * (stat_record.run): NULL when no guessed slot keeps that run. */
 static inline struct row_ids *row_ids_guessed(struct stat_lookup *l, int session, const struct stat_record *r)
 {
-	const int *n = r->len;
-	if (!r->scope || (unsigned)(n[0] | n[1] | n[2] | n[3]) >= 4096)   /* -1: not known */
+	const size_t run = r->run;
+	if (!run)
 		return NULL;
-	uintptr_t at = (uintptr_t)r->scope;
-	if ((uintptr_t)r->event != at + (size_t)n[0] + 1 || (uintptr_t)r->unit != (uintptr_t)r->event + (size_t)n[1] + 1 ||
-	    (uintptr_t)r->metric_unit != (uintptr_t)r->unit + (size_t)n[2] + 1)
-		return NULL;
-	size_t run = (uintptr_t)r->metric_unit + (size_t)n[3] - at;
-	size_t len[4] = { (size_t)n[0], (size_t)n[1], (size_t)n[2], (size_t)n[3] };
-	uint64_t lens = run_lens(len);
-	const bool again = r->kind == STAT_METRIC;
-	const uint32_t last = l->last_row, next = l->rows[last].next;
-	const uint32_t guess[2] = { again ? last : next, again ? next : last };
-	for (int g = 0; g < 2; g++) {
+	uint32_t guess[3];
+	row_guesses(l, r, guess);
+	for (int g = 0; g < 3; g++) {
 		struct row_ids *ids = &l->rows[guess[g]];
-		if (ids->run_lens == lens && ids->session == session && td_same_bytes(ids->run, r->scope, run)) {
+		if (ids->run_len == run && ids->session == session && td_same_bytes(ids->run, r->scope, run)) {
 			l->last_row = guess[g];
 			return ids;
 		}
@@ -378,15 +377,17 @@ static __attribute__((noinline)) struct row_ids *row_ids_hashed(struct stat_mode
 		row_slot_set(l, slot);
 		ids = &l->rows[slot];
 	}
-	const uint32_t last = l->last_row;
-	if (slot != last)
-		l->rows[last].next = slot;
+	struct row_ids *last = &l->rows[l->last_row];
+	if (slot != l->last_row && slot != last->next[0]) {
+		last->next[1] = last->next[0];
+		last->next[0] = slot;
+	}
 	l->last_row = slot;
 	if (hit)
 		return ids;
 	uint32_t event = event_id(m, r->event, r->len[1]);
 	*ids = (struct row_ids){
-		.hash = h, .session = m->session, .next = ids->next, .event = event,
+		.hash = h, .session = m->session, .next = { ids->next[0], ids->next[1] }, .event = event,
 		.key = set_key(m, m->session, r->scope, l->names[event].pmu),
 		.scope = intern_str_recent(m, &l->recent_scopes, r->scope, (int)ns),
 		.unit = intern_str_recent(m, &l->recent_units, r->metric_unit, (int)nu),
@@ -402,11 +403,9 @@ static __attribute__((noinline)) struct row_ids *row_ids_slow(struct stat_model 
 {
 	struct stat_lookup *l = m->lookup;
 	size_t ns = len_of(r->scope, r->len[0]), ne = len_of(r->event, r->len[1]), nu = len_of(r->metric_unit, r->len[3]);
-	/* a metric is most often its counter's row again; a counter the row after */
-	const bool again = r->kind == STAT_METRIC;
-	const uint32_t last = l->last_row, next = l->rows[last].next;
-	const uint32_t guess[2] = { again ? last : next, again ? next : last };
-	for (int g = 0; g < 2; g++)
+	uint32_t guess[3];
+	row_guesses(l, r, guess);
+	for (int g = 0; g < 3; g++)
 		if (row_holds(&l->rows[guess[g]], m->session, r, ns, ne, nu)) {
 			l->last_row = guess[g];       /* a row's metric after its counter: the chain stays */
 			return &l->rows[guess[g]];

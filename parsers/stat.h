@@ -56,6 +56,12 @@ struct stat_record {
 	int len[5];               /* strlen of scope, event, unit, metric_unit and threshold where
 				     the reader knows it, else -1 (stat_record_init); a reader that
 				     sets a string after its length sets both */
+	size_t run;               /* not 0: scope, event, unit, metric_unit and threshold lie one
+				     after another from scope, each ended by its NUL, in run bytes
+				     (the last NUL not counted; td_strings_run). Then run bytes
+				     equal to those of five such strings are those five strings,
+				     one comparison proves them. 0: not known (stat_record_init);
+				     a reader that sets a string sets run to 0 or anew */
 };
 
 typedef void (*stat_emit_fn)(void *ctx, const struct stat_record *r);

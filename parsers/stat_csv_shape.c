@@ -419,8 +419,10 @@ void csv_shapes_learn(struct csv_shapes *s, const char *line, size_t len, char s
 	sh->numbers = (struct row_numbers){ { [NUM_INTERVAL] = r->interval, [NUM_VALUE] = r->value,
 					      [NUM_ENABLED] = r->enabled_pct, [NUM_METRIC] = r->metric_value },
 					    r->metric_decimals };
+	size_t first = used;
 	for (int k = 0; k < 5; k++)
 		keep(sh, &used, k);
+	sh->rec.run = used - first - 1;    /* keep() lays the five out one after another */
 	sh->metric = !isnan(r->metric_value) && r->metric_unit[0];
 	sh->next[0] = sh->next[1] = -1;
 	sh->key = skeleton(line, len, sep);

@@ -25,10 +25,9 @@
  * through the pipe once: both sides keep the last five sent in the slot
  * their hash picks, and a record with the same five (compared byte for
  * byte by the reader) names the slot instead. Records come in the same
- * order every interval, so the slot that followed the last record's last
- * time is compared first, and the hash taken only when it differs. A slot
- * is overwritten in
- * the order of the items, so the consumer's copy is always the one the
+ * order every interval, so the slots that followed the last record's
+ * before (slot_guesses) are compared first, and the hash taken only when
+ * they differ. A slot is overwritten in the order of the items, so the consumer's copy is always the one the
  * reader compared with. Under td_plain() (common/plain.h) every record
  * carries its strings. */
 enum { ITEM_MESSAGE = 0xff };
@@ -50,8 +49,9 @@ struct pipe_item {
 
 /* The five strings of a slot, as the consumer keeps them. */
 struct kept_strings {
-	char *text;
+	char *text;                /* the five, one after the other, each with its NUL */
 	size_t cap;
+	size_t run;                /* their stat_record.run */
 	const char *str[5];
 	int len[5];
 };
@@ -68,10 +68,12 @@ struct sent_strings {
 	uint64_t hash;
 	uint64_t lens;             /* their lengths, packed (pack_lens) */
 	bool used;
-	uint32_t next;             /* the slot of the record that followed last time */
+	uint32_t next[2];          /* the slots of the records that followed it the last two times
+				      they differed, the latest first */
 	uint32_t len[5];
 	char *text;                /* the five, one after the other, each with its NUL */
 	size_t cap;
+	size_t run;                /* their stat_record.run */
 };
 
 /* A record's five strings, their lengths, and the slot they are in or go to. */
@@ -125,6 +127,7 @@ static void keep_strings(struct kept_strings *k, const struct pipe_block *b, con
 		k->len[i] = (int)len[i];
 		w += len[i] + 1;
 	}
+	k->run = total - 1;
 }
 
 /* The strings of a record: in the block, or kept in its slot. */
@@ -140,12 +143,14 @@ static void item_strings(struct stat_pipe *p, const struct pipe_block *b, const 
 			*s[i] = k->str[i];
 			r->len[i] = k->len[i];
 		}
+		r->run = k->run;
 		return;
 	}
 	for (int i = 0; i < 5; i++) {
 		*s[i] = it->str[i] == NO_STRING ? NULL : b->text + it->str[i];
 		r->len[i] = -1;
 	}
+	r->run = 0;
 }
 
 static void run_block(struct stat_pipe *p, struct pipe_block *b)
@@ -307,15 +312,24 @@ static inline bool holds(const struct sent_strings *t, const struct strings_key 
 	return true;
 }
 
+/* The slots a record's strings are most likely in, in the order to try:
+ * a metric is most often its counter's row again; a counter the row that
+ * followed the last one before (one of two, where rows alternate). */
+static inline void slot_guesses(const struct stat_pipe *p, bool metric, uint32_t guess[3])
+{
+	const uint32_t last = p->last_slot, *next = p->sent[last].next;
+	guess[0] = metric ? last : next[0];
+	guess[1] = metric ? next[0] : next[1];
+	guess[2] = metric ? next[1] : last;
+}
+
 /* Whether the consumer keeps the five strings of k, and in which slot
  * (k->slot), or in which slot they go. */
 static bool find_slot(struct stat_pipe *p, struct strings_key *k)
 {
-	/* a metric is most often its counter's row again; a counter the row after */
-	const bool again = k->metric;
-	const uint32_t last = p->last_slot, next = p->sent[last].next;
-	const uint32_t guess[2] = { again ? last : next, again ? next : last };
-	for (int g = 0; g < 2; g++)
+	uint32_t guess[3];
+	slot_guesses(p, k->metric, guess);
+	for (int g = 0; g < 3; g++)
 		if (holds(&p->sent[guess[g]], k)) {
 			k->slot = guess[g];
 			k->hash = p->sent[guess[g]].hash;
@@ -330,27 +344,19 @@ static bool find_slot(struct stat_pipe *p, struct strings_key *k)
 	return t->hash == h && holds(t, k);
 }
 
-/* find_slot's two guesses for a record whose five strings lie in one run
- * (td_strings_run), their lengths known, as a known row's do: a slot
- * holds them when it has their lengths and the run's bytes. */
+/* find_slot's guesses for a record whose five strings lie in one run
+ * (stat_record.run), as a known row's do: a slot holds them when its run
+ * has the same bytes. */
 static inline bool guessed_slot(const struct stat_pipe *p, const struct stat_record *r, uint32_t *slot)
 {
-	const int *l = r->len;
-	if (!r->scope || (unsigned)(l[0] | l[1] | l[2] | l[3] | l[4]) >= 4096)   /* -1: not known */
+	const size_t run = r->run;
+	if (!run)
 		return false;
-	uintptr_t at = (uintptr_t)r->scope;
-	if ((uintptr_t)r->event != at + (size_t)l[0] + 1 || (uintptr_t)r->unit != (uintptr_t)r->event + (size_t)l[1] + 1 ||
-	    (uintptr_t)r->metric_unit != (uintptr_t)r->unit + (size_t)l[2] + 1 ||
-	    (uintptr_t)r->threshold != (uintptr_t)r->metric_unit + (size_t)l[3] + 1)
-		return false;
-	size_t run = (uintptr_t)r->threshold + (size_t)l[4] - at;
-	size_t len[5] = { (size_t)l[0], (size_t)l[1], (size_t)l[2], (size_t)l[3], (size_t)l[4] };
-	uint64_t lens = pack_lens(len);
-	const uint32_t last = p->last_slot, next = p->sent[last].next;
-	const uint32_t guess[2] = { r->kind == STAT_METRIC ? last : next, r->kind == STAT_METRIC ? next : last };
-	for (int g = 0; g < 2; g++) {
+	uint32_t guess[3];
+	slot_guesses(p, r->kind == STAT_METRIC, guess);
+	for (int g = 0; g < 3; g++) {
 		const struct sent_strings *t = &p->sent[guess[g]];
-		if (t->used && t->lens == lens && td_same_bytes(t->text, r->scope, run)) {
+		if (t->run == run && t->used && td_same_bytes(t->text, r->scope, run)) {
 			*slot = guess[g];
 			return true;
 		}
@@ -372,6 +378,7 @@ static void remember_sent(struct stat_pipe *p, const struct strings_key *k)
 		t->len[i] = (uint32_t)k->len[i];
 		w += k->len[i] + 1;
 	}
+	t->run = total - 1;
 	t->lens = k->lens;
 	t->hash = k->hash;
 	t->used = true;
@@ -382,7 +389,11 @@ static void followed(struct stat_pipe *p, uint32_t slot)
 {
 	if (slot == p->last_slot)
 		return;                  /* a row's metric after its counter: the chain stays */
-	p->sent[p->last_slot].next = slot;
+	uint32_t *next = p->sent[p->last_slot].next;
+	if (slot != next[0]) {
+		next[1] = next[0];
+		next[0] = slot;
+	}
 	p->last_slot = slot;
 }
 
