@@ -206,7 +206,8 @@ static int roofline_rows(struct derive_engine *e, const struct counter_set *s, i
 	e->values[n++] = (struct derive_value){ p.proxy ? "llc_miss_gbs" : "dram_gbs", gbs, "GB/s", "", "", conf, NAN, "",
 						note };
 	e->values[n++] = (struct derive_value){ "arithmetic_intensity", ai, "FLOP/B", "", "", conf, NAN, "", note };
-	const struct roofline_peaks *k = e->cfg.peaks;
+	const char *source;
+	const struct roofline_peaks *k = e->cfg.peaks ? e->cfg.peaks : stat_model_peaks(&e->m, &source);
 	if (k) {
 		double roof = roofline_attainable(k, ai);
 		e->values[n++] = (struct derive_value){ "roof_attainable_gflops", roof, "GFLOP/s", "", "", conf, NAN, "",
@@ -314,6 +315,11 @@ struct derive_engine *derive_new(const struct derive_config *c, const struct der
 	/* reading on the caller's thread, the model and the callbacks on a second one (or the same) */
 	e->pipe = c->one_thread ? NULL : stat_pipe_start(stat_model_add, &e->m);
 	return e;
+}
+
+const struct roofline_peaks *derive_header_peaks(const struct derive_engine *e, const char **source)
+{
+	return stat_model_peaks(&e->m, source);
 }
 
 enum stat_format derive_read(struct derive_engine *e, const char *path, enum stat_format format)
