@@ -75,6 +75,18 @@ run_tool "$T_TMP/o" "$T_TMP/e" "$D" --csv "$T_TMP/long-synthetic.csv"
 [ $RC -eq 2 ] && grep -q "long-synthetic.csv:1: td-collect header: peaks need both" "$T_TMP/e" && ! grep -q ',roof_' "$T_TMP/o"
 ok $? "a peak_gbs value too long to be a header fact: needs both, exit 2, no roof"
 
+# --- td-diff: the two roofline points side by side --------------------------
+# B: the synthetic Intel capture with scalar_double doubled (4e9 -> 8e9): 24e9
+# FLOPs in 2 s = 12 GFLOP/s over the same DRAM bytes, 7.629 FLOP/B.
+sed 's/^4000000000,,fp_arith_inst_retired.scalar_double/8000000000,,fp_arith_inst_retired.scalar_double/' \
+	"$T_TMP/intel-synthetic-header.csv" >"$T_TMP/b-synthetic.csv"
+run_tool "$T_TMP/o" "$T_TMP/e" "$TD_BIN/td-diff" --csv "$T_TMP/intel-synthetic-header.csv" "$T_TMP/b-synthetic.csv"
+grep -q '^gflops,metric,GFLOP/s,10,12,2,20\(\.0*\)\?,higher,' "$T_TMP/o" && grep -q '^arithmetic_intensity,metric,FLOP/B,6.35783[0-9]*,7.62939[0-9]*,' "$T_TMP/o" &&
+	grep -q '^dram_gbs,metric,GB/s,1.57286[0-9]*,1.57286[0-9]*,0,' "$T_TMP/o"
+ok $? "td-diff: both roofline points, GFLOP/s 10 -> 12 (+20 %, higher is better), FLOP/B 6.358 -> 7.629, DRAM GB/s unchanged"
+"$TD_BIN/td-diff" --csv "$TD_ROOT"/testdata/diff/local-kvm_gzip-1_stat-run1.txt "$TD_ROOT"/testdata/diff/local-kvm_gzip-9_stat-run1.txt | grep -q 'gflops\|intensity'
+ok $(( ! $? )) "td-diff without FP events: no roofline rows"
+
 # --- td-collect --peaks FILE, --measure-peaks, --print-peaks ----------------
 run_tool "$T_TMP/o" "$T_TMP/e" "$C" --peaks "$T_TMP/none" -- true
 [ $RC -eq 2 ] && grep -q "^td-collect: $T_TMP/none" "$T_TMP/e" && [ ! -s "$T_TMP/o" ]; ok $? "--peaks missing file: exit 2, no capture"
