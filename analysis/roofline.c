@@ -141,6 +141,14 @@ bool roofline_memory_bound(const struct roofline_peaks *k, double ai)
 	return ai * k->gbs < k->gflops;
 }
 
+static int level_index(const struct roofline_peaks *p, const char *name)
+{
+	for (int i = 0; i < p->nlevels; i++)
+		if (!strcmp(p->level[i], name))
+			return i;
+	return -1;
+}
+
 #define NOT_A_PEAK "not a 'key value' line with a positive number (peak_gflops 1200, peak_gbs 200, peak_gbs_l3 800)"
 
 bool roofline_peaks_fact(struct roofline_peaks *p, const char *key, const char *value, char *why, size_t cap)
@@ -158,9 +166,13 @@ bool roofline_peaks_fact(struct roofline_peaks *p, const char *key, const char *
 	} else if (!strcmp(key, "peak_gbs")) {
 		p->gbs = v;
 	} else if (!strncmp(key, "peak_gbs_", 9) && key[9] && strlen(key + 9) < sizeof p->level[0] &&
-		   p->nlevels < ROOFLINE_MAX_LEVELS) {
-		memcpy(p->level[p->nlevels], key + 9, strlen(key + 9) + 1);   /* fits: checked above */
-		p->level_gbs[p->nlevels++] = v;
+		   (level_index(p, key + 9) >= 0 || p->nlevels < ROOFLINE_MAX_LEVELS)) {
+		int i = level_index(p, key + 9);   /* a level given again (each run of an agent's capture) */
+		if (i < 0) {
+			i = p->nlevels++;
+			memcpy(p->level[i], key + 9, strlen(key + 9) + 1);   /* fits: checked above */
+		}
+		p->level_gbs[i] = v;
 	} else {
 		snprintf(why, cap, "unknown key '%s' (peak_gflops, peak_gbs, peak_gbs_LEVEL; at most %d levels)", key,
 			 ROOFLINE_MAX_LEVELS);

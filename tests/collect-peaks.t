@@ -44,6 +44,12 @@ grep -q 'peak 100 GFLOP/s' "$T_TMP/r.svg" && grep -q 'DRAM 10 GB/s' "$T_TMP/r.sv
 ok $? "--svg draws the header's roofs"
 sed 's/$/\r/' "$T_TMP/intel-synthetic-header.csv" >"$T_TMP/crlf-synthetic.csv"
 "$D" -q --csv "$T_TMP/crlf-synthetic.csv" | grep -q '^,all,,roof_share,15.729,'; ok $? "CRLF header: the same peaks"
+# an agent's capture: a header (with the same peaks) before every run
+{ hdr 100 10; cat "$INTEL"; hdr 100 10; cat "$INTEL"; } >"$T_TMP/agent-synthetic.csv"
+run_tool "$T_TMP/o" "$T_TMP/e" "$D" --csv --svg "$T_TMP/agent.svg" "$T_TMP/agent-synthetic.csv"
+[ $RC -eq 0 ] && [ ! -s "$T_TMP/e" ] && [ "$(grep -c ',roof_share,15.729,%,memory-bound,' "$T_TMP/o")" = 2 ] &&
+	[ "$(grep -c 'l3 40 GB/s' "$T_TMP/agent.svg")" = 1 ]
+ok $? "a header before each run (an agent's capture): the peaks for both runs, one l3 roof"
 # two inputs: the same peaks in both are used; other peaks in one: none, said
 "$D" -q --csv "$T_TMP/intel-synthetic-header.csv" "$T_TMP/intel-synthetic-header.csv" | grep -q ',roof_share,'
 ok $? "two inputs with the same peaks: used"
