@@ -131,7 +131,8 @@ struct derive_config {
 	bool no_header_metrics;      /* not from a td-collect header's cpuid */
 	/* the machine's roofs (roofline.h): a whole-run set with FLOPs and DRAM
 	 * traffic also gets roof_attainable_gflops and roof_share, whose
-	 * verdict says memory-bound or compute-bound; NULL: not known */
+	 * verdict says memory-bound or compute-bound; NULL: the ones the
+	 * capture's td-collect headers recorded (derive_header_peaks), if any */
 	const struct roofline_peaks *peaks;
 };
 
@@ -215,6 +216,10 @@ struct derive_capture {
 	double min_enabled_pct;
 };
 void derive_capture(const struct derive_engine *e, struct derive_capture *out);
+/* After derive_finish: the peaks the capture's td-collect headers recorded
+ * and what they are (*source: their peaks_source, "" when not said), or
+ * NULL (stat_model_peaks). */
+const struct roofline_peaks *derive_header_peaks(const struct derive_engine *e, const char **source);
 
 /* The Top-down trees of the whole-run sets, each with its title ("scope
  * pmu"). per_pmu_if_many: when derive_many_scopes, the sets are summed per

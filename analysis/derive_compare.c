@@ -20,6 +20,35 @@ struct compare {
 	int n, cap;
 };
 
+/* The roofline point of a whole-run set as metrics after mv[0..n): more
+ * GFLOP/s is better; bandwidth and intensity have no better side. (The
+ * share of the roof is not compared: under the same memory roof it is
+ * GB/s over peak GB/s, and the roofs are the machine's, not the run's.)
+ * Returns the new count. */
+static int roofline_metrics(const struct stat_model *m, const struct counter_set *s, struct metric_value *mv, int n)
+{
+	double elapsed = NAN;
+	for (int i = 0; i < n; i++)
+		if (!strcmp(mv[i].name, "elapsed_s"))
+			elapsed = mv[i].value;
+	struct roofline_values r;
+	if (n + 3 > METRICS_MAX || !roofline_of_set(m, s, elapsed, NULL, &r))
+		return n;
+	struct metric_value base = { .verdict = "", .band = "", .confidence = r.confidence, .variance_pct = NAN,
+				     .next_step = "", .rounding = 0 };
+	mv[n] = base;
+	mv[n].name = "gflops", mv[n].value = r.gflops, mv[n].unit = "GFLOP/s";
+	mv[n].has_direction = mv[n].higher_is_better = true;
+	n++;
+	mv[n] = base;
+	mv[n].name = r.proxy ? "llc_miss_gbs" : "dram_gbs", mv[n].value = r.gbs, mv[n].unit = "GB/s";
+	n++;
+	mv[n] = base;
+	mv[n].name = "arithmetic_intensity", mv[n].value = r.ai, mv[n].unit = "FLOP/B";
+	n++;
+	return n;
+}
+
 /* The set's slot: its metrics, and its tree from the raw counts or from the
  * nodes toplev printed for it. */
 static void add(struct compare *c, const struct counter_set *s)
@@ -34,6 +63,7 @@ static void add(struct compare *c, const struct counter_set *s)
 	struct derive_compare_set *d = &c->sets[c->n];
 	d->set = s;
 	d->nmetrics = stat_model_metrics(m, s, c->mv[c->n], METRICS_MAX);
+	d->nmetrics = roofline_metrics(m, s, c->mv[c->n], d->nmetrics);
 	struct tma_printed printed[MAX_PRINTED];
 	int np = 0;
 	for (int i = 0; i < m->nperf && np < MAX_PRINTED && s->interval < 0; i++) {

@@ -182,38 +182,27 @@ static const struct derive_value *perf_wall_share(struct derive_engine *e, const
  * values[n] on; returns the new count. */
 static int roofline_rows(struct derive_engine *e, const struct counter_set *s, int n)
 {
-	struct roofline_point p;
-	if (s->interval >= 0 || !roofline_flops(s, &p))
-		return n;
 	double elapsed = NAN;
 	for (int i = 0; i < n; i++)
 		if (!strcmp(e->values[i].name, "elapsed_s"))
 			elapsed = e->values[i].value;
-	const struct counter *dur = counter_set_get(s, "duration_time");
-	if (isnan(elapsed))
-		elapsed = dur && !isnan(dur->value) ? dur->value / 1e9 : e->m.elapsed[s->session];
-	int nsum;
-	const struct counter_set *sum = stat_model_summary(&e->m, &nsum);
-	double conf = counter_set_lowest_enabled(s);
-	for (int i = 0; i < nsum; i++)
-		if (sum[i].session == s->session && !strcmp(sum[i].scope, s->scope) && roofline_add_bytes(&sum[i], &p))
-			conf = fmin(conf, counter_set_lowest_enabled(&sum[i]));
-	if (!(elapsed > 0) || isnan(p.bytes) || !(p.bytes > 0) || n + 5 > METRICS_MAX)
+	const char *source;
+	const struct roofline_peaks *k = e->cfg.peaks ? e->cfg.peaks : stat_model_peaks(&e->m, &source);
+	struct roofline_values r;
+	if (n + 5 > METRICS_MAX || !roofline_of_set(&e->m, s, elapsed, k, &r))
 		return n;
-	double gflops = p.flops / elapsed / 1e9, gbs = p.bytes / elapsed / 1e9, ai = p.flops / p.bytes;
-	const char *note = p.proxy ? "bytes: 64 per last-level miss, a proxy for DRAM traffic" : "";
-	e->values[n++] = (struct derive_value){ "gflops", gflops, "GFLOP/s", "", "", conf, NAN, "", "" };
-	e->values[n++] = (struct derive_value){ p.proxy ? "llc_miss_gbs" : "dram_gbs", gbs, "GB/s", "", "", conf, NAN, "",
-						note };
-	e->values[n++] = (struct derive_value){ "arithmetic_intensity", ai, "FLOP/B", "", "", conf, NAN, "", note };
-	const struct roofline_peaks *k = e->cfg.peaks;
-	if (k) {
-		double roof = roofline_attainable(k, ai);
-		e->values[n++] = (struct derive_value){ "roof_attainable_gflops", roof, "GFLOP/s", "", "", conf, NAN, "",
+	double conf = r.confidence;
+	const char *note = r.proxy ? "bytes: 64 per last-level miss, a proxy for DRAM traffic" : "";
+	e->values[n++] = (struct derive_value){ "gflops", r.gflops, "GFLOP/s", "", "", conf, NAN, "", "" };
+	e->values[n++] = (struct derive_value){ r.proxy ? "llc_miss_gbs" : "dram_gbs", r.gbs, "GB/s", "", "", conf, NAN,
+						"", note };
+	e->values[n++] = (struct derive_value){ "arithmetic_intensity", r.ai, "FLOP/B", "", "", conf, NAN, "", note };
+	if (r.has_roof) {
+		e->values[n++] = (struct derive_value){ "roof_attainable_gflops", r.roof, "GFLOP/s", "", "", conf, NAN, "",
 							"" };
-		e->values[n++] = (struct derive_value){ "roof_share", 100 * gflops / roof, "%",
-							roofline_memory_bound(k, ai) ? "memory-bound" : "compute-bound", "",
-							conf, NAN, "", "" };
+		e->values[n++] = (struct derive_value){ "roof_share", r.share, "%",
+							r.memory_bound ? "memory-bound" : "compute-bound", "", conf, NAN,
+							"", "" };
 	}
 	return n;
 }
@@ -314,6 +303,11 @@ struct derive_engine *derive_new(const struct derive_config *c, const struct der
 	/* reading on the caller's thread, the model and the callbacks on a second one (or the same) */
 	e->pipe = c->one_thread ? NULL : stat_pipe_start(stat_model_add, &e->m);
 	return e;
+}
+
+const struct roofline_peaks *derive_header_peaks(const struct derive_engine *e, const char **source)
+{
+	return stat_model_peaks(&e->m, source);
 }
 
 enum stat_format derive_read(struct derive_engine *e, const char *path, enum stat_format format)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analysis/roofline.h"
+#include "analysis/stat_model.h"
 #include "common/diag.h"
 #include "common/input.h"
 
@@ -140,6 +141,46 @@ bool roofline_memory_bound(const struct roofline_peaks *k, double ai)
 	return ai * k->gbs < k->gflops;
 }
 
+static int level_index(const struct roofline_peaks *p, const char *name)
+{
+	for (int i = 0; i < p->nlevels; i++)
+		if (!strcmp(p->level[i], name))
+			return i;
+	return -1;
+}
+
+#define NOT_A_PEAK "not a 'key value' line with a positive number (peak_gflops 1200, peak_gbs 200, peak_gbs_l3 800)"
+
+bool roofline_peaks_fact(struct roofline_peaks *p, const char *key, const char *value, char *why, size_t cap)
+{
+	char *end;
+	double v = strtod(value, &end);
+	while (*end == ' ' || *end == '\t')
+		end++;
+	if (end == value || *end || !(v > 0) || !isfinite(v)) {
+		snprintf(why, cap, "'%s' is not a positive number (peak_gflops 1200, peak_gbs 200, peak_gbs_l3 800)", value);
+		return false;
+	}
+	if (!strcmp(key, "peak_gflops")) {
+		p->gflops = v;
+	} else if (!strcmp(key, "peak_gbs")) {
+		p->gbs = v;
+	} else if (!strncmp(key, "peak_gbs_", 9) && key[9] && strlen(key + 9) < sizeof p->level[0] &&
+		   (level_index(p, key + 9) >= 0 || p->nlevels < ROOFLINE_MAX_LEVELS)) {
+		int i = level_index(p, key + 9);   /* a level given again (each run of an agent's capture) */
+		if (i < 0) {
+			i = p->nlevels++;
+			memcpy(p->level[i], key + 9, strlen(key + 9) + 1);   /* fits: checked above */
+		}
+		p->level_gbs[i] = v;
+	} else {
+		snprintf(why, cap, "unknown key '%s' (peak_gflops, peak_gbs, peak_gbs_LEVEL; at most %d levels)", key,
+			 ROOFLINE_MAX_LEVELS);
+		return false;
+	}
+	return true;
+}
+
 bool roofline_peaks_load(const char *path, struct roofline_peaks *p)
 {
 	*p = (struct roofline_peaks){ .gflops = NAN, .gbs = NAN };
@@ -163,33 +204,120 @@ bool roofline_peaks_load(const char *path, struct roofline_peaks *p)
 		char *hash = strchr(buf, '#');
 		if (hash)
 			*hash = '\0';
-		char key[64], rest[8];
-		double v;
-		int got = sscanf(buf, "%63s %lf %7s", key, &v, rest);
+		char key[64], value[128], rest[8];
+		int got = sscanf(buf, "%63s %127s %7s", key, value, rest);
 		if (got <= 0)
 			continue;              /* blank or a comment */
-		if (got != 2 || !(v > 0) || !isfinite(v)) {
-			td_bad_input(path, no, "not a 'key value' line with a positive number (peak_gflops 1200, "
-					       "peak_gbs 200, peak_gbs_l3 800)");
-			good = false;
-		} else if (!strcmp(key, "peak_gflops")) {
-			p->gflops = v;
-		} else if (!strcmp(key, "peak_gbs")) {
-			p->gbs = v;
-		} else if (!strncmp(key, "peak_gbs_", 9) && key[9] && strlen(key + 9) < sizeof p->level[0] &&
-			   p->nlevels < ROOFLINE_MAX_LEVELS) {
-			memcpy(p->level[p->nlevels], key + 9, strlen(key + 9) + 1);   /* fits: checked above */
-			p->level_gbs[p->nlevels++] = v;
-		} else {
-			td_bad_input(path, no, "unknown key '%s' (peak_gflops, peak_gbs, peak_gbs_LEVEL; at most %d levels)",
-				     key, ROOFLINE_MAX_LEVELS);
+		char why[160] = NOT_A_PEAK;
+		if (got != 2 || !roofline_peaks_fact(p, key, value, why, sizeof why)) {
+			td_bad_input(path, no, "%s", why);
 			good = false;
 		}
 	}
 	td_input_close(in);
-	if (good && (isnan(p->gflops) || isnan(p->gbs))) {
+	if (good && !roofline_peaks_complete(p)) {
 		td_bad_input(path, 0, "needs both peak_gflops and peak_gbs");
 		good = false;
 	}
 	return good;
+}
+
+bool roofline_peaks_complete(const struct roofline_peaks *p) { return !isnan(p->gflops) && !isnan(p->gbs); }
+
+static bool same_peaks(const struct roofline_peaks *a, const struct roofline_peaks *b)
+{
+	if (a->gflops != b->gflops || a->gbs != b->gbs || a->nlevels != b->nlevels)
+		return false;
+	for (int i = 0; i < a->nlevels; i++)
+		if (strcmp(a->level[i], b->level[i]) || a->level_gbs[i] != b->level_gbs[i])
+			return false;
+	return true;
+}
+
+void roofline_header_file(struct roofline_header_peaks *h, const char *file)
+{
+	if (h->files && h->file_any && !h->file_bad && !roofline_peaks_complete(&h->file)) {
+		td_bad_input(h->file_name, h->file_line, "td-collect header: peaks need both peak_gflops and peak_gbs; "
+							  "none used");
+		h->file_bad = true;
+	}
+	if (h->files && h->file_any && !h->file_bad) {
+		if (!h->with_peaks) {
+			h->capture = h->file;
+			memcpy(h->source, h->file_source, sizeof h->source);
+		} else if (!same_peaks(&h->capture, &h->file) && !h->unusable) {
+			td_warn(h->file_name, h->file_line, "td-collect header: other peaks than the capture's first "
+							    "file: none used (give --peaks FILE)");
+			h->unusable = true;
+		}
+		h->with_peaks++;
+	}
+	if (h->file_bad)
+		h->unusable = true;
+	h->file_any = false;            /* closed: a second close adds nothing */
+	if (!file)
+		return;
+	h->files++;
+	h->file = (struct roofline_peaks){ .gflops = NAN, .gbs = NAN };
+	h->file_source[0] = '\0';
+	snprintf(h->file_name, sizeof h->file_name, "%s", file);
+	h->file_bad = false;
+	h->file_line = 0;
+}
+
+bool roofline_header_fact(struct roofline_header_peaks *h, const char *key, const char *value, const char *file,
+			  unsigned long line)
+{
+	if (!strcmp(key, "peaks_source")) {
+		snprintf(h->file_source, sizeof h->file_source, "%s", value);
+		return true;
+	}
+	if (strncmp(key, "peak_", 5))
+		return false;
+	if (!h->file_any)
+		h->file_line = line;
+	h->file_any = true;
+	char why[160];
+	if (!roofline_peaks_fact(&h->file, key, value, why, sizeof why)) {
+		td_bad_input(file, line, "td-collect header: %s=%s: %s", key, value, why);
+		h->file_bad = true;
+	}
+	return true;
+}
+
+const struct roofline_peaks *roofline_header_peaks(const struct roofline_header_peaks *h, const char **source)
+{
+	if (!h->files || h->with_peaks != h->files || h->unusable)
+		return NULL;
+	*source = h->source;
+	return &h->capture;
+}
+
+bool roofline_of_set(const struct stat_model *m, const struct counter_set *s, double elapsed,
+		     const struct roofline_peaks *k, struct roofline_values *out)
+{
+	struct roofline_point p;
+	if (s->interval >= 0 || !roofline_flops(s, &p))
+		return false;
+	const struct counter *dur = counter_set_get(s, "duration_time");
+	if (isnan(elapsed))
+		elapsed = dur && !isnan(dur->value) ? dur->value / 1e9 : m->elapsed[s->session];
+	int nsum;
+	const struct counter_set *sum = stat_model_summary(m, &nsum);
+	double conf = counter_set_lowest_enabled(s);
+	for (int i = 0; i < nsum; i++)
+		if (sum[i].session == s->session && (!strcmp(sum[i].scope, s->scope) || !s->scope[0]) &&
+		    roofline_add_bytes(&sum[i], &p))
+			conf = fmin(conf, counter_set_lowest_enabled(&sum[i]));
+	if (!(elapsed > 0) || isnan(p.bytes) || !(p.bytes > 0))
+		return false;
+	*out = (struct roofline_values){ .gflops = p.flops / elapsed / 1e9, .gbs = p.bytes / elapsed / 1e9,
+					 .ai = p.flops / p.bytes, .proxy = p.proxy, .confidence = conf };
+	if (k) {
+		out->has_roof = true;
+		out->roof = roofline_attainable(k, out->ai);
+		out->share = 100 * out->gflops / out->roof;
+		out->memory_bound = roofline_memory_bound(k, out->ai);
+	}
+	return true;
 }

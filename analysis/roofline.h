@@ -35,6 +35,37 @@ struct roofline_peaks {
 /* False after a message (tool: FILE:LINE: what is wrong) when the file
  * cannot be read or a line is not "key number" with a known key. */
 bool roofline_peaks_load(const char *path, struct roofline_peaks *p);
+/* One "key value" of a peaks file (or of a td-collect header: the same
+ * keys): false with why filled when value is no positive number or key
+ * is unknown. p starts as { .gflops = NAN, .gbs = NAN }. */
+bool roofline_peaks_fact(struct roofline_peaks *p, const char *key, const char *value, char *why, size_t cap);
+/* Both peak_gflops and peak_gbs given. */
+bool roofline_peaks_complete(const struct roofline_peaks *p);
+
+/* The peaks the td-collect headers of a capture's files recorded
+ * (td-collect --peaks or --measure-peaks): header facts peak_gflops=,
+ * peak_gbs=, peak_gbs_LEVEL= (read by roofline_peaks_fact) and
+ * peaks_source=, what they are. A bad value is reported where it stands
+ * (tool: FILE:LINE:) and the file's peaks are not used; the capture has
+ * peaks only when every file gave the same complete ones. Zeroed: no
+ * file yet. */
+struct roofline_header_peaks {
+	struct roofline_peaks file, capture;
+	char file_source[256], source[256];
+	char file_name[256];
+	unsigned long file_line;     /* the file's first peaks fact */
+	unsigned files, with_peaks;
+	bool file_any, file_bad, unusable;
+};
+/* Another file of the capture starts (NULL: the capture ends): the last
+ * file's peaks are checked and joined to the capture's. */
+void roofline_header_file(struct roofline_header_peaks *h, const char *file);
+/* A header fact; false when key is none of the peaks'. */
+bool roofline_header_fact(struct roofline_header_peaks *h, const char *key, const char *value, const char *file,
+			  unsigned long line);
+/* After roofline_header_file(h, NULL): the capture's peaks and *source
+ * (peaks_source, "" when not said), or NULL. */
+const struct roofline_peaks *roofline_header_peaks(const struct roofline_header_peaks *h, const char **source);
 
 struct roofline_point {
 	double flops;                /* operations */
@@ -55,5 +86,24 @@ bool roofline_add_bytes(const struct counter_set *s, struct roofline_point *p);
  * whether the point is left of the ridge (memory-bound). */
 double roofline_attainable(const struct roofline_peaks *k, double ai);
 bool roofline_memory_bound(const struct roofline_peaks *k, double ai);
+
+/* The roofline of a whole-run set s of model m (stat_model.h): its FLOPs,
+ * the DRAM bytes its run counted in any set of its scope (uncore counters
+ * are sets of their own; s of scope "", sets merged per PMU: any scope),
+ * over elapsed seconds (NaN: duration_time, else the run's footer); with
+ * peaks k (or NULL) where it sits under the roofs. False when s has no FP
+ * event, its run no memory traffic, or there is no wall time. */
+struct stat_model;
+struct roofline_values {
+	double gflops, gbs, ai;      /* GFLOP/s, GB/s, FLOP/B */
+	bool proxy;                  /* gbs from last-level misses (roofline_point) */
+	double confidence;           /* lowest enabled % of the sets used */
+	bool has_roof;               /* k given: */
+	double roof;                 /* attainable GFLOP/s at ai */
+	double share;                /* gflops in % of roof */
+	bool memory_bound;
+};
+bool roofline_of_set(const struct stat_model *m, const struct counter_set *s, double elapsed,
+		     const struct roofline_peaks *k, struct roofline_values *out);
 
 #endif

@@ -771,12 +771,18 @@ static void note_file(struct stat_model *m, const struct stat_record *r)
 	m->file_raw = r->file;
 	m->files++;
 	collect_cpu_file(&m->header);
+	roofline_header_file(&m->peaks, r->file);
 	start_session(m);
 	m->session_file[m->session] = intern_file(m, r->file);
 	m->session_run[m->session] = 1;
 }
 
 const char *stat_model_cpuid(const struct stat_model *m) { return collect_cpu_id(&m->header); }
+
+const struct roofline_peaks *stat_model_peaks(const struct stat_model *m, const char **source)
+{
+	return roofline_header_peaks(&m->peaks, source);
+}
 
 void stat_model_add(void *model, const struct stat_record *r)
 {
@@ -809,6 +815,7 @@ void stat_model_add(void *model, const struct stat_record *r)
 		return;
 	case STAT_HEADER:
 		collect_cpu_fact(&m->header, r->event, strlen(r->event), r->unit, strlen(r->unit));
+		roofline_header_fact(&m->peaks, r->event, r->unit, r->file, r->line);
 		return;
 	case STAT_METRIC:
 		if (r->interval >= 0)
@@ -829,6 +836,7 @@ void stat_model_add(void *model, const struct stat_record *r)
 void stat_model_finish(struct stat_model *m)
 {
 	close_interval(m);
+	roofline_header_file(&m->peaks, NULL);
 	if (m->nsets)
 		qsort(m->sets, (size_t)m->nsets, sizeof(*m->sets), cmp_sets);
 	if (m->ntotals)

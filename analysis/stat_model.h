@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 #include "analysis/metrics.h"
+#include "analysis/roofline.h"
 #include "parsers/collect_header.h"
 #include "parsers/stat.h"
 
@@ -59,6 +60,7 @@ struct stat_model {
 	bool session_variance[STAT_MAX_SESSIONS];  /* a counter of the run has perf -r's variance */
 	int files;                      /* inputs read */
 	struct collect_cpu header;      /* the CPU ids td-collect's headers of those inputs gave */
+	struct roofline_header_peaks peaks;   /* ... and the machine's peaks */
 	const void *file_raw;           /* the last record's file as the reader gave it */
 	bool sessions_full;             /* a run past STAT_MAX_SESSIONS was merged into the last */
 	double elapsed[STAT_MAX_SESSIONS];  /* NaN where a run has no footer */
@@ -94,6 +96,10 @@ void stat_model_add(void *model, const struct stat_record *r);
 /* The CPU id the td-collect headers of every input read into m name
  * (collect_cpu_id): NULL when one has none or two differ. */
 const char *stat_model_cpuid(const struct stat_model *m);
+/* After stat_model_finish: the peaks every input's td-collect header
+ * recorded (roofline_header_peaks), with *source; NULL when one has none,
+ * a bad one or other ones. */
+const struct roofline_peaks *stat_model_peaks(const struct stat_model *m, const char **source);
 /* Hands out the last interval and sorts the whole-run sets by scope
  * (natural order) and PMU. */
 void stat_model_finish(struct stat_model *m);

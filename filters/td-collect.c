@@ -8,6 +8,7 @@
 #include "filters/td-collect/collect.h"
 #include "filters/td-collect/detect.h"
 #include "filters/td-collect/options.h"
+#include "filters/td-collect/peaks.h"
 #include "filters/td-collect/perf.h"
 #include "filters/td-collect/plan.h"
 #include "filters/td-collect/target.h"
@@ -33,6 +34,9 @@ static const struct td_option options[] = {
 	{ 0, "systemd-unit", TD_OPT_FLAG, &o.unit, NULL, "print a systemd unit running td-collect with these arguments", NULL },
 	{ 0, "install-unit", TD_OPT_FLAG, &o.install_unit, NULL, "write that unit to /etc/systemd/system (root) and print the systemctl commands", NULL },
 	{ 0, "no-git-labels", TD_OPT_FLAG, &o.no_git, NULL, "no git_branch/git_commit labels from the current directory's work tree", NULL },
+	{ 0, "peaks", TD_OPT_STRING, &o.peaks, "FILE", "record the machine's roofs (peak_gflops, peak_gbs lines, as td-derive --peaks reads) in the capture's header", NULL },
+	{ 0, "measure-peaks", TD_OPT_FLAG, &o.measure_peaks, NULL, "measure GFLOP/s (FMA) and GB/s (triad) on all CPUs first (a few hundred ms) and record them in the header", NULL },
+	{ 0, "print-peaks", TD_OPT_FLAG, &o.print_peaks, NULL, "measure them and print them as a --peaks file; no capture, no target", NULL },
 	{ 0, "sysroot", TD_OPT_STRING, &o.sysroot, "DIR", "detect the machine from DIR/proc and DIR/sys (a copied or synthetic tree)", NULL },
 	TD_OPTS_END
 };
@@ -44,6 +48,19 @@ static const struct td_cmd cmd = {
 	"Runs perf (TD_PERF, else perf on PATH); the capture goes to stdout (-o FILE), the command's own output to stderr.",
 };
 
+/* --print-peaks: the measurement alone, as a peaks file on stdout. */
+static int print_peaks(void)
+{
+	struct measured_peaks mp;
+	char why[256];
+	if (!peaks_measure(&mp, why, sizeof why)) {
+		td_error("%s", why);
+		return TD_EXIT_BAD;
+	}
+	peaks_print(stdout, &mp);
+	return td_exit_code(TD_EXIT_OK);
+}
+
 int main(int argc, char **argv)
 {
 	collect_optional_store_arg(argc, argv);
@@ -52,6 +69,11 @@ int main(int argc, char **argv)
 	int n = td_parse_options(&cmd, argc, argv);
 	struct collect_job j = { 0 };
 	double every;
+	if (o.print_peaks) {
+		if (n > 0 || o.process || o.pid || o.all || o.peaks || o.measure_peaks)
+			td_usage_error(&cmd, "--print-peaks measures and prints the peaks alone: no target, --peaks or --measure-peaks");
+		return print_peaks();
+	}
 	const char *usage = collect_options_job(&o, argv, n, &j, &every);
 	if (usage)
 		td_usage_error(&cmd, "%s", usage);
@@ -77,6 +99,29 @@ int main(int argc, char **argv)
 	if (!ready) {
 		free(original);
 		return TD_EXIT_BAD;
+	}
+	/* the roofs, before perf runs: the measurement must not share the CPUs with the target */
+	struct roofline_peaks peaks;
+	struct measured_peaks mp;
+	char source[4200];
+	if (o.peaks) {
+		if (!roofline_peaks_load(o.peaks, &peaks)) {
+			free(original);
+			return td_exit_code(TD_EXIT_OK);
+		}
+		snprintf(source, sizeof source, "td-collect --peaks %s", o.peaks);
+		j.peaks = &peaks;
+		j.peaks_source = source;
+	} else if (o.measure_peaks && !o.dry_run) {
+		if (!peaks_measure(&mp, why, sizeof why)) {
+			td_error("%s", why);
+			free(original);
+			return TD_EXIT_BAD;
+		}
+		snprintf(source, sizeof source, "measured %s by td-collect --measure-peaks", mp.when);
+		j.peaks = &mp.p;
+		j.peaks_source = source;
+		j.peaks_method = mp.how;
 	}
 	char *groups = perf_metric_groups(o.sysroot ? m.cpuid : NULL);
 	struct plan plan;

@@ -23,7 +23,7 @@ static const struct td_option options[] = {
 	{ 0, "cpu", TD_OPT_STRING, &opt_cpu, "MODEL[:WIDTH]", "Top-down model instead of detecting it (see td-derive(1): intel-atom:6, arm-v2, amd-zen5 ...)", NULL },
 	{ 0, "metrics", TD_OPT_STRING, &opt_metrics, "FILE", "perf's metric definitions (PERF_CPUID=ID perf list --details > FILE): every tma_* node they give", NULL },
 	{ 0, "cpuid", TD_OPT_STRING, &opt_cpuid, "ID", "the capture's CPU (GenuineIntel-6-8F-0): its metric definitions from the installed perf", NULL },
-	{ 0, "peaks", TD_OPT_STRING, &opt_peaks, "FILE", "the machine's roofs (peak_gflops, peak_gbs lines): memory- or compute-bound, and how far below the roof", NULL },
+	{ 0, "peaks", TD_OPT_STRING, &opt_peaks, "FILE", "the machine's roofs (peak_gflops, peak_gbs lines; over those a td-collect header recorded): memory- or compute-bound, and how far below the roof", NULL },
 	{ 0, "format", TD_OPT_STRING, &opt_format, "csv|json|text", "input layout (default: detected)", NULL },
 	TD_OPTS_END
 };
@@ -63,6 +63,7 @@ int main(int argc, char **argv)
 		.explain = opt_explain,
 		.svg = opt_svg,
 		.peaks = opt_peaks ? &peaks : NULL,
+		.peaks_file = opt_peaks,
 	};
 	if (opt_counters && ro.format == TD_FMT_MARKDOWN)
 		td_usage_error(&cmd, "--counters writes text, CSV or JSON");

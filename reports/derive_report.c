@@ -427,6 +427,21 @@ static void write_diagnoses_json(FILE *f, const struct derive_engine *e)
 	free(r);
 }
 
+/* The roofs the roofline rows used and where they came from (said), or
+ * NULL: --peaks, else the capture's td-collect headers. */
+static const struct roofline_peaks *peaks_used(const struct derive_report *r, const struct derive_engine *e,
+					       char *said, size_t cap)
+{
+	const char *source;
+	const struct roofline_peaks *header = derive_header_peaks(e, &source);
+	if (r->o.peaks)
+		snprintf(said, cap, "from %s (--peaks%s)", r->o.peaks_file ? r->o.peaks_file : "the file given",
+			 header ? ", over the capture header's" : "");
+	else if (header)
+		snprintf(said, cap, "from the capture header%s%s%s", source[0] ? " (" : "", source, source[0] ? ")" : "");
+	return r->o.peaks ? r->o.peaks : header;
+}
+
 static void write_text(const struct derive_report *r, const struct derive_engine *e, const char *inputs)
 {
 	FILE *f = r->f;
@@ -437,6 +452,10 @@ static void write_text(const struct derive_report *r, const struct derive_engine
 		fprintf(f, "command: %s\n", c.command);
 	if (!isnan(c.elapsed_s))
 		fprintf(f, "elapsed: %.3f s%s\n", c.elapsed_s, c.several_runs ? " (the sum of the runs' footers)" : "");
+	char said[400];
+	const struct roofline_peaks *k = peaks_used(r, e, said, sizeof said);
+	if (k)
+		fprintf(f, "peaks: %g GFLOP/s, %g GB/s, %s\n", k->gflops, k->gbs, said);
 	fprintf(f, "counters: %lu rows (%lu not counted, %lu not supported); lowest enabled %.2f%%%s\n\n", c.counters,
 		c.not_counted, c.not_supported, c.min_enabled_pct,
 		c.min_enabled_pct < 100 ? " (multiplexed: values are scaled estimates)" : "");
@@ -464,6 +483,10 @@ static void write_markdown(const struct derive_report *r, const struct derive_en
 		fprintf(f, "- Command: `%s`\n", c.command);
 	if (!isnan(c.elapsed_s))
 		fprintf(f, "- Elapsed: %.3f s%s\n", c.elapsed_s, c.several_runs ? " (the sum of the runs' footers)" : "");
+	char said[400];
+	const struct roofline_peaks *k = peaks_used(r, e, said, sizeof said);
+	if (k)
+		fprintf(f, "- Peaks: %g GFLOP/s, %g GB/s, %s\n", k->gflops, k->gbs, said);
 	fprintf(f, "- Counters: %lu rows, %lu not counted, %lu not supported; lowest enabled %.2f%%\n\n", c.counters,
 		c.not_counted, c.not_supported, c.min_enabled_pct);
 	fprintf(f, "## Summary\n\n| Scope | Metric | Value | Assessment |\n|---|---|---:|---|\n");
@@ -490,6 +513,13 @@ static void write_json_tail(const struct derive_report *r, const struct derive_e
 		fprintf(f, "%.9g", c.elapsed_s);
 	fprintf(f, ", \"intervals\": %lu, \"counters\": %lu, \"not_counted\": %lu, \"not_supported\": %lu, "
 		"\"min_enabled_pct\": %.2f,\n", c.intervals, c.counters, c.not_counted, c.not_supported, c.min_enabled_pct);
+	char said[400];
+	const struct roofline_peaks *k = peaks_used(r, e, said, sizeof said);
+	if (k) {
+		fprintf(f, "\"peaks\": {\"gflops\": %.9g, \"gbs\": %.9g, \"from\": ", k->gflops, k->gbs);
+		td_json_string(f, said);
+		fprintf(f, "},\n");
+	}
 	struct derive_perf_check p;
 	derive_perf_check(e, &p);
 	fprintf(f, "\"perf_check\": {\"printed\": %d, \"checked\": %d, \"agree\": %d, \"not_recomputable\": [", p.printed,
@@ -519,8 +549,10 @@ static void write_perf_check(FILE *f, const struct derive_engine *e)
 			p.not[i].count > 1 ? p.not[i].count : 0, p.not[i].count > 1 ? "x)" : "", p.not[i].why);
 }
 
-static void write_chart(const struct derive_report *r, const char *inputs)
+static void write_chart(const struct derive_report *r, const struct derive_engine *e, const char *inputs)
 {
+	char said[400];
+	const struct roofline_peaks *k = peaks_used(r, e, said, sizeof said);
 	FILE *svg = fopen(r->o.svg, "w");
 	if (!svg) {
 		td_error("%s: cannot write: %s", r->o.svg, strerror(errno));
@@ -528,7 +560,7 @@ static void write_chart(const struct derive_report *r, const char *inputs)
 		struct roofline_svg_point p = { r->point_label, r->point_ai, r->point_gflops };
 		char title[600];
 		snprintf(title, sizeof title, "Roofline: %s", inputs);
-		roofline_svg_write(svg, r->o.peaks, &p, title);
+		roofline_svg_write(svg, k, &p, title);
 	} else if (!tma_chart_write(r->chart, svg, inputs))
 		td_warn(NULL, 0, "--svg: no interval had a Top-down tree (needs -I input with Top-down events or tma_* metrics)");
 	if (svg && fclose(svg))
@@ -551,7 +583,7 @@ void derive_report_end(struct derive_report *r, const struct derive_engine *e, c
 		write_perf_check(r->f, e);
 	}
 	if (r->chart)
-		write_chart(r, inputs);
+		write_chart(r, e, inputs);
 }
 
 void derive_report_free(struct derive_report *r)

@@ -30,7 +30,9 @@ struct derive_report_options {
 	bool explain;                /* text: every node on the bottleneck path explained */
 	const char *svg;             /* a file for the Top-down chart over time (-I input), else for
 					the roofline of the first set with a roofline point; or NULL */
-	const struct roofline_peaks *peaks;   /* the roofs (roofline.h), or NULL */
+	const struct roofline_peaks *peaks;   /* the roofs (roofline.h), or NULL: the capture
+						 header's, if any (derive_header_peaks) */
+	const char *peaks_file;      /* where peaks came from (--peaks FILE), for the report */
 };
 
 struct derive_report;

@@ -224,7 +224,8 @@ int collect_once(const struct collect_job *j)
 		git_label("git rev-parse HEAD 2>/dev/null", commit, sizeof commit);
 	}
 	struct header_facts h = { j->m, j->plan, j->perf_version, j->level, target, branch[0] ? branch : NULL,
-				  commit[0] ? commit : NULL, j->labels, j->nlabels, time(NULL) };
+				  commit[0] ? commit : NULL, j->labels, j->nlabels, time(NULL), j->peaks,
+				  j->peaks_source, j->peaks_method };
 	header_write(f, &h);
 	fflush(f);
 	int status = 0;

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include "filters/td-collect/detect.h"
 #include "filters/td-collect/plan.h"
+#include "analysis/roofline.h"
 
 enum target_kind { TARGET_PROCESS, TARGET_PIDS, TARGET_SYSTEM, TARGET_COMMAND };
 
@@ -33,6 +34,8 @@ struct collect_job {
 	bool git_labels;
 	bool store;
 	const char *db;            /* NULL or "": the default store */
+	const struct roofline_peaks *peaks;   /* recorded in the header; NULL: none */
+	const char *peaks_source, *peaks_method;   /* what they are, how they were measured (or NULL) */
 };
 
 /* --dry-run: the perf command of each pass, one line each, on stdout.

@@ -42,6 +42,22 @@ void header_write(FILE *f, const struct header_facts *h)
 		 h->plan->passes_needed);
 	fact(f, "passes", buf);
 	fact(f, "target", h->target);
+	if (h->peaks) {            /* read back by roofline_header_fact, as a --peaks file's lines */
+		snprintf(buf, sizeof buf, "%.15g", h->peaks->gflops);
+		fact(f, "peak_gflops", buf);
+		snprintf(buf, sizeof buf, "%.15g", h->peaks->gbs);
+		fact(f, "peak_gbs", buf);
+		for (int i = 0; i < h->peaks->nlevels; i++) {
+			char key[40];
+			snprintf(key, sizeof key, "peak_gbs_%s", h->peaks->level[i]);
+			snprintf(buf, sizeof buf, "%.15g", h->peaks->level_gbs[i]);
+			fact(f, key, buf);
+		}
+		if (h->peaks_source)
+			fact(f, "peaks_source", h->peaks_source);
+		if (h->peaks_method)
+			fact(f, "peaks_method", h->peaks_method);
+	}
 	if (h->git_branch)
 		fact(f, "git_branch", h->git_branch);
 	if (h->git_commit)

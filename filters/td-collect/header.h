@@ -10,6 +10,7 @@
 #include <time.h>
 #include "filters/td-collect/detect.h"
 #include "filters/td-collect/plan.h"
+#include "analysis/roofline.h"
 
 struct header_facts {
 	const struct machine_facts *m;
@@ -21,6 +22,8 @@ struct header_facts {
 	const char *const *labels; /* "k=v" */
 	int nlabels;
 	time_t start;
+	const struct roofline_peaks *peaks;   /* peak_gflops=, peak_gbs=, peak_gbs_LEVEL=; NULL: none */
+	const char *peaks_source, *peaks_method;   /* peaks_source=, peaks_method= (NULL: not written) */
 };
 
 void header_write(FILE *f, const struct header_facts *h);

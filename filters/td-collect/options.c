@@ -82,6 +82,8 @@ static const char *time_option(const char *name, const char *value, double dflt,
 const char *collect_options_job(const struct collect_options *o, char *const *cmd, int ncmd, struct collect_job *j,
 				double *every_s)
 {
+	if (o->peaks && o->measure_peaks)
+		return failed("give --peaks FILE or --measure-peaks, not both");
 	int targets = (o->process != NULL) + (o->pid != NULL) + o->all + (ncmd > 0);
 	if (targets != 1)
 		return failed("%s", targets ? "give one target: --process, --pid, -a or -- CMD"

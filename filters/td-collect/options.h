@@ -14,8 +14,8 @@
 
 struct collect_options {
 	long level, passes, count;
-	const char *duration, *interval, *store, *process, *pid, *every, *sysroot;
-	bool dry_run, all, unit, install_unit, no_git;
+	const char *duration, *interval, *store, *process, *pid, *every, *sysroot, *peaks;
+	bool dry_run, all, unit, install_unit, no_git, measure_peaks, print_peaks;
 	const char *labels[COLLECT_MAX_LABELS];   /* "k=v", checked as the store checks them */
 	int nlabels;
 };
