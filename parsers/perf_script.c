@@ -239,29 +239,22 @@ static unsigned word_mask(const char *p)     /* bit i: p[i] is a word character 
 	return (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(digit, alpha), under));
 }
 
-static size_t skip_spaces(const char *s, size_t i, size_t n)
+/* The end of the run from i of bytes in a class: 16 at a time by mask
+ * (bit k set: byte k is in it), the tail by in. */
+static inline size_t skip_class(const char *s, size_t i, size_t n, unsigned (*mask)(const char *), bool (*in)(char))
 {
 	for (; n - i >= 16; i += 16) {
-		unsigned other = ~space_mask(s + i) & 0xffffu;
+		unsigned other = ~mask(s + i) & 0xffffu;
 		if (other)
 			return i + (size_t)__builtin_ctz(other);
 	}
-	while (i < n && is_space(s[i]))
+	while (i < n && in(s[i]))
 		i++;
 	return i;
 }
 
-static size_t skip_word(const char *s, size_t i, size_t n)
-{
-	for (; n - i >= 16; i += 16) {
-		unsigned other = ~word_mask(s + i) & 0xffffu;
-		if (other)
-			return i + (size_t)__builtin_ctz(other);
-	}
-	while (i < n && is_word(s[i]))
-		i++;
-	return i;
-}
+static size_t skip_spaces(const char *s, size_t i, size_t n) { return skip_class(s, i, n, space_mask, is_space); }
+static size_t skip_word(const char *s, size_t i, size_t n) { return skip_class(s, i, n, word_mask, is_word); }
 #else
 static size_t skip_spaces(const char *s, size_t i, size_t n)
 {
