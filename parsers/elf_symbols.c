@@ -364,9 +364,11 @@ static uint32_t name_number(struct elf_symbols *e, const char *name, size_t *ext
 	if (e->names && name >= e->names && name <= e->names + e->names_len &&
 	    (uint64_t)(name - e->names) < NAME_INDEX)
 		return (uint32_t)(name - e->names);
-	uint64_t at = e->names_len + 1 + (uint64_t)(name - e->plt_names);
-	if (e->plt_names && name >= e->plt_names && name < e->plt_names + e->plt_len && at < NAME_INDEX)
-		return (uint32_t)at;
+	if (e->plt_names && name >= e->plt_names && name < e->plt_names + e->plt_len) {
+		uint64_t at = e->names_len + 1 + (uint64_t)(name - e->plt_names);
+		if (at < NAME_INDEX)
+			return (uint32_t)at;
+	}
 	const char *file = file_name_of(e, name);
 	if (file != name)
 		return name_number(e, file, extra_cap);
@@ -382,7 +384,8 @@ static void compact_ranges(struct elf_symbols *e, struct symtab_range *r, size_t
 {
 	struct rec *out = (struct rec *)r;
 	size_t extra_cap = 0, wide_cap = 0;
-	qsort(e->pairs, e->npairs, sizeof(*e->pairs), cmp_pair);
+	if (e->npairs)
+		qsort(e->pairs, e->npairs, sizeof(*e->pairs), cmp_pair);
 	for (size_t i = 0; i < n; i++) {
 		struct symtab_range x = r[i];
 		uint32_t name = name_number(e, x.name, &extra_cap);
