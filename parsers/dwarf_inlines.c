@@ -322,7 +322,8 @@ static int span_order(const void *a, const void *b)
 
 static void sort_spans(struct scope_index *x)
 {
-	qsort(x->span, x->nspans, sizeof *x->span, span_order);
+	if (x->nspans)
+		qsort(x->span, x->nspans, sizeof *x->span, span_order);
 	uint64_t reach = 0;
 	for (size_t i = 0; i < x->nspans; i++) {
 		reach = x->span[i].hi > reach ? x->span[i].hi : reach;
