@@ -27,7 +27,12 @@ if [ "$(ls "$caps" 2>/dev/null | wc -l)" -lt 1000 ]; then
 fi
 
 # t CMD...: s = wall seconds, k = max RSS (KiB), cpu = user + system seconds
-t() { /usr/bin/time -f "%e %M %U %S" -o "$T_TMP/time" "$@" >/dev/null 2>"$T_TMP/err"; read -r s k u y <"$T_TMP/time"; cpu=$(awk -v u="$u" -v y="$y" 'BEGIN { printf "%.2f", u + y }'); }
+# (the figures are time's last line: a command that exits non-zero, as
+# compare does when it finds a regression, gets a line before them)
+t() { /usr/bin/time -f "%e %M %U %S" -o "$T_TMP/time" "$@" >/dev/null 2>"$T_TMP/err"; read -r s k u y <<EOF
+$(tail -n 1 "$T_TMP/time")
+EOF
+cpu=$(awk -v u="$u" -v y="$y" 'BEGIN { printf "%.2f", u + y }'); }
 load() { cut -d' ' -f1 /proc/loadavg; }
 rate() { awk -v n="$1" -v s="$2" 'BEGIN { printf "%.0f", (s > 0 ? n / s : 0) }'; }
 
