@@ -181,6 +181,25 @@ bool script_parse_header_exact(const char *s, size_t n, struct script_header *h)
 	return script_parse_header(s, n, h);
 }
 
+/* The spans of a frame line once its parts are found: the address at
+ * [pc0, pc1), the symbol from i, the dso's '(' at open and ')' at r. The
+ * symbol takes at least one byte: like perl's regex, it backtracks into
+ * the blanks, then into the address. */
+static bool frame_spans(const char *s, size_t pc0, size_t pc1, size_t i, size_t open, size_t r,
+			struct script_frame *f)
+{
+	size_t sym_end = open - 1;        /* the blank before '(' */
+	size_t sym0 = i < sym_end ? i : sym_end - 1;
+	if (sym_end == 0 || sym0 < pc0 + 1)
+		return false;
+	if (sym0 < pc1)
+		pc1 = sym0;
+	f->pc = (struct td_span){ s + pc0, pc1 - pc0 };
+	f->sym = (struct td_span){ s + sym0, sym_end - sym0 };
+	f->dso = (struct td_span){ s + open + 1, r - open - 1 };
+	return true;
+}
+
 bool script_parse_frame_plain(const char *s, size_t n, struct script_frame *f)
 {
 	size_t i = 0;
@@ -205,17 +224,7 @@ bool script_parse_frame_plain(const char *s, size_t n, struct script_frame *f)
 	if (open <= 1)
 		return false;
 	open--;                           /* s[open] == '(' */
-	size_t sym_end = open - 1;        /* the blank before '(' */
-	/* sym needs at least one char; perl backtracks into the blanks/pc */
-	size_t sym0 = i < sym_end ? i : sym_end - 1;
-	if (sym_end == 0 || sym0 < pc0 + 1)
-		return false;
-	if (sym0 < pc1)
-		pc1 = sym0;
-	f->pc = (struct td_span){ s + pc0, pc1 - pc0 };
-	f->sym = (struct td_span){ s + sym0, sym_end - sym0 };
-	f->dso = (struct td_span){ s + open + 1, r - open - 1 };
-	return true;
+	return frame_spans(s, pc0, pc1, i, open, r, f);
 }
 
 
@@ -290,16 +299,7 @@ static bool parse_frame_fast(const char *s, size_t n, struct script_frame *f)
 			return false;
 		open = (size_t)(p - s);
 	} while (s[open - 1] != ' ');
-	size_t sym_end = open - 1;        /* the blank before '(' */
-	size_t sym0 = i < sym_end ? i : sym_end - 1;
-	if (sym_end == 0 || sym0 < pc0 + 1)
-		return false;
-	if (sym0 < pc1)
-		pc1 = sym0;
-	f->pc = (struct td_span){ s + pc0, pc1 - pc0 };
-	f->sym = (struct td_span){ s + sym0, sym_end - sym0 };
-	f->dso = (struct td_span){ s + open + 1, r - open - 1 };
-	return true;
+	return frame_spans(s, pc0, pc1, i, open, r, f);
 }
 
 bool script_parse_frame(const char *s, size_t n, struct script_frame *f)
