@@ -113,6 +113,15 @@ void *td_calloc(size_t n, size_t size)
 	return p;
 }
 
+void *td_calloc_aligned(size_t align, size_t size)
+{
+	size = (size + align - 1) & ~(align - 1);    /* aligned_alloc asks for a multiple */
+	void *p = aligned_alloc(align, size ? size : align);
+	if (!p)
+		td_die("out of memory");
+	return memset(p, 0, size);
+}
+
 char *td_strndup(const char *s, size_t n)
 {
 	char *p = td_malloc(n + 1);

@@ -36,6 +36,9 @@ int td_exit_code(int result);
 void *td_malloc(size_t n);
 void *td_realloc(void *p, size_t n);
 void *td_calloc(size_t n, size_t size);
+/* size zeroed bytes at a multiple of align (a power of two), for a struct
+ * whose fields are grouped on cache lines (_Alignas); free() frees it. */
+void *td_calloc_aligned(size_t align, size_t size);
 char *td_strndup(const char *s, size_t n);
 
 #endif

@@ -93,21 +93,24 @@ struct file_name {
 };
 
 struct stat_pipe {
+	/* set at the start, then only read, by both threads */
 	stat_emit_fn emit;
 	void *ctx;
+	struct kept_strings *kept;      /* the consumer's: PIPE_SLOTS of them */
+	bool plain;                     /* td_plain(): no slots, no string shared with the item before */
 	pthread_t thread;
+	struct pipe_block *all[PIPE_BLOCKS];
 	struct td_queue full, empty;    /* blocks to emit, blocks to fill: PIPE_BLOCKS in all */
-	struct pipe_block *filling;     /* the reader's */
+	/* The reader's, written for every record: on cache lines of their own,
+	 * so the consumer reading the fields above does not wait for them. */
+	_Alignas(64) struct pipe_block *filling;
 	/* file names are few: each kept once, for the life of the pipe */
 	struct file_name *files;
 	int nfiles;
 	const char *last_given, *last_copy;  /* the last name looked up, stat_pipe.h */
 	size_t last_len[5];             /* the lengths of the last record's strings */
-	struct pipe_block *all[PIPE_BLOCKS];
-	bool plain;                     /* td_plain(): no slots, no string shared with the item before */
-	uint32_t last_slot;             /* the reader's: the slot of the last record */
-	struct sent_strings *sent;      /* the reader's: PIPE_SLOTS of them */
-	struct kept_strings *kept;      /* the consumer's: PIPE_SLOTS of them */
+	uint32_t last_slot;             /* the slot of the last record */
+	struct sent_strings *sent;      /* PIPE_SLOTS of them */
 };
 
 /* The item's strings kept in its slot. */
@@ -535,7 +538,7 @@ static void pipe_message(void *pipe, const char *line, size_t len)
 
 struct stat_pipe *stat_pipe_start(stat_emit_fn emit, void *ctx)
 {
-	struct stat_pipe *p = td_calloc(1, sizeof(*p));
+	struct stat_pipe *p = td_calloc_aligned(64, sizeof(*p));
 	p->emit = emit;
 	p->ctx = ctx;
 	td_queue_init(&p->full, PIPE_BLOCKS);
