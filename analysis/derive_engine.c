@@ -178,10 +178,12 @@ static const struct derive_value *perf_wall_share(struct derive_engine *e, const
 
 /* The roofline point of a whole-run set with FP events (roofline.h): its
  * FLOPs, the DRAM bytes its run and scope counted in any set (uncore
- * counters are sets of their own), over the run's wall time. Rows from
- * values[n] on; returns the new count. */
+ * counters are sets of their own), over the run's wall time; none for an
+ * interval. Rows from values[n] on; returns the new count. */
 static int roofline_rows(struct derive_engine *e, const struct counter_set *s, int n)
 {
+	if (s->interval >= 0)
+		return n;
 	double elapsed = NAN;
 	for (int i = 0; i < n; i++)
 		if (!strcmp(e->values[i].name, "elapsed_s"))
