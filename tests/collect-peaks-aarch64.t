@@ -22,7 +22,7 @@ if ! $CC -static -o "$T_TMP/probe" "$T_TMP/probe.c" 2>/dev/null || ! $QEMU "$T_T
 	done_testing
 	exit
 fi
-chains=$(sed -n 's/^#define PEAKS_CHAINS \([0-9]*\).*/\1/p' "$TD_ROOT/filters/td-collect/peaks.h")
+chains=$(sed -n 's/^#define PEAKS_CHAINS_NEON \([0-9]*\).*/\1/p' "$TD_ROOT/filters/td-collect/peaks.h")
 flags=(-std=c11 -D_GNU_SOURCE -I"$TD_ROOT" -O2 -Wall -Wextra -Werror)
 run_tool "$T_TMP/o" "$T_TMP/e" $CC "${flags[@]}" -c -o "$T_TMP/peaks.o" "$TD_ROOT/filters/td-collect/peaks.c"
 ok $RC "peaks.c cross-built for aarch64, warning-free$( [ $RC = 0 ] || head -3 "$T_TMP/e" | tr '\n' ' ')"

@@ -33,17 +33,17 @@ static double now_s(void)
  * sum makes the result one the compiler cannot drop ---- */
 typedef double (*fma_kernel)(long n, double x);
 
-#define FMA_KERNEL(NAME, TARGET, V, STEP)                                                   \
+#define FMA_KERNEL(NAME, TARGET, V, STEP, CHAINS)                                           \
 	TARGET static double NAME(long n, double x)                                         \
 	{                                                                                   \
-		V acc[PEAKS_CHAINS], k = (V){ 0 } + PEAKS_GROWTH;                           \
-		_Pragma("GCC unroll 64") for (int c = 0; c < PEAKS_CHAINS; c++)             \
+		V acc[CHAINS], k = (V){ 0 } + PEAKS_GROWTH;                                 \
+		_Pragma("GCC unroll 64") for (int c = 0; c < CHAINS; c++)                   \
 			acc[c] = (V){ 0 } + (x + c);                                        \
 		for (long i = 0; i < n; i++)                                                \
-			_Pragma("GCC unroll 64") for (int c = 0; c < PEAKS_CHAINS; c++)     \
+			_Pragma("GCC unroll 64") for (int c = 0; c < CHAINS; c++)           \
 				acc[c] = STEP(acc[c], k);                                   \
 		double s = 0;                                                               \
-		_Pragma("GCC unroll 64") for (int c = 0; c < PEAKS_CHAINS; c++)             \
+		_Pragma("GCC unroll 64") for (int c = 0; c < CHAINS; c++)                   \
 			_Pragma("GCC unroll 8") for (size_t l = 0; l < sizeof(V) / sizeof(double); l++) \
 				s += acc[c][l];                                             \
 		return s;                                                                   \
@@ -52,16 +52,16 @@ typedef double (*fma_kernel)(long n, double x);
 #if defined(__x86_64__) || defined(__i386__)
 #define STEP_AVX512(v, k) _mm512_fmadd_pd(v, k, v)
 #define STEP_AVX2(v, k) _mm256_fmadd_pd(v, k, v)
-FMA_KERNEL(fma_avx512, __attribute__((target("avx512f"))), __m512d, STEP_AVX512)
-FMA_KERNEL(fma_avx2, __attribute__((target("avx2,fma"))), __m256d, STEP_AVX2)
+FMA_KERNEL(fma_avx512, __attribute__((target("avx512f"))), __m512d, STEP_AVX512, PEAKS_CHAINS)
+FMA_KERNEL(fma_avx2, __attribute__((target("avx2,fma"))), __m256d, STEP_AVX2, PEAKS_CHAINS)
 #elif defined(__aarch64__)
 #define STEP_NEON(v, k) vfmaq_f64(v, v, k)
-FMA_KERNEL(fma_neon, , float64x2_t, STEP_NEON)
+FMA_KERNEL(fma_neon, , float64x2_t, STEP_NEON, PEAKS_CHAINS_NEON)
 #endif
 /* Any CPU: a multiply, then an add */
 typedef double v2d __attribute__((vector_size(16)));
 #define STEP_MUL_ADD(v, k) ((v) + (v) * (k))
-FMA_KERNEL(mul_add_v2, , v2d, STEP_MUL_ADD)
+FMA_KERNEL(mul_add_v2, , v2d, STEP_MUL_ADD, PEAKS_CHAINS)
 
 int peaks_kernels(struct peaks_kernel *out, int cap)
 {
@@ -70,13 +70,13 @@ int peaks_kernels(struct peaks_kernel *out, int cap)
 #if defined(__x86_64__) || defined(__i386__)
 	__builtin_cpu_init();
 	if (__builtin_cpu_supports("avx512f"))
-		all[n++] = (struct peaks_kernel){ fma_avx512, sizeof(__m512d) / sizeof(double), "AVX-512F FMA, 8 doubles wide" };
+		all[n++] = (struct peaks_kernel){ fma_avx512, sizeof(__m512d) / sizeof(double), PEAKS_CHAINS, "AVX-512F FMA, 8 doubles wide" };
 	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-		all[n++] = (struct peaks_kernel){ fma_avx2, sizeof(__m256d) / sizeof(double), "AVX2 FMA, 4 doubles wide" };
+		all[n++] = (struct peaks_kernel){ fma_avx2, sizeof(__m256d) / sizeof(double), PEAKS_CHAINS, "AVX2 FMA, 4 doubles wide" };
 #elif defined(__aarch64__)
-	all[n++] = (struct peaks_kernel){ fma_neon, sizeof(float64x2_t) / sizeof(double), "NEON FMA, 2 doubles wide" };
+	all[n++] = (struct peaks_kernel){ fma_neon, sizeof(float64x2_t) / sizeof(double), PEAKS_CHAINS_NEON, "NEON FMA, 2 doubles wide" };
 #endif
-	all[n++] = (struct peaks_kernel){ mul_add_v2, sizeof(v2d) / sizeof(double), "multiply and add (no FMA), 2 doubles wide" };
+	all[n++] = (struct peaks_kernel){ mul_add_v2, sizeof(v2d) / sizeof(double), PEAKS_CHAINS, "multiply and add (no FMA), 2 doubles wide" };
 	n = n < cap ? n : cap;
 	memcpy(out, all, (size_t)n * sizeof *out);
 	return n;
@@ -84,7 +84,7 @@ int peaks_kernels(struct peaks_kernel *out, int cap)
 
 double peaks_kernel_flops(const struct peaks_kernel *k, long n)
 {
-	return 2.0 * PEAKS_CHAINS * k->lanes * (double)n;
+	return 2.0 * k->chains * k->lanes * (double)n;
 }
 
 /* ---- threads: each runs its share between two barriers ---- */
@@ -268,7 +268,7 @@ bool peaks_measure(struct measured_peaks *m, char *why, size_t cap)
 			 "GFLOP/s: %d chains of %s, %d threads, 2 FLOPs a lane, best of %d runs of %.0f ms; "
 			 "GB/s: triad a=b+s*c over 3 arrays of %zu MiB (last-level cache %zu KiB), 24 B an element, "
 			 "%d threads, best of %d passes",
-			 PEAKS_CHAINS, k.name, n, FLOP_RUNS, best * 1e3, array >> 20, llc >> 10, n, TRIAD_PASSES);
+			 k.chains, k.name, n, FLOP_RUNS, best * 1e3, array >> 20, llc >> 10, n, TRIAD_PASSES);
 		t.job = JOB_QUIT;
 		pthread_barrier_wait(&t.start);
 	}
