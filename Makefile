@@ -67,6 +67,8 @@ $(BIN)/%: $(BUILD)/filters/%.o $(BUILD)/libtd.a
 $(BUILD)/unit/%: $(BUILD)/tests/unit/%.o $(BUILD)/libtd.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+# td-collect's peak kernels (the module is td-collect's, not the library's)
+$(BUILD)/unit/test_peaks_kernels: $(BUILD)/filters/td-collect/peaks.o
 
 -include $(LIB_OBJ:.o=.d) $(TOOLS:$(BIN)/%=$(BUILD)/filters/%.d) $(STORE_VERBS:.o=.d) $(COLLECT_OBJ:.o=.d) \
 	 $(BUILD)/count/tdcount.d $(BUILD)/count/example.d $(MCP_MODS:.o=.d)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analysis/derive.h"
+#include "analysis/roofline_set.h"
 #include "analysis/stat_model.h"
 #include "common/diag.h"
 

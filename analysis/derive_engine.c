@@ -8,7 +8,7 @@
 #include <string.h>
 #include "analysis/derive_internal.h"
 #include "analysis/perf_metric_table.h"
-#include "analysis/roofline.h"
+#include "analysis/roofline_set.h"
 #include "common/diag.h"
 
 #define MAX_PRINTED 64

@@ -87,23 +87,4 @@ bool roofline_add_bytes(const struct counter_set *s, struct roofline_point *p);
 double roofline_attainable(const struct roofline_peaks *k, double ai);
 bool roofline_memory_bound(const struct roofline_peaks *k, double ai);
 
-/* The roofline of a whole-run set s of model m (stat_model.h): its FLOPs,
- * the DRAM bytes its run counted in any set of its scope (uncore counters
- * are sets of their own; s of scope "", sets merged per PMU: any scope),
- * over elapsed seconds (NaN: duration_time, else the run's footer); with
- * peaks k (or NULL) where it sits under the roofs. False when s has no FP
- * event, its run no memory traffic, or there is no wall time. */
-struct stat_model;
-struct roofline_values {
-	double gflops, gbs, ai;      /* GFLOP/s, GB/s, FLOP/B */
-	bool proxy;                  /* gbs from last-level misses (roofline_point) */
-	double confidence;           /* lowest enabled % of the sets used */
-	bool has_roof;               /* k given: */
-	double roof;                 /* attainable GFLOP/s at ai */
-	double share;                /* gflops in % of roof */
-	bool memory_bound;
-};
-bool roofline_of_set(const struct stat_model *m, const struct counter_set *s, double elapsed,
-		     const struct roofline_peaks *k, struct roofline_values *out);
-
 #endif

@@ -8,6 +8,7 @@
 #include "common/diag.h"
 #include "common/input.h"
 #include "collect_header.h"
+#include "shell_prompt.h"
 #include "sniff.h"
 #include "stat.h"
 #include "stat_toplev.h"
@@ -207,7 +208,10 @@ static enum stat_format read_input(struct td_input *in, enum stat_format fmt, st
 				struct stat_record r;
 				stat_record_init(&r, name, no);
 				r.kind = STAT_COMMAND;
-				char *cmdline = prompt ? td_strndup(line + i, len - i) : NULL;
+				size_t at = shell_prompt_len(line, len);   /* the command without its prompt */
+				if (!at)
+					at = i;
+				char *cmdline = prompt ? td_strndup(line + at, len - at) : NULL;
 				r.event = prompt ? cmdline : "";
 				emit(ctx, &r);
 				free(cmdline);

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common/diag.h"
+#include "shell_prompt.h"
 #include "stat.h"
 #include "stat_toplev.h"
 
@@ -595,7 +596,8 @@ bool stat_toplev_line(struct stat_toplev *t, const char *line, size_t len, bool 
 		struct stat_record r;          /* a run of its own, as a perf stat command starts one */
 		stat_record_init(&r, file, lineno);
 		r.kind = STAT_COMMAND;
-		char *cmd = td_strndup(s, n);
+		size_t at = shell_prompt_len(s, n);   /* the command without its prompt */
+		char *cmd = td_strndup(s + at, n - at);
 		r.event = cmd;
 		emit(ctx, &r);
 		free(cmd);

@@ -12,6 +12,10 @@ bad=$(includes "parsers/*.[ch]" analysis; includes "parsers/*.[ch]" reports)
 [ -z "$bad" ]; ok $? "no parsers/ file includes analysis/ or reports/${bad:+: $bad}"
 bad=$(includes "analysis/*.[ch]" reports)
 [ -z "$bad" ]; ok $? "no analysis/ file includes reports/${bad:+: $bad}"
+# roofline is a leaf of analysis/: its .c includes no analysis header but
+# its own, and its header none but metrics.h (the counter sets it reads)
+bad=$(grep -h '#include "analysis/' analysis/roofline.c analysis/roofline.h | grep -v '"analysis/roofline.h"\|"analysis/metrics.h"' | tr '\n' ' ')
+[ -z "$bad" ]; ok $? "analysis/roofline includes no other analysis module${bad:+: $bad}"
 # the files of parsers/ as a graph: a -> b when a.o uses a symbol b.o defines
 objs=$(ls "${TD_BUILD:-$TD_ROOT/build}"/parsers/*.o 2>/dev/null)
 if [ -z "$objs" ]; then

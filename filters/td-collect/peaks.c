@@ -15,7 +15,6 @@
 #include <arm_neon.h>
 #endif
 
-#define CHAINS 12              /* independent accumulators per thread (EACH_CHAIN) */
 #define FLOP_RUNS 3
 #define TRIAD_PASSES 3         /* after one that writes every page */
 #define MIN_RUN_S 0.02         /* an FMA run at least this long is timed */
@@ -27,97 +26,65 @@ static double now_s(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-/* ---- the FMA kernels: n iterations of CHAINS fused multiply-adds each,
- * the chains named one by one so that each stays in a register; each
- * returns a value the compiler cannot drop ---- */
+/* ---- the FMA kernels (peaks.h), one body for every vector width: V is a
+ * GCC vector of doubles and STEP(v, k) its v + v * k (an FMA where the
+ * target has one). The loops over the chains are unrolled, so each chain
+ * lives in a register of its own and the array is never in memory; the
+ * sum makes the result one the compiler cannot drop ---- */
 typedef double (*fma_kernel)(long n, double x);
 
-#define EACH_CHAIN(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11)
-#define KERNEL_BODY(V, SPLAT)                                                            \
-	V m = SPLAT(1.0 - 1e-9), a = SPLAT(x * 1e-9);            \
-	EACH_CHAIN(CHAIN_INIT)                                   \
-	for (long i = 0; i < n; i++) {                           \
-		EACH_CHAIN(CHAIN_STEP)                           \
-	}                                                        \
-	double s = 0;                                            \
-	EACH_CHAIN(CHAIN_SUM)                                    \
-	return s;
+#define FMA_KERNEL(NAME, TARGET, V, STEP, CHAINS)                                           \
+	TARGET static double NAME(long n, double x)                                         \
+	{                                                                                   \
+		V acc[CHAINS], k = (V){ 0 } + PEAKS_GROWTH;                                 \
+		_Pragma("GCC unroll 64") for (int c = 0; c < CHAINS; c++)                   \
+			acc[c] = (V){ 0 } + (x + c);                                        \
+		for (long i = 0; i < n; i++)                                                \
+			_Pragma("GCC unroll 64") for (int c = 0; c < CHAINS; c++)           \
+				acc[c] = STEP(acc[c], k);                                   \
+		double s = 0;                                                               \
+		_Pragma("GCC unroll 64") for (int c = 0; c < CHAINS; c++)                   \
+			_Pragma("GCC unroll 8") for (size_t l = 0; l < sizeof(V) / sizeof(double); l++) \
+				s += acc[c][l];                                             \
+		return s;                                                                   \
+	}
 
 #if defined(__x86_64__) || defined(__i386__)
-#define CHAIN_INIT(c) __m512d acc##c = _mm512_set1_pd(x + c);
-#define CHAIN_STEP(c) acc##c = _mm512_fmadd_pd(acc##c, m, a);
-#define CHAIN_SUM(c) s += _mm512_reduce_add_pd(acc##c);
-__attribute__((target("avx512f"))) static double fma_avx512(long n, double x)
-{
-	KERNEL_BODY(__m512d, _mm512_set1_pd)
-}
-#undef CHAIN_INIT
-#undef CHAIN_STEP
-#undef CHAIN_SUM
-
-__attribute__((target("avx2,fma"))) static double sum4(__m256d v)
-{
-	double lane[4];
-	_mm256_storeu_pd(lane, v);
-	return lane[0] + lane[1] + lane[2] + lane[3];
-}
-#define CHAIN_INIT(c) __m256d acc##c = _mm256_set1_pd(x + c);
-#define CHAIN_STEP(c) acc##c = _mm256_fmadd_pd(acc##c, m, a);
-#define CHAIN_SUM(c) s += sum4(acc##c);
-__attribute__((target("avx2,fma"))) static double fma_avx2(long n, double x)
-{
-	KERNEL_BODY(__m256d, _mm256_set1_pd)
-}
-#undef CHAIN_INIT
-#undef CHAIN_STEP
-#undef CHAIN_SUM
+#define STEP_AVX512(v, k) _mm512_fmadd_pd(v, k, v)
+#define STEP_AVX2(v, k) _mm256_fmadd_pd(v, k, v)
+FMA_KERNEL(fma_avx512, __attribute__((target("avx512f"))), __m512d, STEP_AVX512, PEAKS_CHAINS)
+FMA_KERNEL(fma_avx2, __attribute__((target("avx2,fma"))), __m256d, STEP_AVX2, PEAKS_CHAINS)
+#elif defined(__aarch64__)
+#define STEP_NEON(v, k) vfmaq_f64(v, v, k)
+FMA_KERNEL(fma_neon, , float64x2_t, STEP_NEON, PEAKS_CHAINS_NEON)
 #endif
-
-#if defined(__aarch64__)
-#define CHAIN_INIT(c) float64x2_t acc##c = vdupq_n_f64(x + c);
-#define CHAIN_STEP(c) acc##c = vfmaq_f64(a, acc##c, m);
-#define CHAIN_SUM(c) s += vaddvq_f64(acc##c);
-static double fma_neon(long n, double x)
-{
-	KERNEL_BODY(float64x2_t, vdupq_n_f64)
-}
-#undef CHAIN_INIT
-#undef CHAIN_STEP
-#undef CHAIN_SUM
-#endif
-
-/* Any CPU: two doubles wide (GCC vector extensions), a multiply and an add. */
+/* Any CPU: a multiply, then an add */
 typedef double v2d __attribute__((vector_size(16)));
-static v2d splat2(double x) { return (v2d){ x, x }; }
-#define CHAIN_INIT(c) v2d acc##c = splat2(x + c);
-#define CHAIN_STEP(c) acc##c = acc##c * m + a;
-#define CHAIN_SUM(c) s += acc##c[0] + acc##c[1];
-static double mul_add_v2(long n, double x)
-{
-	KERNEL_BODY(v2d, splat2)
-}
-#undef CHAIN_INIT
-#undef CHAIN_STEP
-#undef CHAIN_SUM
+#define STEP_MUL_ADD(v, k) ((v) + (v) * (k))
+FMA_KERNEL(mul_add_v2, , v2d, STEP_MUL_ADD, PEAKS_CHAINS)
 
-struct kernel_choice {
-	fma_kernel fn;
-	int lanes;                 /* doubles per vector */
-	const char *name;
-};
-
-static struct kernel_choice widest_kernel(void)
+int peaks_kernels(struct peaks_kernel *out, int cap)
 {
+	struct peaks_kernel all[3];
+	int n = 0;
 #if defined(__x86_64__) || defined(__i386__)
 	__builtin_cpu_init();
 	if (__builtin_cpu_supports("avx512f"))
-		return (struct kernel_choice){ fma_avx512, 8, "AVX-512F FMA, 8 doubles wide" };
+		all[n++] = (struct peaks_kernel){ fma_avx512, sizeof(__m512d) / sizeof(double), PEAKS_CHAINS, "AVX-512F FMA, 8 doubles wide" };
 	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-		return (struct kernel_choice){ fma_avx2, 4, "AVX2 FMA, 4 doubles wide" };
+		all[n++] = (struct peaks_kernel){ fma_avx2, sizeof(__m256d) / sizeof(double), PEAKS_CHAINS, "AVX2 FMA, 4 doubles wide" };
 #elif defined(__aarch64__)
-	return (struct kernel_choice){ fma_neon, 2, "NEON FMA, 2 doubles wide" };
+	all[n++] = (struct peaks_kernel){ fma_neon, sizeof(float64x2_t) / sizeof(double), PEAKS_CHAINS_NEON, "NEON FMA, 2 doubles wide" };
 #endif
-	return (struct kernel_choice){ mul_add_v2, 2, "multiply and add (no FMA), 2 doubles wide" };
+	all[n++] = (struct peaks_kernel){ mul_add_v2, sizeof(v2d) / sizeof(double), PEAKS_CHAINS, "multiply and add (no FMA), 2 doubles wide" };
+	n = n < cap ? n : cap;
+	memcpy(out, all, (size_t)n * sizeof *out);
+	return n;
+}
+
+double peaks_kernel_flops(const struct peaks_kernel *k, long n)
+{
+	return 2.0 * k->chains * k->lanes * (double)n;
 }
 
 /* ---- threads: each runs its share between two barriers ---- */
@@ -282,7 +249,8 @@ bool peaks_measure(struct measured_peaks *m, char *why, size_t cap)
 			best = fmin(best, round_s(&t));
 		m->p.gbs = 3.0 * (double)t.elems * sizeof(double) / best / 1e9;
 		/* GFLOP/s: iterations doubled until a run is long enough to time */
-		struct kernel_choice k = widest_kernel();
+		struct peaks_kernel k;
+		peaks_kernels(&k, 1);
 		t.job = JOB_FMA;
 		t.fn = k.fn;
 		t.iters = 1 << 14;
@@ -292,7 +260,7 @@ bool peaks_measure(struct measured_peaks *m, char *why, size_t cap)
 		best = s;
 		for (int r = 1; r < FLOP_RUNS; r++)
 			best = fmin(best, round_s(&t));
-		m->p.gflops = 2.0 * CHAINS * k.lanes * (double)t.iters * n / best / 1e9;
+		m->p.gflops = peaks_kernel_flops(&k, t.iters) * n / best / 1e9;
 		/* to a tenth, as printed: the header and a printed file say the same */
 		m->p.gflops = round(m->p.gflops * 10) / 10;
 		m->p.gbs = round(m->p.gbs * 10) / 10;
@@ -300,7 +268,7 @@ bool peaks_measure(struct measured_peaks *m, char *why, size_t cap)
 			 "GFLOP/s: %d chains of %s, %d threads, 2 FLOPs a lane, best of %d runs of %.0f ms; "
 			 "GB/s: triad a=b+s*c over 3 arrays of %zu MiB (last-level cache %zu KiB), 24 B an element, "
 			 "%d threads, best of %d passes",
-			 CHAINS, k.name, n, FLOP_RUNS, best * 1e3, array >> 20, llc >> 10, n, TRIAD_PASSES);
+			 k.chains, k.name, n, FLOP_RUNS, best * 1e3, array >> 20, llc >> 10, n, TRIAD_PASSES);
 		t.job = JOB_QUIT;
 		pthread_barrier_wait(&t.start);
 	}

@@ -41,8 +41,7 @@ enum { X_ID, X_TIME, X_LABELS, X_SCOPE, X_PMU, X_NAME, X_VALUE, X_UNIT, X_BETTER
 /* A run's labels as one JSON object, by run id (runs in export order). */
 struct run_labels {
 	char id[STORE_ID_LEN];
-	char *json;
-	size_t len;
+	struct verb_buf json;
 };
 
 struct export_ctx {
@@ -59,8 +58,7 @@ static void selected(void *ctx, const char *id, const char *time, const char *su
 	TD_ALLOC_GROW(x->runs, x->n + 1, x->cap);
 	struct run_labels *r = &x->runs[x->n++];
 	snprintf(r->id, sizeof r->id, "%s", id);
-	r->json = NULL;
-	r->len = 0;
+	r->json = (struct verb_buf){ 0 };
 }
 
 static struct run_labels *run_of(struct export_ctx *x, const char *id)
@@ -81,7 +79,7 @@ static int label_row(void *ctx, int n, const char *const *cols, const size_t *le
 	struct run_labels *r = n >= 3 ? run_of(ctx, cols[0]) : NULL;
 	if (!r)
 		return 0;
-	verb_append_label_json(&r->json, &r->len, cols[1], cols[2]);
+	verb_append_label_json(&r->json, cols[1], cols[2]);
 	return 0;
 }
 
@@ -120,7 +118,7 @@ static int metric_row(void *ctx, int n, const char *const *cols, const size_t *l
 	struct run_labels *r = run_of(x, cols[0]);
 	cells[X_ID] = cols[0];
 	cells[X_TIME] = cols[1];
-	cells[X_LABELS] = r && r->json ? r->json : "{";
+	cells[X_LABELS] = r && r->json.s ? r->json.s : "{";
 	for (size_t c = X_SCOPE; c < NCOLS; c++) {
 		const char *v = cols[c - 1];
 		if (v && (c == X_VALUE || c == X_CONF || c == X_VAR || c == X_INTERVAL)) {
@@ -149,12 +147,11 @@ static int metric_row(void *ctx, int n, const char *const *cols, const size_t *l
 			if (c)
 				putchar(',');
 			if (c == X_LABELS) {
-				char *cell = NULL;
-				size_t len = 0;
-				verb_append(&cell, &len, cells[c], strlen(cells[c]));
-				verb_append(&cell, &len, "}", 1);
-				td_csv_field(stdout, cell);
-				free(cell);
+				struct verb_buf cell = { 0 };
+				verb_append(&cell, cells[c], strlen(cells[c]));
+				verb_append(&cell, "}", 1);
+				td_csv_field(stdout, cell.s);
+				free(cell.s);
 			} else if (cells[c]) {
 				td_csv_field(stdout, cells[c]);
 			}
@@ -191,7 +188,7 @@ int cmd_export(int argc, char **argv)
 	x.at = 0;
 	verb_sql_run(s, &q, metric_row, &x);
 	for (size_t i = 0; i < x.n; i++)
-		free(x.runs[i].json);
+		free(x.runs[i].json.s);
 	free(x.runs);
 	store_filter_free(&verb_filter);
 	store_close(s);

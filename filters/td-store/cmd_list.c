@@ -30,10 +30,8 @@ static const struct td_cmd cmd = {
 struct listed {
 	char id[STORE_ID_LEN], time[32];
 	char *summary;
-	char *labels;              /* "k=v k=v" (text), filled from the labels query */
-	size_t labels_len;
-	char *labels_json;         /* {"k": "v", ...} */
-	size_t json_len;
+	struct verb_buf labels;    /* "k=v k=v" (text), filled from the labels query */
+	struct verb_buf labels_json;   /* {"k": "v", ...} */
 };
 
 struct list_ctx {
@@ -59,15 +57,15 @@ static int run_label_row(void *ctx, int n, const char *const *cols, const size_t
 	if (!cols[3] || !cols[4])
 		return 0;
 	struct listed *r = &c->runs[c->n - 1];
-	verb_append_label_json(&r->labels_json, &r->json_len, cols[3], cols[4]);
+	verb_append_label_json(&r->labels_json, cols[3], cols[4]);
 	/* the text view leaves the event list out: it is long and in the JSON */
 	if (!strcmp(cols[3], "events"))
 		return 0;
-	if (r->labels_len)
-		verb_append(&r->labels, &r->labels_len, " ", 1);
-	verb_append(&r->labels, &r->labels_len, cols[3], lens[3]);
-	verb_append(&r->labels, &r->labels_len, "=", 1);
-	verb_append(&r->labels, &r->labels_len, cols[4], lens[4]);
+	if (r->labels.len)
+		verb_append(&r->labels, " ", 1);
+	verb_append(&r->labels, cols[3], lens[3]);
+	verb_append(&r->labels, "=", 1);
+	verb_append(&r->labels, cols[4], lens[4]);
 	return 0;
 }
 
@@ -111,7 +109,7 @@ int cmd_list(int argc, char **argv)
 			td_json_string(stdout, c.runs[i].time);
 			printf(", \"summary\": ");
 			td_json_string(stdout, c.runs[i].summary);
-			printf(", \"labels\": %s}}", c.runs[i].labels_json ? c.runs[i].labels_json : "{");
+			printf(", \"labels\": %s}}", c.runs[i].labels_json.s ? c.runs[i].labels_json.s : "{");
 		}
 		printf("%s]\n", c.n ? "\n" : "");
 	} else {
@@ -121,15 +119,15 @@ int cmd_list(int argc, char **argv)
 			td_table_str(t, L_ID, c.runs[i].id);
 			td_table_str(t, L_TIME, c.runs[i].time);
 			td_table_str(t, L_SUMMARY, c.runs[i].summary);
-			td_table_str(t, L_LABELS, c.runs[i].labels);
+			td_table_str(t, L_LABELS, c.runs[i].labels.s);
 		}
 		td_table_write(t, stdout, td_pick_format(verb_csv, false, verb_markdown));
 		td_table_free(t);
 	}
 	for (size_t i = 0; i < c.n; i++) {
 		free(c.runs[i].summary);
-		free(c.runs[i].labels);
-		free(c.runs[i].labels_json);
+		free(c.runs[i].labels.s);
+		free(c.runs[i].labels_json.s);
 	}
 	free(c.runs);
 	store_filter_free(&verb_filter);

@@ -1,6 +1,7 @@
 /* What td-store's verbs share: the store they open, the runs a filter selects. */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 #include <zstd.h>
 #include "analysis/derive.h"
 #include "common/diag.h"
+#include "common/grow.h"
 #include "filters/td-store/verbs.h"
 #include "reports/table.h"
 
@@ -131,30 +133,34 @@ bool verb_run_exists(struct td_store *s, const char *id)
 	return found;
 }
 
-void verb_append(char **buf, size_t *len, const char *s, size_t n)
+void verb_append(struct verb_buf *b, const char *s, size_t n)
 {
-	*buf = td_realloc(*buf, *len + n + 1);
-	memcpy(*buf + *len, s, n);
-	*len += n;
-	(*buf)[*len] = 0;
+	if (n > SIZE_MAX - b->len - 1)
+		td_die("out of memory (a buffer of %zu bytes and %zu more)", b->len, n);
+	TD_ALLOC_GROW(b->s, b->len + n + 1, b->cap);
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = 0;
 }
 
 /* A JSON string through the one escaper (reports/escape.h), escaped in
- * place at the end of the buffer. */
-static void append_json_string(char **buf, size_t *len, const char *s)
+ * place at the end of the buffer (at most 6 bytes a byte, and the quotes). */
+static void append_json_string(struct verb_buf *b, const char *s)
 {
 	size_t n = strlen(s);
-	*buf = td_realloc(*buf, *len + 6 * n + 3);
-	*len += td_json_escape(*buf + *len, s, n);
-	(*buf)[*len] = 0;
+	if (n > (SIZE_MAX - b->len - 3) / 6)
+		td_die("out of memory (a buffer of %zu bytes and %zu more)", b->len, n);
+	TD_ALLOC_GROW(b->s, b->len + 6 * n + 3, b->cap);
+	b->len += td_json_escape(b->s + b->len, s, n);
+	b->s[b->len] = 0;
 }
 
-void verb_append_label_json(char **buf, size_t *len, const char *key, const char *value)
+void verb_append_label_json(struct verb_buf *b, const char *key, const char *value)
 {
-	verb_append(buf, len, *len ? ", " : "{", *len ? 2 : 1);
-	append_json_string(buf, len, key);
-	verb_append(buf, len, ": ", 2);
-	append_json_string(buf, len, value);
+	verb_append(b, b->len ? ", " : "{", b->len ? 2 : 1);
+	append_json_string(b, key);
+	verb_append(b, ": ", 2);
+	append_json_string(b, value);
 }
 
 struct td_store *verb_open(void)

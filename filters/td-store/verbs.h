@@ -51,11 +51,18 @@ bool verb_capture_file(struct td_store *s, const char *hash, char *path, size_t 
 /* Whether a run with this id is stored (a store failure: exit 2). */
 bool verb_run_exists(struct td_store *s, const char *id);
 
-/* Appends n bytes of s to a growing NUL-terminated buffer (*buf, *len). */
-void verb_append(char **buf, size_t *len, const char *s, size_t n);
-/* Appends `"key": "value"` to a JSON object being built in *buf: `{`
- * first, `, ` after; the caller closes it with `}`. */
-void verb_append_label_json(char **buf, size_t *len, const char *key, const char *value);
+/* A growing NUL-terminated buffer: s is NULL until the first append, then
+ * len bytes and a NUL in cap; room grows by TD_ALLOC_GROW (at least
+ * doubles), so n appends cost O(total) copies. The caller frees s. */
+struct verb_buf {
+	char *s;
+	size_t len, cap;
+};
+/* Appends n bytes of s. */
+void verb_append(struct verb_buf *b, const char *s, size_t n);
+/* Appends `"key": "value"` to a JSON object being built in b: `{` first,
+ * `, ` after; the caller closes it with `}`. */
+void verb_append_label_json(struct verb_buf *b, const char *key, const char *value);
 
 /* --db URL, shared by every verb's option table. */
 extern const char *verb_db;
