@@ -99,13 +99,15 @@ FUZZ_SECONDS ?= 60
 # needs its header, attributes and data section in one input.
 FUZZ_MAX_LEN ?= 4096
 FUZZ_MAX_LEN_perf_data := 65536
-# The stat targets at 2 KiB: an execution costs more than its length there
-# (a Top-down tree and the metrics per set, per interval); the longest line
-# of the stat captures is 1 KiB and 88 of their 114 files fit whole; at
-# equal CPU time they reach the same coverage as with 4 KiB (PERFORMANCE.md).
+# The stat targets at 2 KiB or 1 KiB: an execution costs more than its
+# length there (a Top-down tree and the metrics per set, per interval); the
+# longest line of the stat captures is 285 bytes; derive at 1 KiB and the
+# others at 2 KiB reach the coverage they reach with more in equal CPU time
+# (PERFORMANCE.md). flame: the longest line of its seeds is 466 bytes.
 FUZZ_MAX_LEN_stat_plain    := 2048
-FUZZ_MAX_LEN_derive        := 2048
+FUZZ_MAX_LEN_derive        := 1024
 FUZZ_MAX_LEN_derive_report := 2048
+FUZZ_MAX_LEN_flame         := 1024
 # ASan's quarantine of freed memory, smaller than its 256 MiB default: each
 # execution then reuses the pages the last ones freed instead of faulting
 # in new ones (a use after free within an execution is still caught).
