@@ -129,7 +129,8 @@ FUZZ_RUN_FLAGS_toplev        ?= -entropic=0
 # readers its hooks run on every byte compare, took 30-35 % of the CPU and
 # fed the mutator nothing (a 1-byte compare only feeds -use_value_profile;
 # keywords reach it through the strcmp/memcmp hooks, which stay). Edge
-# coverage stays on everywhere.
+# coverage stays on everywhere. The fuzz objects depend on this Makefile, so
+# a change of these flags rebuilds them.
 FUZZ_KEEP_CMP := parsers/perf_data.c analysis/perf_expr.c analysis/trend.c $(wildcard store/*.c)
 ifdef FUZZ_NO_CMP
 $(filter-out $(FUZZ_KEEP_CMP:%.c=$(BUILD)/%.o),$(LIB_OBJ)): override CFLAGS += -fno-sanitize-coverage=trace-cmp
