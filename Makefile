@@ -101,13 +101,15 @@ FUZZ_SECONDS ?= 60
 # needs its header, attributes and data section in one input.
 FUZZ_MAX_LEN ?= 4096
 FUZZ_MAX_LEN_perf_data := 65536
-# The stat targets at 2 KiB: an execution costs more than its length there
-# (a Top-down tree and the metrics per set, per interval); the longest line
-# of the stat captures is 1 KiB and 88 of their 114 files fit whole; at
-# equal CPU time they reach the same coverage as with 4 KiB (PERFORMANCE.md).
+# The stat targets at 2 KiB or 1 KiB: an execution costs more than its
+# length there (a Top-down tree and the metrics per set, per interval); the
+# longest line of the stat captures is 285 bytes; derive at 1 KiB and the
+# others at 2 KiB reach the coverage they reach with more in equal CPU time
+# (PERFORMANCE.md). flame: the longest line of its seeds is 466 bytes.
 FUZZ_MAX_LEN_stat_plain    := 2048
-FUZZ_MAX_LEN_derive        := 2048
+FUZZ_MAX_LEN_derive        := 1024
 FUZZ_MAX_LEN_derive_report := 2048
+FUZZ_MAX_LEN_flame         := 1024
 # ASan's quarantine of freed memory, smaller than its 256 MiB default: each
 # execution then reuses the pages the last ones freed instead of faulting
 # in new ones (a use after free within an execution is still caught).
@@ -123,8 +125,21 @@ FUZZ_RUN_FLAGS_stat_plain    ?= -entropic=0
 FUZZ_RUN_FLAGS_derive        ?= -entropic=0
 FUZZ_RUN_FLAGS_derive_report ?= -entropic=0
 FUZZ_RUN_FLAGS_toplev        ?= -entropic=0
+# Comparison tracing (trace-cmp: libFuzzer records both operands of every
+# integer compare, to mutate towards them) only in the code that reads binary
+# input or raw numbers (perf.data, td-store's values, perf_expr). In the text
+# readers its hooks run on every byte compare, took 30-35 % of the CPU and
+# fed the mutator nothing (a 1-byte compare only feeds -use_value_profile;
+# keywords reach it through the strcmp/memcmp hooks, which stay). Edge
+# coverage stays on everywhere. The fuzz objects depend on this Makefile, so
+# a change of these flags rebuilds them.
+FUZZ_KEEP_CMP := parsers/perf_data.c analysis/perf_expr.c analysis/trend.c $(wildcard store/*.c)
+ifdef FUZZ_NO_CMP
+$(filter-out $(FUZZ_KEEP_CMP:%.c=$(BUILD)/%.o),$(LIB_OBJ)): override CFLAGS += -fno-sanitize-coverage=trace-cmp
+$(LIB_OBJ): Makefile
+endif
 fuzz-build:
-	@$(MAKE) --no-print-directory O=build-fuzz CC=$(FUZZ_CC) CFLAGS="$(FUZZ_FLAGS) -fsanitize=fuzzer-no-link" build-fuzz/build/libtd.a
+	@$(MAKE) --no-print-directory O=build-fuzz CC=$(FUZZ_CC) CFLAGS="$(FUZZ_FLAGS) -fsanitize=fuzzer-no-link" FUZZ_NO_CMP=1 build-fuzz/build/libtd.a
 	$(if $(FUZZERS),@$(MAKE) --no-print-directory $(FUZZERS:%=build-fuzz/%))
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c build-fuzz/build/libtd.a
 	$(FUZZ_CC) -std=c11 $(CPPFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)

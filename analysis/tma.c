@@ -5,6 +5,7 @@
 #include <string.h>
 #include "analysis/counter_groups.h"
 #include <stdint.h>
+#include "common/bytes.h"
 #include "common/diag.h"
 #include "tma.h"
 
@@ -45,10 +46,10 @@ static double absent(const struct tma_ctx *c, const char *event)
 	if (!p)
 		return NAN;
 	for (int i = 0; i < p->npretend; i++)
-		if (!strcmp(p->pretend[i], event))
+		if (td_same_name(p->pretend[i], event))
 			return 1;
 	for (int i = 0; i < p->nabsent; i++)
-		if (!strcmp(p->absent[i], event))
+		if (td_same_name(p->absent[i], event))
 			return NAN;
 	if (p->nabsent < TMA_MAX_PROBED)
 		p->absent[p->nabsent++] = event;
@@ -172,7 +173,7 @@ const char *tma_node_for_perf_unit(const char *unit, bool *uncorrected)
 static int find_node(const struct tma_tree *t, const char *name)
 {
 	for (int i = 0; i < t->n; i++)
-		if (strcmp(t->node[i].def->name, name) == 0)
+		if (td_same_name(t->node[i].def->name, name))
 			return i;
 	return -1;
 }
@@ -340,7 +341,7 @@ static int deepest_under(const struct tma_model *m, const double *v, const struc
 	const char *root = root_of(m, d);
 	int deepest = 0;
 	for (int i = 0; i < m->ndefs; i++)
-		if (!isnan(v[i]) && !strcmp(root_of(m, &m->defs[i]), root) && level_of(m, &m->defs[i]) > deepest)
+		if (!isnan(v[i]) && td_same_name(root_of(m, &m->defs[i]), root) && level_of(m, &m->defs[i]) > deepest)
 			deepest = level_of(m, &m->defs[i]);
 	return deepest;
 }
@@ -360,7 +361,7 @@ static void fill(struct tma_tree *t, const struct tma_model *m, const double *v,
 		if (isnan(v[i])) {
 			int p = -1;
 			for (int k = 0; m->defs[i].parent && k < m->ndefs; k++)
-				if (!strcmp(m->defs[k].name, m->defs[i].parent))
+				if (td_same_name(m->defs[k].name, m->defs[i].parent))
 					p = k;
 			if (m->defs[i].parent && (p < 0 || isnan(v[p])))
 				continue;
@@ -676,7 +677,7 @@ static void own_groups(const struct tma_ctx *c, const struct tma_model *m, const
 		bool uncorrected;
 		const char *node = p[i].group && !p[i].toplev ? tma_node_for_perf_unit(p[i].unit, &uncorrected) : NULL;
 		int k = 0;
-		while (node && k < m->ndefs && strcmp(m->defs[k].name, node))
+		while (node && k < m->ndefs && !td_same_name(m->defs[k].name, node))
 			k++;
 		if (!node || k == m->ndefs)
 			continue;

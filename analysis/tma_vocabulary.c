@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/bytes.h"
 #include "tma.h"
 
 /* The vocabulary of trees built from perf's values: Intel's nodes plus
@@ -214,7 +215,7 @@ const struct tma_def *tma_deeper_def(const char *name)
 		return d;
 	pthread_mutex_lock(&unknown_lock);
 	for (int i = 0; i < nunknown && !d; i++)
-		if (!strcmp(unknown_names[i], name))
+		if (td_same_name(unknown_names[i], name))
 			d = &unknown_defs[i];
 	if (!d && nunknown < MAX_UNKNOWN && strlen(name) < sizeof unknown_names[0]) {
 		strcpy(unknown_names[nunknown], name);
@@ -244,7 +245,7 @@ const struct tma_def *tma_define_node(const char *name, const char *parent, cons
 		if (!p)
 			p = deeper_def(parent);
 		for (int i = 0; i < nunknown && !p; i++)
-			p = !strcmp(unknown_names[i], parent) ? &unknown_defs[i] : NULL;
+			p = td_same_name(unknown_names[i], parent) ? &unknown_defs[i] : NULL;
 		u->parent = p ? p->name : NULL;
 		u->domain = domain;
 	}
@@ -255,7 +256,7 @@ const struct tma_def *tma_define_node(const char *name, const char *parent, cons
 const struct tma_def *tma_def_of(const struct tma_model *m, const char *name)
 {
 	for (int k = 0; m && k < m->ndefs; k++)
-		if (!strcmp(m->defs[k].name, name))
+		if (td_same_name(m->defs[k].name, name))
 			return &m->defs[k];
 	const struct tma_def *d = printed_def(name);
 	if (!d)
@@ -264,7 +265,7 @@ const struct tma_def *tma_def_of(const struct tma_model *m, const char *name)
 		return d;
 	pthread_mutex_lock(&unknown_lock);
 	for (int i = 0; i < nunknown && !d; i++)
-		if (!strcmp(unknown_names[i], name))
+		if (td_same_name(unknown_names[i], name))
 			d = &unknown_defs[i];
 	pthread_mutex_unlock(&unknown_lock);
 	return d;
@@ -280,10 +281,10 @@ const struct tma_model tma_perf_printed = {
 int tma_vocabulary_rank(const struct tma_def *d)
 {
 	for (int k = 0; k < NPRINTED; k++)
-		if (!strcmp(printed_defs[k].name, d->name))
+		if (td_same_name(printed_defs[k].name, d->name))
 			return k;
 	for (int k = 0; k < NDEEPER; k++)
-		if (!strcmp(deeper_defs[k].name, d->name))
+		if (td_same_name(deeper_defs[k].name, d->name))
 			return NPRINTED + k;
 	return NPRINTED + NDEEPER;
 }

@@ -24,6 +24,14 @@ static inline size_t td_append_text(char **buf, size_t *used, size_t *cap, const
 	return at;
 }
 
+/* Two NUL-terminated names equal: the same pointer (a table's entries
+ * share their string literals) or the same bytes. A first byte that
+ * differs settles most pairs of a scan over a table without a call. */
+static inline bool td_same_name(const char *a, const char *b)
+{
+	return a == b || (a[0] == b[0] && strcmp(a, b) == 0);
+}
+
 /* n bytes equal: in words, the last word overlapping the one before */
 static inline bool td_same_bytes(const char *a, const char *b, size_t n)
 {

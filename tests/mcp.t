@@ -329,6 +329,12 @@ r = c.request("resources/read", {"uri": "tdkit://runs/20000101-000000-000000/tre
 ok(r["error"]["code"] == -32002, "resources/read of an unknown run (legacy): -32002", r)
 r = c.request("resources/read", {"uri": "tdkit://runs/20000101-000000-000000/tree"}, modern_meta())
 ok(r["error"]["code"] == -32602, "resources/read of an unknown run (2026-07-28): -32602", r)
+for bad in ("a b", "x" * 65, "r/1", "r\u00e9"):
+    r = c.request("resources/read", {"uri": "tdkit://runs/%s/tree" % bad})
+    ok("not a run id" in r["error"]["message"], "resources/read with a malformed run id %r: not a run id" % bad[:8], r)
+for good in ("x" * 64, "a.b:c-d_0"):
+    r = c.request("resources/read", {"uri": "tdkit://runs/%s/tree" % good})
+    ok("no such run" in r["error"]["message"], "resources/read with a well-formed unknown id %r: no such run" % good[:8], r)
 
 # ---- the 2026-07-28 revision: no handshake, _meta on every request ----
 m = Stdio()

@@ -1,8 +1,10 @@
 /* libFuzzer target: folded stacks through td-flame's tree (sorted,
  * reversed or flame chart merge), its layout, the SVG and the speedscope
  * writer. Frames must lie inside the total and never be wider than it.
- * One drawing per input, its options picked by the input's first byte
- * (which stays part of the input), so one corpus reaches all three. */
+ * One drawing and one writer per input, picked by the input's first byte
+ * (which stays part of the input): an SVG of the sorted, reversed or
+ * flame chart tree, or the sorted or reversed tree as speedscope JSON, so
+ * one corpus reaches all five. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +18,7 @@
 
 static FILE *sink;
 
-static void draw(const uint8_t *data, size_t size, bool reverse, bool chart)
+static void draw(const uint8_t *data, size_t size, bool reverse, bool chart, bool speedscope)
 {
 	struct flame_tree_options o = { .reverse = reverse, .flamechart = chart };
 	struct flame_tree *t = flame_tree_new(&o);
@@ -26,7 +28,9 @@ static void draw(const uint8_t *data, size_t size, bool reverse, bool chart)
 	while (fuzz_line(&it, &line, &n))
 		flame_tree_add_line(t, line, n);
 	double total = flame_tree_total(t);
-	if (total > 0) {
+	if (total > 0 && speedscope) {
+		speedscope_write(sink, t, "fuzz", "fuzz");
+	} else if (total > 0) {
 		struct flame_svg_options so = {
 			.font_type = "Verdana", .count_name = "samples", .name_type = "Function:",
 			.width = 1200, .frame_height = 16, .font_size = 12, .font_width = 0.59,
@@ -44,8 +48,6 @@ static void draw(const uint8_t *data, size_t size, bool reverse, bool chart)
 		flame_svg_write(sink, t, f, n, total, md, depth, flame_tree_differential(t), &so);
 		free(f);
 		flame_colors_free(so.colors);
-		if (!chart)
-			speedscope_write(sink, t, "fuzz", "fuzz");
 	}
 	flame_tree_free(t);
 }
@@ -55,7 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	td_quiet = 1;
 	if (!sink)
 		sink = fopen("/dev/null", "w");
-	unsigned pick = size ? data[0] % 3 : 0;
-	draw(data, size, pick == 1, pick == 2);
+	unsigned pick = size ? data[0] % 5 : 0;
+	draw(data, size, pick == 1 || pick == 4, pick == 2, pick >= 3);
 	return 0;
 }

@@ -4,7 +4,7 @@
  * MCP's checks in both eras, tool arguments through their schemas, and the
  * whole input once as an HTTP body with 2026-07-28 headers. The tools
  * themselves are stubs here (they run store verbs in child processes);
- * every reply must be one JSON object. */
+ * every reply must be one JSON object on one line. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,13 +48,23 @@ bool worker_cancel(const char *key)
 	return false;
 }
 
-static void check_reply(struct mcp_reply *r)
+/* A reply is one line holding one JSON object with "jsonrpc": parsed
+ * whole when parse is set (the first reply of an input and the HTTP one),
+ * otherwise only its shape checked (braces, no newline, the member's
+ * name), as jansson's parse under ASan costs more than the reply. */
+static void check_reply(struct mcp_reply *r, bool parse)
 {
 	if (r->body) {
-		json_t *m = json_loads(r->body, 0, NULL);
-		if (!json_is_object(m) || !json_object_get(m, "jsonrpc") || strchr(r->body, '\n'))
+		size_t n = strlen(r->body);
+		if (n < 2 || r->body[0] != '{' || r->body[n - 1] != '}' || memchr(r->body, '\n', n) ||
+		    !strstr(r->body, "\"jsonrpc\""))
 			abort();
-		json_decref(m);
+		if (parse) {
+			json_t *m = json_loads(r->body, 0, NULL);
+			if (!json_is_object(m) || !json_object_get(m, "jsonrpc"))
+				abort();
+			json_decref(m);
+		}
 	}
 	free(r->body);
 }
@@ -67,6 +77,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	reader_init(&rd, mcp_cfg.max_message);
 	struct mcp_session s = { "", false };
 	size_t at = 0;
+	bool parsed = false;
 	while (at < size) {
 		size_t chunk = 1 + data[at] % 97;
 		if (chunk > size - at)
@@ -83,7 +94,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				abort();
 			struct mcp_reply r;
 			mcp_handle(&s, msg, len, NULL, NULL, &r);
-			check_reply(&r);
+			check_reply(&r, !parsed);
+			parsed |= r.body != NULL;
 		}
 	}
 	reader_free(&rd);
@@ -91,6 +103,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct mcp_reply r;
 	struct mcp_session fresh = { "", false };
 	mcp_handle(&fresh, (const char *)data, size, &h, NULL, &r);
-	check_reply(&r);
+	check_reply(&r, true);
 	return 0;
 }
