@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "common/demangle.h"
 #include "common/diag.h"
@@ -72,9 +73,14 @@ struct elf_symbols {
 	 * (fd, the table at names_at) rather than through the mapping: a
 	 * fault there maps the pages around the name too (the kernel's fault
 	 * around), and a large binary's lookups would keep most of its table
-	 * resident. -1: read through the mapping. */
+	 * resident. fd is opened at the first lookup (names_fd); -1 until then, or
+	 * when it cannot be: the mapping is read. */
 	int fd;
+	bool fd_tried;
 	uint64_t names_at;
+	dev_t names_dev;             /* the mapped file's (the one fd must open) */
+	ino_t names_ino;
+	size_t compared;             /* names shown_of() was asked for */
 	char **demangled;            /* names demangled, or read from the file, for the table's life */
 	size_t ndemangled, demangled_cap;
 	/* while the ranges are built: the file's name of each name perf's
@@ -166,13 +172,27 @@ static uint64_t file_offset_of(const struct elf_symbols *e, const struct section
 #define KEPT_FDS_MAX 256
 static atomic_int kept_fds;
 
-static void keep_fd(struct elf_symbols *e, int fd)
+/* The descriptor lookups read names with, opened at the first lookup
+ * (tables no sample needs hold none): false when over the budget or the
+ * file is no longer the one mapped. */
+static bool names_fd(struct elf_symbols *e)
 {
-	if (atomic_fetch_add(&kept_fds, 1) >= KEPT_FDS_MAX ||
-	    (e->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0) {
+	if (e->fd >= 0 || e->fd_tried)
+		return e->fd >= 0;
+	e->fd_tried = true;
+	if (atomic_fetch_add(&kept_fds, 1) >= KEPT_FDS_MAX) {
 		atomic_fetch_sub(&kept_fds, 1);
+		return false;
+	}
+	struct stat st;
+	e->fd = open(e->source, O_RDONLY | O_CLOEXEC);
+	if (e->fd >= 0 && (fstat(e->fd, &st) != 0 || st.st_dev != e->names_dev || st.st_ino != e->names_ino)) {
+		close(e->fd);
 		e->fd = -1;
 	}
+	if (e->fd < 0)
+		atomic_fetch_sub(&kept_fds, 1);
+	return e->fd >= 0;
 }
 
 static void drop_fd(struct elf_symbols *e)
@@ -216,7 +236,10 @@ static const char *map_strings(struct elf_symbols *e, int fd, const GElf_Shdr *s
 	e->map = map;
 	e->map_len = len;
 	e->names_at = sh->sh_offset;
-	keep_fd(e, fd);
+	struct stat st;
+	e->names_dev = fstat(fd, &st) == 0 ? st.st_dev : 0;
+	e->names_ino = st.st_ino;
+	e->fd_tried = e->names_dev == 0;
 	return (const char *)map + skip;
 }
 
@@ -368,10 +391,14 @@ static void add_plt(struct elf_symbols *e, Elf *elf)
 	free(names);
 }
 
-/* A name as perf shows it (kept with the table when demangled). */
+/* A name as perf shows it (kept with the table when demangled). The
+ * comparisons read names all over the table: their pages are let go
+ * every SYMS_PER_RELEASE names. */
 static const char *shown_of(void *ctx, const char *name)
 {
 	struct elf_symbols *e = ctx;
+	if (e->map && ++e->compared % SYMS_PER_RELEASE == 0)
+		madvise(e->map, e->map_len, MADV_DONTNEED);
 	const char *d = keep_demangled(e, td_demangle(name));
 	if (!d)
 		return name;
@@ -775,7 +802,7 @@ static const char *shown_name(struct elf_symbols *e, size_t r)
 		e->shown_cap = cap;
 	}
 	uint32_t number = e->rec[r].name;
-	char *copy = e->fd >= 0 && !(number & NAME_EXTRA) && (number & NAME_INDEX) <= e->names_len
+	char *copy = e->map && names_fd(e) && !(number & NAME_EXTRA) && (number & NAME_INDEX) <= e->names_len
 		     ? read_name(e, number & NAME_INDEX) : NULL;
 	const char *name = copy ? copy : rec_name(e, number);
 	char *d = td_demangle(name);
