@@ -288,7 +288,7 @@ static bool read_strings(struct elf_symbols *e, Elf *elf, int fd, size_t link)
 /* Reading a table touches every name's page once: the pages read so far
  * are let go every this many symbols (names come nearly in symbol order;
  * a name needed later comes back from the page cache). */
-#define SYMS_PER_RELEASE 8192
+#define SYMS_PER_RELEASE 512
 
 static bool read_table(struct elf_symbols *e, Elf *elf, int fd, Elf_Scn *scn, const GElf_Shdr *sh)
 {
