@@ -15,6 +15,7 @@
 
 #define MAX_WARNINGS 10          /* malformed lines reported one by one */
 #define RECENT_HEADERS 64
+#define HEADER_KEYS_MAX 4096         /* fold_cache_header's keys kept at most */
 
 struct id_vec {
 	uint32_t *v;
@@ -920,6 +921,13 @@ void fold_cache_header(struct fold *f, const char *comm, int32_t tid, const char
 	size_t n = header_key(key, sizeof key, comm, tid, event);
 	if (!n)
 		return;
+	if (td_intern_count(f->header_keys) >= HEADER_KEYS_MAX) {
+		/* a system-wide recording sees tens of thousands of threads, most
+		 * of them gone: the cache starts over rather than keep them all */
+		td_intern_free(f->header_keys);
+		f->header_keys = td_intern_new();
+		memset(f->recent, 0, sizeof f->recent);
+	}
 	uint32_t id = td_intern(f->header_keys, key, n);
 	if (id >= f->headers_cap) {
 		f->headers_cap = f->headers_cap ? f->headers_cap * 2 : 256;

@@ -52,6 +52,7 @@ struct thread {
 	int32_t pid;
 	uint32_t comm;               /* id in comms; UINT32_MAX: never named */
 	bool live;                   /* counted in its process's live */
+	bool exited;                 /* an EXIT seen, and no FORK since: samples after it do not revive it */
 };
 
 #define COMM_SLOTS 256
@@ -435,12 +436,13 @@ static struct thread *thread(struct machine *m, int32_t pid, int32_t tid, bool *
 	}
 	struct thread *t = &m->threads[id];
 	if (id == n)
-		*t = (struct thread){ pid, UINT32_MAX, false };
+		*t = (struct thread){ pid, UINT32_MAX, false, false };
 	else if (pid != -1 && pid != 0 && pid != t->pid) {
 		thread_exited(m, t);
 		t->pid = pid;
+		t->exited = false;
 	}
-	if (!t->live && t->pid > 0) {
+	if (!t->live && !t->exited && t->pid > 0) {
 		t->live = true;
 		process(m, t->pid)->live++;
 	}
@@ -497,8 +499,10 @@ static void apply_exit(struct machine *m, const struct pd_record *r)
 {
 	int32_t tid = (int32_t)r->u.task.tid;
 	uint32_t id = td_intern_find(m->tids, (const char *)&tid, sizeof tid);
-	if (id != UINT32_MAX && m->threads[id].pid == (int32_t)r->u.task.pid)
+	if (id != UINT32_MAX && m->threads[id].pid == (int32_t)r->u.task.pid) {
 		thread_exited(m, &m->threads[id]);
+		m->threads[id].exited = true;
+	}
 }
 
 /* ---- records ---------------------------------------------------------------------- */
@@ -519,6 +523,10 @@ static void apply_fork(struct machine *m, const struct pd_record *r)
 	if (child->pid != (int32_t)pid) {
 		thread_exited(m, child);
 		child->pid = (int32_t)pid;
+	}
+	if (child->exited) {             /* the tid used again: a new task */
+		child->exited = false;
+		child = thread(m, (int32_t)pid, (int32_t)tid, NULL);
 	}
 	child->comm = comm;
 	if (pid == ppid)

@@ -1,4 +1,5 @@
 /* td-fold: perf script callchains in, folded stacks out (flamegraph.pl input). */
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -85,6 +86,13 @@ static void fold_perf_data(struct fold *f, const char *path, struct td_input *in
 	struct perf_data *d = strcmp(path, "-") ? perf_data_open(path) : perf_data_open_input(in);
 	if (!d)
 		return;
+#ifdef M_MMAP_THRESHOLD
+	/* Symbol tables are built in large arrays freed at once: mapped, they
+	 * go back to the system when freed. glibc's default threshold rises
+	 * to the largest block freed, and the next tables' arrays then come
+	 * from the heap, whose freed room is seldom returned. */
+	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+#endif
 	replay.max_stack = opt_max_stack > 0 ? (unsigned)opt_max_stack : 0;
 	if (!replay.machine.buildid_dir)
 		replay.machine.buildid_dir = getenv("PERF_BUILDID_DIR");

@@ -2,12 +2,14 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "common/demangle.h"
 #include "common/diag.h"
@@ -67,7 +69,19 @@ struct elf_symbols {
 	size_t names_len;
 	void *map;                   /* the mapping holding names; NULL: names is a heap copy */
 	size_t map_len;
-	char **demangled;            /* names that differ from the file's */
+	/* Once the ranges are built, a lookup reads its name from the file
+	 * (fd, the table at names_at) rather than through the mapping: a
+	 * fault there maps the pages around the name too (the kernel's fault
+	 * around), and a large binary's lookups would keep most of its table
+	 * resident. fd is opened at the first lookup (names_fd); -1 until then, or
+	 * when it cannot be: the mapping is read. */
+	int fd;
+	bool fd_tried;
+	uint64_t names_at;
+	dev_t names_dev;             /* the mapped file's (the one fd must open) */
+	ino_t names_ino;
+	size_t compared;             /* names shown_of() was asked for */
+	char **demangled;            /* names demangled, or read from the file, for the table's life */
 	size_t ndemangled, demangled_cap;
 	/* while the ranges are built: the file's name of each name perf's
 	 * comparisons demangled (a range keeps the file's and demangles again
@@ -152,8 +166,47 @@ static uint64_t file_offset_of(const struct elf_symbols *e, const struct section
 	return s->st_value - section->addr + section->offset;
 }
 
+/* Descriptors kept for reading names (see struct elf_symbols' fd), for
+ * all tables together: past this many, lookups read through the mapping
+ * (a recording can map more binaries than a process may open files). */
+#define KEPT_FDS_MAX 256
+static atomic_int kept_fds;
+
+/* The descriptor lookups read names with, opened at the first lookup
+ * (tables no sample needs hold none): false when over the budget or the
+ * file is no longer the one mapped. */
+static bool names_fd(struct elf_symbols *e)
+{
+	if (e->fd >= 0 || e->fd_tried)
+		return e->fd >= 0;
+	e->fd_tried = true;
+	if (atomic_fetch_add(&kept_fds, 1) >= KEPT_FDS_MAX) {
+		atomic_fetch_sub(&kept_fds, 1);
+		return false;
+	}
+	struct stat st;
+	e->fd = open(e->source, O_RDONLY | O_CLOEXEC);
+	if (e->fd >= 0 && (fstat(e->fd, &st) != 0 || st.st_dev != e->names_dev || st.st_ino != e->names_ino)) {
+		close(e->fd);
+		e->fd = -1;
+	}
+	if (e->fd < 0)
+		atomic_fetch_sub(&kept_fds, 1);
+	return e->fd >= 0;
+}
+
+static void drop_fd(struct elf_symbols *e)
+{
+	if (e->fd < 0)
+		return;
+	close(e->fd);
+	e->fd = -1;
+	atomic_fetch_sub(&kept_fds, 1);
+}
+
 static void drop_names(struct elf_symbols *e)
 {
+	drop_fd(e);
 	if (e->map)
 		munmap(e->map, e->map_len);
 	else
@@ -182,6 +235,11 @@ static const char *map_strings(struct elf_symbols *e, int fd, const GElf_Shdr *s
 	madvise(map, len, MADV_RANDOM);      /* a lookup maps its name's page, not its neighbours too */
 	e->map = map;
 	e->map_len = len;
+	e->names_at = sh->sh_offset;
+	struct stat st;
+	e->names_dev = fstat(fd, &st) == 0 ? st.st_dev : 0;
+	e->names_ino = st.st_ino;
+	e->fd_tried = e->names_dev == 0;
 	return (const char *)map + skip;
 }
 
@@ -227,6 +285,11 @@ static bool read_strings(struct elf_symbols *e, Elf *elf, int fd, size_t link)
 	return true;
 }
 
+/* Reading a table touches every name's page once: the pages read so far
+ * are let go every this many symbols (names come nearly in symbol order;
+ * a name needed later comes back from the page cache). */
+#define SYMS_PER_RELEASE 512
+
 static bool read_table(struct elf_symbols *e, Elf *elf, int fd, Elf_Scn *scn, const GElf_Shdr *sh)
 {
 	Elf_Data *data = elf_getdata(scn, NULL);
@@ -244,6 +307,8 @@ static bool read_table(struct elf_symbols *e, Elf *elf, int fd, Elf_Scn *scn, co
 	e->sym = td_calloc(count + 1, sizeof(*e->sym));
 	for (size_t i = 0; i < count; i++) {
 		GElf_Sym s;
+		if (e->map && i % SYMS_PER_RELEASE == SYMS_PER_RELEASE - 1)
+			madvise(e->map, e->map_len, MADV_DONTNEED);
 		if (!gelf_getsym(data, (int)i, &s) || s.st_name >= names_len)
 			continue;
 		const char *name = e->names + s.st_name;
@@ -326,10 +391,14 @@ static void add_plt(struct elf_symbols *e, Elf *elf)
 	free(names);
 }
 
-/* A name as perf shows it (kept with the table when demangled). */
+/* A name as perf shows it (kept with the table when demangled). The
+ * comparisons read names all over the table: their pages are let go
+ * every SYMS_PER_RELEASE names. */
 static const char *shown_of(void *ctx, const char *name)
 {
 	struct elf_symbols *e = ctx;
+	if (e->map && ++e->compared % SYMS_PER_RELEASE == 0)
+		madvise(e->map, e->map_len, MADV_DONTNEED);
 	const char *d = keep_demangled(e, td_demangle(name));
 	if (!d)
 		return name;
@@ -532,6 +601,7 @@ static struct elf_symbols *open_elf(const char *path, bool quiet, const char *ru
 		return NULL;
 	}
 	struct elf_symbols *e = td_calloc(1, sizeof(*e));
+	e->fd = -1;
 	e->pie = eh.e_type == ET_DYN;
 	e->source = td_strndup(path, strlen(path));
 	e->runtime = runtime ? td_strndup(runtime, strlen(runtime)) : NULL;
@@ -675,6 +745,32 @@ static const char *rec_name(const struct elf_symbols *e, uint32_t name)
 	return k <= e->names_len ? e->names + k : e->plt_names + (k - e->names_len - 1);
 }
 
+/* A name in the string table read from the file into a string of its
+ * own (NULL when it cannot be: the caller reads the mapping). */
+static char *read_name(const struct elf_symbols *e, uint32_t k)
+{
+	size_t cap = 128, got = 0, room = e->names_len + 1 - k;
+	char *buf = td_malloc(cap);
+	for (;;) {
+		size_t want = cap - got < room - got ? cap - got : room - got;
+		ssize_t r = pread(e->fd, buf + got, want, (off_t)(e->names_at + k + got));
+		if (r <= 0)
+			break;
+		char *z = memchr(buf + got, '\0', (size_t)r);
+		got += (size_t)r;
+		if (z)
+			return buf;
+		if (got == room)
+			break;
+		if (got == cap) {
+			cap *= 2;
+			buf = td_realloc(buf, cap);
+		}
+	}
+	free(buf);
+	return NULL;
+}
+
 static struct shown *shown_slot(struct shown *t, size_t cap, uint32_t rec)
 {
 	size_t i = (rec * 0x9e3779b9u) & (cap - 1);
@@ -705,10 +801,17 @@ static const char *shown_name(struct elf_symbols *e, size_t r)
 		e->shown = t;
 		e->shown_cap = cap;
 	}
-	const char *name = rec_name(e, e->rec[r].name);
+	uint32_t number = e->rec[r].name;
+	char *copy = e->map && names_fd(e) && !(number & NAME_EXTRA) && (number & NAME_INDEX) <= e->names_len
+		     ? read_name(e, number & NAME_INDEX) : NULL;
+	const char *name = copy ? copy : rec_name(e, number);
 	char *d = td_demangle(name);
-	if (d)
+	if (d) {
+		free(copy);
 		name = keep_demangled(e, d);
+	} else if (copy) {
+		name = keep_demangled(e, copy);
+	}
 	*shown_slot(e->shown, e->shown_cap, (uint32_t)r) = (struct shown){ (uint32_t)r + 1, name };
 	e->nshown++;
 	return name;

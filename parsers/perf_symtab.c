@@ -20,12 +20,12 @@ struct sym {
 	int bind;
 };
 
-/* A symbol in the replayed tree. */
+/* A symbol in the replayed tree, 32 bytes (a large binary's tree holds
+ * a hundred thousand and more). */
 struct node {
 	uint64_t start, end;
-	size_t sym;
-	long left, right, parent;
-	int color;
+	int32_t left, right, parent;
+	uint32_t sym : 31, color : 1;
 };
 
 struct perf_symtab {
@@ -271,7 +271,8 @@ static void tree_insert(struct perf_symtab *t, size_t sym)
 {
 	uint64_t start = t->s[sym].start;
 	long z = (long)t->nodes++;
-	t->n[z] = (struct node){ start, t->s[sym].end, sym, NIL, NIL, NIL, RED };
+	t->n[z] = (struct node){ .start = start, .end = t->s[sym].end, .left = NIL, .right = NIL, .parent = NIL,
+				 .sym = (uint32_t)sym, .color = RED };
 	long y = NIL;
 	for (long x = t->root; x != NIL; x = start < t->n[x].start ? t->n[x].left : t->n[x].right)
 		y = x;                   /* equal starts go right: they stay in insertion order */
@@ -325,6 +326,8 @@ static void fixup_duplicate(struct perf_symtab *t)
 /* perf's steps on the tree: the table, its fix-ups, then the stubs. */
 static void replay(struct perf_symtab *t)
 {
+	if (t->count >= INT32_MAX)
+		td_die("out of memory (a symbol table of %zu symbols)", t->count);
 	t->n = td_malloc((t->count + 1) * sizeof(*t->n));
 	t->nodes = 0;
 	t->root = NIL;

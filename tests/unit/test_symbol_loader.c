@@ -2,7 +2,8 @@
  * taken gives the same table (or is left to the caller when not begun),
  * another build id is never handed out, tables never taken are freed at
  * stop (LeakSanitizer checks under make asan-test), and kallsyms read on
- * the loader's thread are the file's. The binaries are this machine's
+ * the loader's thread are the file's, and tables past the descriptors
+ * kept for reading names name the same. The binaries are this machine's
  * td-fold and td-info, real ELF files with symbols. TAP. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,6 +74,21 @@ int main(void)
 	ok(!symbol_loader_take(l, fold, "", &again), "a table is handed out once");
 	elf_symbols_close(taken);
 	symbol_loader_stop(l);
+
+	/* lookups read names from the file through a descriptor per table,
+	 * 256 at most for all: the tables past them read their mapping */
+	enum { MANY = 260 };
+	struct elf_symbols **many = calloc(MANY, sizeof(*many));
+	int same = 0;
+	for (int i = 0; many && i < MANY; i++)
+		many[i] = symbol_places_load(&places, fold, "", false);
+	for (int i = 0; many && i < MANY; i++)
+		same += same_table(many[i], direct);
+	printf("# %d of %d tables name every range as one alone\n", same, MANY);
+	ok(same == MANY, "260 tables open at once (past the 256 descriptors kept for names) name every range as one alone");
+	for (int i = 0; many && i < MANY; i++)
+		elf_symbols_close(many[i]);
+	free(many);
 	elf_symbols_close(direct);
 	remove(ksyms);
 	return tap_done();
