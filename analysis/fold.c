@@ -1003,18 +1003,14 @@ static int cursor_next(struct text_cursor *c)
 }
 
 static const struct td_intern *sort_names;     /* qsort has no context argument */
+/* Each name's place among all names as a stack's text holds them: followed
+ * by ';' (rank_mid) or ending the text (rank_end). NULL: a name holds a
+ * ';' itself, and the texts are compared byte by byte. */
+static const uint32_t *rank_mid, *rank_end;
 
-/* The byte order of the two stacks' texts (LC_ALL=C sort's): equal leading
- * ids are equal leading names, so only the text from the first differing
- * name on is read. */
-static int cmp_lines(const void *a, const void *b)
+/* The byte order of the two stacks' texts from name i on. */
+static int cmp_text_from(const struct out_line *x, const struct out_line *y, size_t i)
 {
-	const struct out_line *x = a, *y = b;
-	size_t i = 0, n = x->nids < y->nids ? x->nids : y->nids;
-	while (i < n && id_at(x->key, i) == id_at(y->key, i))
-		i++;
-	if (i == n && x->nids == y->nids)
-		return 0;
 	struct text_cursor cx, cy;
 	cursor_at(&cx, sort_names, x, i);
 	cursor_at(&cy, sort_names, y, i);
@@ -1025,6 +1021,72 @@ static int cmp_lines(const void *a, const void *b)
 		if (bx < 0)
 			return 0;
 	}
+}
+
+/* The byte order of the two stacks' texts (LC_ALL=C sort's): equal leading
+ * ids are equal leading names, so only the text from the first differing
+ * name on decides. With no ';' inside a name, each name with what follows
+ * it (';' or the text's end) is a token no other token is a prefix of, so
+ * the first differing token decides, by its rank; a token ending the text
+ * against one that does not is read as text. */
+static int cmp_lines(const void *a, const void *b)
+{
+	const struct out_line *x = a, *y = b;
+	size_t i = 0, n = x->nids < y->nids ? x->nids : y->nids;
+	while (i < n && id_at(x->key, i) == id_at(y->key, i))
+		i++;
+	if (i == n)
+		return x->nids == y->nids ? 0 : x->nids < y->nids ? -1 : 1;
+	bool end_x = i + 1 == x->nids, end_y = i + 1 == y->nids;
+	if (rank_mid && end_x == end_y) {
+		const uint32_t *rank = end_x ? rank_end : rank_mid;
+		uint32_t rx = rank[id_at(x->key, i)], ry = rank[id_at(y->key, i)];
+		return rx < ry ? -1 : 1;
+	}
+	return cmp_text_from(x, y, i);
+}
+
+/* Name order for the ranks: bytes, then a shorter name's next byte (';' or,
+ * ending the text, nothing) against the longer one's byte there. */
+static int cmp_names_followed(uint32_t a, uint32_t b, int next)
+{
+	size_t la, lb;
+	const char *sa = td_intern_str(sort_names, a, &la), *sb = td_intern_str(sort_names, b, &lb);
+	int c = memcmp(sa, sb, la < lb ? la : lb);
+	if (c || la == lb)
+		return c;
+	if (la < lb)
+		return next < (unsigned char)sb[la] ? -1 : 1;
+	return (unsigned char)sa[lb] < next ? -1 : 1;
+}
+
+static int cmp_names_mid(const void *a, const void *b)
+{
+	return cmp_names_followed(*(const uint32_t *)a, *(const uint32_t *)b, ';');
+}
+
+static int cmp_names_end(const void *a, const void *b)
+{
+	return cmp_names_followed(*(const uint32_t *)a, *(const uint32_t *)b, -1);
+}
+
+/* rank[id]: the place of name id in the order cmp gives; false if a name
+ * holds a ';' (the ranks would not order the texts). */
+static bool rank_names(const struct td_intern *names, uint32_t *order, uint32_t *rank,
+		       int (*cmp)(const void *, const void *))
+{
+	uint32_t n = td_intern_count(names);
+	for (uint32_t i = 0; i < n; i++) {
+		size_t len;
+		const char *s = td_intern_str(names, i, &len);
+		if (memchr(s, ';', len))
+			return false;
+		order[i] = i;
+	}
+	qsort(order, n, sizeof(*order), cmp);
+	for (uint32_t r = 0; r < n; r++)
+		rank[order[r]] = r;
+	return true;
 }
 
 /* The ids of stack s (arena bytes are not aligned, so copy them out). */
@@ -1069,7 +1131,16 @@ void fold_write(struct fold *f, FILE *out)
 		lines[s].count = f->counts[s];
 	}
 	sort_names = f->names;
+	uint32_t nnames = td_intern_count(f->names);
+	uint32_t *ranks = td_malloc(3 * ((size_t)nnames + 1) * sizeof(*ranks));
+	uint32_t *order = ranks + 2 * ((size_t)nnames + 1);
+	bool ranked = !td_plain() && rank_names(f->names, order, ranks, cmp_names_mid) &&
+		      rank_names(f->names, order, ranks + nnames + 1, cmp_names_end);
+	rank_mid = ranked ? ranks : NULL;
+	rank_end = ranked ? ranks + nnames + 1 : NULL;
 	qsort(lines, nstacks, sizeof(*lines), cmp_lines);
+	free(ranks);
+	rank_mid = rank_end = NULL;
 	char *text = NULL;
 	size_t cap = 0;
 	for (uint32_t s = 0; s < nstacks; s++) {
@@ -1100,18 +1171,24 @@ void fold_write(struct fold *f, FILE *out)
 void fold_merge(struct fold *into, struct fold *from)
 {
 	settle(from);
+	/* each of from's names is looked up in into once, not once a use */
+	uint32_t nnames = td_intern_count(from->names);
+	uint32_t *to = td_malloc((nnames + 1) * sizeof(*to));
+	for (uint32_t i = 0; i < nnames; i++) {
+		size_t n;
+		const char *name = td_intern_str(from->names, i, &n);
+		to[i] = td_intern(into->names, name, n);
+	}
 	struct id_vec ids = { 0 };
 	uint32_t nstacks = td_intern_count(from->stacks);
 	for (uint32_t s = 0; s < nstacks; s++) {
 		stack_ids(from, s, &ids);
-		for (size_t i = 0; i < ids.n; i++) {
-			size_t n;
-			const char *name = td_intern_str(from->names, ids.v[i], &n);
-			ids.v[i] = td_intern(into->names, name, n);
-		}
+		for (size_t i = 0; i < ids.n; i++)
+			ids.v[i] = to[ids.v[i]];
 		count_stack(into, ids.v, ids.n, from->counts[s]);
 	}
 	free(ids.v);
+	free(to);
 	into->frames_total += from->frames_total;
 	into->frames_unknown += from->frames_unknown;
 	into->malformed += from->malformed;

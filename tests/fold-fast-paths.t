@@ -43,6 +43,30 @@ for j in 1 2; do
 	done
 done
 [ -s "$T_TMP/fails" ] && sed 's/^/# /' "$T_TMP/fails" | head -20
+# the output's sort by name ranks (fold_write) orders texts as bytes do
+# where names are prefixes of each other and the byte after the shorter
+# one sorts below ';' or above it, ends a stack or not, and where a comm
+# holds a ';' itself (no ranks): a synthetic stream of such names
+awk 'BEGIN {
+	n = split("a a.b a: a0 ab a-b a/x b a. A a_ aa a.b.c a~ a<", name, " ")
+	srand(7)
+	for (k = 0; k < 3000; k++) {
+		printf "%s 1 1.0: 1 cpu-clock:\n", (k % 7 ? "cq" : (k % 2 ? "cq.x" : "c;q"))
+		for (d = int(rand() * 5) + 1; d > 0; d--)
+			printf "\t%x %s+0x1 (/x/l)\n", k * 8 + d, name[int(rand() * n) + 1]
+		print ""
+	}
+}' >"$T_TMP/synthetic-prefixes.txt"
+grep -v 'c;q' "$T_TMP/synthetic-prefixes.txt" >"$T_TMP/synthetic-ranked.txt"
+fails=0
+for f in synthetic-prefixes synthetic-ranked; do
+	compare "$f" "$T_TMP/$f.txt" >>"$T_TMP/fails-sort" || fails=$((fails + 1))
+done
+ok "$fails" "sorted by name ranks equals TD_PLAIN=1's byte order on names that prefix each other, with a ';' comm and without"
+[ -s "$T_TMP/fails-sort" ] && sed 's/^/# /' "$T_TMP/fails-sort"
+run_to "$T_TMP/ranked" "$F" "$T_TMP/synthetic-ranked.txt"
+sed 's/ [0-9]*$//' "$T_TMP/ranked.out" | LC_ALL=C sort -c 2>"$T_TMP/sort-c"
+ok $? "with no ';' in a name (ranks used) the stacks come in LC_ALL=C byte order"
 # the memo is a fast path, not a second answer: -j1 and -j2 agree on the mixed stream
 run_to "$T_TMP/j1" "$F" -j1 "$T_TMP/all3.txt"
 run_to "$T_TMP/j2" "$F" -j2 "$T_TMP/all3.txt"
