@@ -28,12 +28,8 @@ struct compare {
  * Returns the new count. */
 static int roofline_metrics(const struct stat_model *m, const struct counter_set *s, struct metric_value *mv, int n)
 {
-	double elapsed = NAN;
-	for (int i = 0; i < n; i++)
-		if (!strcmp(mv[i].name, "elapsed_s"))
-			elapsed = mv[i].value;
 	struct roofline_values r;
-	if (n + 3 > METRICS_MAX || !roofline_of_set(m, s, elapsed, NULL, &r))
+	if (n + 3 > METRICS_MAX || !roofline_of_set(m, s, mv, n, NULL, &r))
 		return n;
 	struct metric_value base = { .verdict = "", .band = "", .confidence = r.confidence, .variance_pct = NAN,
 				     .next_step = "", .rounding = 0 };

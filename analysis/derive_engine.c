@@ -179,19 +179,16 @@ static const struct derive_value *perf_wall_share(struct derive_engine *e, const
 /* The roofline point of a whole-run set with FP events (roofline.h): its
  * FLOPs, the DRAM bytes its run and scope counted in any set (uncore
  * counters are sets of their own), over the run's wall time; none for an
- * interval. Rows from values[n] on; returns the new count. */
-static int roofline_rows(struct derive_engine *e, const struct counter_set *s, int n)
+ * interval. Rows from values[n] on (mv[0..n): the set's metrics); returns
+ * the new count. */
+static int roofline_rows(struct derive_engine *e, const struct counter_set *s, const struct metric_value *mv, int n)
 {
 	if (s->interval >= 0)
-		return n;
-	double elapsed = NAN;
-	for (int i = 0; i < n; i++)
-		if (!strcmp(e->values[i].name, "elapsed_s"))
-			elapsed = e->values[i].value;
+		return n;             /* before the peaks are looked up */
 	const char *source;
 	const struct roofline_peaks *k = e->cfg.peaks ? e->cfg.peaks : stat_model_peaks(&e->m, &source);
 	struct roofline_values r;
-	if (n + 5 > METRICS_MAX || !roofline_of_set(&e->m, s, elapsed, k, &r))
+	if (n + 5 > METRICS_MAX || !roofline_of_set(&e->m, s, mv, n, k, &r))
 		return n;
 	double conf = r.confidence;
 	const char *note = r.proxy ? "bytes: 64 per last-level miss, a proxy for DRAM traffic" : "";
@@ -237,7 +234,7 @@ static void deliver(struct derive_engine *e, const struct counter_set *s)
 						      mv[i].confidence, mv[i].variance_pct,
 						      next_step_metric(&mv[i], &mach, topdown_held), "" };
 	ds.metrics = e->values;
-	ds.nmetrics = roofline_rows(e, s, n);
+	ds.nmetrics = roofline_rows(e, s, mv, n);
 	ds.perf_wall_share = s->interval < 0 ? perf_wall_share(e, s, mv, n) : NULL;
 	if (has_tree) {
 		const struct tma_tree *t = e->tree;

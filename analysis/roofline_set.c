@@ -3,12 +3,16 @@
 #include <string.h>
 #include "analysis/roofline_set.h"
 
-bool roofline_of_set(const struct stat_model *m, const struct counter_set *s, double elapsed,
+bool roofline_of_set(const struct stat_model *m, const struct counter_set *s, const struct metric_value *mv, int n,
 		     const struct roofline_peaks *k, struct roofline_values *out)
 {
 	struct roofline_point p;
 	if (s->interval >= 0 || !roofline_flops(s, &p))
 		return false;
+	double elapsed = NAN;
+	for (int i = 0; i < n; i++)
+		if (!strcmp(mv[i].name, "elapsed_s"))
+			elapsed = mv[i].value;
 	const struct counter *dur = counter_set_get(s, "duration_time");
 	if (isnan(elapsed))
 		elapsed = dur && !isnan(dur->value) ? dur->value / 1e9 : m->elapsed[s->session];

@@ -13,7 +13,9 @@
 /* The roofline of a whole-run set s of model m (stat_model.h): its FLOPs,
  * the DRAM bytes its run counted in any set of its scope (uncore counters
  * are sets of their own; s of scope "", sets merged per PMU: any scope),
- * over elapsed seconds (NaN: duration_time, else the run's footer); with
+ * over the wall time: elapsed_s among the set's metrics mv[0..n) (as
+ * stat_model_metrics gives them), else duration_time, else the run's
+ * footer; with
  * peaks k (or NULL) where it sits under the roofs. False when s has no FP
  * event, its run no memory traffic, or there is no wall time. */
 struct roofline_values {
@@ -25,7 +27,7 @@ struct roofline_values {
 	double share;                /* gflops in % of roof */
 	bool memory_bound;
 };
-bool roofline_of_set(const struct stat_model *m, const struct counter_set *s, double elapsed,
+bool roofline_of_set(const struct stat_model *m, const struct counter_set *s, const struct metric_value *mv, int n,
 		     const struct roofline_peaks *k, struct roofline_values *out);
 
 #endif
