@@ -8,6 +8,7 @@
 #include "common/intern.h"
 #include "common/plain.h"
 #include "common/grow.h"
+#include "common/next_guess.h"
 #include "stat_model.h"
 
 /* The strings a table interned last, to skip hashing: rows repeat a few
@@ -319,16 +320,10 @@ static void keep_run(struct row_ids *ids, const struct stat_record *r)
 	ids->run_len = total - 1;
 }
 
-/* The slots a record's strings are most likely in, in the order to try:
- * a metric is most often its counter's row again; a counter the row that
- * followed the last one before (one of two, where rows alternate). */
+/* The slots a record's strings are most likely in, in the order to try. */
 static inline void row_guesses(const struct stat_lookup *l, const struct stat_record *r, uint32_t guess[3])
 {
-	const uint32_t last = l->last_row, *next = l->rows[last].next;
-	const bool again = r->kind == STAT_METRIC;
-	guess[0] = again ? last : next[0];
-	guess[1] = again ? next[0] : next[1];
-	guess[2] = again ? next[1] : last;
+	td_next_guesses(l->last_row, l->rows[l->last_row].next, r->kind == STAT_METRIC, guess);
 }
 
 /* row_ids' guesses for a record whose five strings lie in one run
@@ -377,11 +372,7 @@ static __attribute__((noinline)) struct row_ids *row_ids_hashed(struct stat_mode
 		row_slot_set(l, slot);
 		ids = &l->rows[slot];
 	}
-	struct row_ids *last = &l->rows[l->last_row];
-	if (slot != l->last_row && slot != last->next[0]) {
-		last->next[1] = last->next[0];
-		last->next[0] = slot;
-	}
+	td_next_learn(l->rows[l->last_row].next, l->last_row, slot);
 	l->last_row = slot;
 	if (hit)
 		return ids;

@@ -159,7 +159,7 @@ const char *tma_node_for_perf_unit(const char *unit, bool *uncorrected)
 	normalize_unit(unit, name, sizeof name, &tma, &percent);
 	*uncorrected = !tma;
 	for (size_t i = 0; i < sizeof perf_names / sizeof *perf_names; i++)
-		if (name[0] == perf_names[i].printed[0] && strcmp(name, perf_names[i].printed) == 0)
+		if (td_same_name(name, perf_names[i].printed))
 			return perf_names[i].node;
 	/* tma_info_* are ratios (IPC, latencies), not shares of the pipeline */
 	if (!tma || !name[0] || !strncmp(name, "info_", 5))

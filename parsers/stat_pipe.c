@@ -11,6 +11,7 @@
 #include "common/bytes.h"
 #include "common/diag.h"
 #include "common/grow.h"
+#include "common/next_guess.h"
 #include "common/plain.h"
 #include "common/queue.h"
 #include "stat_pipe.h"
@@ -315,15 +316,10 @@ static inline bool holds(const struct sent_strings *t, const struct strings_key 
 	return true;
 }
 
-/* The slots a record's strings are most likely in, in the order to try:
- * a metric is most often its counter's row again; a counter the row that
- * followed the last one before (one of two, where rows alternate). */
+/* The slots a record's strings are most likely in, in the order to try. */
 static inline void slot_guesses(const struct stat_pipe *p, bool metric, uint32_t guess[3])
 {
-	const uint32_t last = p->last_slot, *next = p->sent[last].next;
-	guess[0] = metric ? last : next[0];
-	guess[1] = metric ? next[0] : next[1];
-	guess[2] = metric ? next[1] : last;
+	td_next_guesses(p->last_slot, p->sent[p->last_slot].next, metric, guess);
 }
 
 /* Whether the consumer keeps the five strings of k, and in which slot
@@ -390,13 +386,7 @@ static void remember_sent(struct stat_pipe *p, const struct strings_key *k)
 /* k's slot follows the last record's. */
 static void followed(struct stat_pipe *p, uint32_t slot)
 {
-	if (slot == p->last_slot)
-		return;                  /* a row's metric after its counter: the chain stays */
-	uint32_t *next = p->sent[p->last_slot].next;
-	if (slot != next[0]) {
-		next[1] = next[0];
-		next[0] = slot;
-	}
+	td_next_learn(p->sent[p->last_slot].next, p->last_slot, slot);
 	p->last_slot = slot;
 }
 
