@@ -20,13 +20,22 @@ if [ ! -s "$data" ]; then
 	mv "$data.tmp" "$data"
 fi
 size=$(stat -c %s "$data")
-echo "== td-fold perf.data bench: $data ($(awk -v b="$size" 'BEGIN{printf "%.1f", b/1e6}') MB recorded here)"
+echo "== td-fold perf.data bench: $data ($(awk -v b="$size" 'BEGIN{printf "%.1f", b/1e6}') MB recorded here), median of ${BENCH_RUNS:-3} runs"
 cat "$data" >/dev/null
-# t CMD...: wall seconds s, CPU seconds c (user + system, children included), max RSS k
+# t CMD...: the median of BENCH_RUNS runs (default 3) of wall seconds s, CPU
+# seconds c (user + system, children included) and max RSS k
+. scripts/bench-lib.sh
+runs=${BENCH_RUNS:-3}
 t() {
-	/usr/bin/time -f "%e %U %S %M" -o "$BENCH_DIR/fpd.time" "$@" >/dev/null 2>&1
-	read -r s u y k <"$BENCH_DIR/fpd.time"
-	c=$(awk -v u="$u" -v y="$y" 'BEGIN { print u + y }')
+	rm -f "$BENCH_DIR/fpd.times"
+	n=0
+	while [ "$n" -lt "$runs" ]; do
+		timed "$BENCH_DIR/fpd.times" "$@" >/dev/null 2>&1
+		n=$((n + 1))
+	done
+	s=$(logged_median "$BENCH_DIR/fpd.times" 1)
+	c=$(logged_median "$BENCH_DIR/fpd.times" 2)
+	k=$(logged_median "$BENCH_DIR/fpd.times" 3)
 }
 t "$BIN/td-fold" -j1 "$data"; d1=$s; dc1=$c; dk1=$k
 t "$BIN/td-fold" "$data"; d=$s; dc=$c; dk=$k

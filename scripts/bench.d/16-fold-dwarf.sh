@@ -25,12 +25,12 @@ size=$(stat -c %s "$data")
 echo "== td-fold dwarf bench: $data ($(awk -v b="$size" 'BEGIN{printf "%.1f", b/1e6}') MB, --call-graph dwarf)"
 cat "$data" >/dev/null
 runs=${BENCH_RUNS:-3}
-# t NAME CMD...: appends "wall cpu rss" of one run to $BENCH_DIR/fd.NAME
+. scripts/bench-lib.sh
+# t NAME CMD...: one run of CMD, logged in $BENCH_DIR/fd.NAME
 t() {
 	name=$1
 	shift
-	/usr/bin/time -f "%e %U %S %M" -o "$BENCH_DIR/fd.time" "$@" >/dev/null 2>&1
-	awk '{ print $1, $2 + $3, $4 }' "$BENCH_DIR/fd.time" >>"$BENCH_DIR/fd.$name"
+	timed "$BENCH_DIR/fd.$name" "$@" >/dev/null 2>&1
 }
 rm -f "$BENCH_DIR"/fd.j1 "$BENCH_DIR"/fd.jn "$BENCH_DIR"/fd.perf "$BENCH_DIR"/fd.noinl
 i=0
@@ -42,7 +42,7 @@ while [ "$i" -lt "$runs" ]; do
 	i=$((i + 1))
 done
 # med NAME FIELD: the median of a column
-med() { cut -d' ' -f"$2" "$BENCH_DIR/fd.$1" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+med() { logged_median "$BENCH_DIR/fd.$1" "$2"; }
 awk -v j1w="$(med j1 1)" -v j1c="$(med j1 2)" -v j1k="$(med j1 3)" -v jnw="$(med jn 1)" -v jnc="$(med jn 2)" \
     -v jnk="$(med jn 3)"  -v pw="$(med perf 1)" -v pc="$(med perf 2)" -v nw="$(med noinl 1)" -v nc="$(med noinl 2)" -v runs="$runs" -v cpus="$(nproc)" 'BEGIN {
 	printf "td-fold -j1 FILE        %7.2f s wall %7.2f s CPU  %.1f MiB max RSS  (median of %d)\n", j1w, j1c, j1k / 1024, runs
