@@ -35,6 +35,9 @@ void perf_symtab_free(struct perf_symtab *t);
 
 /* bind is the ELF binding (STB_LOCAL, STB_GLOBAL, STB_WEAK); name must
  * stay valid as long as the ranges are used. */
+/* Room for n symbols at once (a table's count is known before it is read;
+ * room never written is never paged in). */
+void perf_symtab_reserve(struct perf_symtab *t, size_t n);
 void perf_symtab_insert(struct perf_symtab *t, uint64_t start, uint64_t size, int bind, const char *name);
 /* perf's fix-ups after loading a symbol table: ends, then duplicates. */
 void perf_symtab_fixup(struct perf_symtab *t);
@@ -42,6 +45,10 @@ void perf_symtab_fixup(struct perf_symtab *t);
  * two symbols overlap after the fix-ups (nearly always) the tree's shape
  * cannot matter and is not built. */
 size_t perf_symtab_ranges(struct perf_symtab *t, struct symtab_range **out);
+/* The same ranges handed to emit one at a time in order (no array of
+ * them is made); returns their count. */
+typedef void (*symtab_range_fn)(void *ctx, const struct symtab_range *r);
+size_t perf_symtab_each_range(struct perf_symtab *t, symtab_range_fn emit, void *ctx);
 /* The same, always through the replayed tree (for tests). */
 size_t perf_symtab_ranges_replayed(struct perf_symtab *t, struct symtab_range **out);
 
