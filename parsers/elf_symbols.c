@@ -289,30 +289,56 @@ static bool read_strings(struct elf_symbols *e, Elf *elf, int fd, size_t link)
  * symbol order): no page of the mapping is touched while reading. */
 #define CHUNK (64u << 10)
 
+/* The NUL-terminated string at file offset at, within room bytes, read
+ * into a string of its own: NULL when it cannot be read or does not end. */
+static char *read_cstr(int fd, uint64_t at, size_t room)
+{
+	size_t cap = 128, got = 0;
+	char *buf = td_malloc(cap);
+	for (;;) {
+		size_t want = cap - got < room - got ? cap - got : room - got;
+		ssize_t r = want ? pread(fd, buf + got, want, (off_t)(at + got)) : 0;
+		if (r <= 0)
+			break;
+		char *z = memchr(buf + got, '\0', (size_t)r);
+		got += (size_t)r;
+		if (z)
+			return buf;
+		if (got == room)
+			break;
+		if (got == cap) {
+			cap *= 2;
+			buf = td_realloc(buf, cap);
+		}
+	}
+	free(buf);
+	return NULL;
+}
+
 /* Symbol entries read straight from the file, converted as libelf would. */
 struct sym_reader {
 	int fd;
 	Elf *elf;
 	int cls;
 	uint64_t at, count;          /* the section's offset and entries */
-	size_t entsize;
+	size_t entsize, chunk;       /* bytes read at once */
 	unsigned char *buf, *conv;
 	uint64_t first, n;           /* entries in buf */
 	Elf_Data *data;              /* libelf's copy when the file cannot be read so */
 };
 
-static bool sym_reader_open(struct sym_reader *r, Elf *elf, int fd, Elf_Scn *scn, const GElf_Shdr *sh)
+static bool sym_reader_open(struct sym_reader *r, Elf *elf, int fd, Elf_Scn *scn, const GElf_Shdr *sh, size_t chunk)
 {
 	*r = (struct sym_reader){ .fd = fd, .elf = elf, .cls = gelf_getclass(elf), .at = sh->sh_offset,
-				  .count = sh->sh_size / sh->sh_entsize, .entsize = sh->sh_entsize };
+				  .count = sh->sh_size / sh->sh_entsize, .entsize = sh->sh_entsize, .chunk = chunk };
 	size_t want = r->cls == ELFCLASS64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
 	if (td_plain() || (sh->sh_flags & SHF_COMPRESSED) || sh->sh_type == SHT_NOBITS || r->entsize != want ||
 	    r->at > (uint64_t)INT64_MAX - sh->sh_size) {
 		r->data = elf_getdata(scn, NULL);
 		return r->data != NULL;
 	}
-	r->buf = td_malloc(2 * CHUNK);
-	r->conv = r->buf + CHUNK;
+	r->buf = td_malloc(2 * chunk);
+	r->conv = r->buf + chunk;
 	return true;
 }
 
@@ -323,7 +349,7 @@ static bool sym_reader_get(struct sym_reader *r, uint64_t i, GElf_Sym *s)
 	if (r->data)
 		return gelf_getsym(r->data, (int)i, s) != NULL;
 	if (i < r->first || i >= r->first + r->n) {
-		uint64_t per = CHUNK / r->entsize, n = r->count - i < per ? r->count - i : per;
+		uint64_t per = r->chunk / r->entsize, n = r->count - i < per ? r->count - i : per;
 		size_t bytes = (size_t)(n * r->entsize), got = 0;
 		while (got < bytes) {
 			ssize_t k = pread(r->fd, r->buf + got, bytes - got, (off_t)(r->at + i * r->entsize + got));
@@ -333,7 +359,7 @@ static bool sym_reader_get(struct sym_reader *r, uint64_t i, GElf_Sym *s)
 		}
 		Elf_Data src = { .d_buf = r->buf, .d_type = ELF_T_SYM, .d_size = got - got % r->entsize,
 				 .d_version = EV_CURRENT };
-		Elf_Data dst = { .d_buf = r->conv, .d_type = ELF_T_SYM, .d_size = CHUNK, .d_version = EV_CURRENT };
+		Elf_Data dst = { .d_buf = r->conv, .d_type = ELF_T_SYM, .d_size = r->chunk, .d_version = EV_CURRENT };
 		GElf_Ehdr eh;
 		r->first = i;
 		r->n = 0;
@@ -383,7 +409,7 @@ static const char *name_start(struct elf_symbols *e, int fd, struct name_window 
 static bool read_table(struct elf_symbols *e, Elf *elf, int fd, Elf_Scn *scn, const GElf_Shdr *sh)
 {
 	struct sym_reader r;
-	if (sh->sh_entsize == 0 || !sym_reader_open(&r, elf, fd, scn, sh))
+	if (sh->sh_entsize == 0 || !sym_reader_open(&r, elf, fd, scn, sh, CHUNK))
 		return false;
 	if (!read_strings(e, elf, fd, sh->sh_link)) {
 		sym_reader_close(&r);
@@ -432,7 +458,7 @@ static Elf_Scn *section(Elf *elf, size_t shstrndx, const char *want, GElf_Shdr *
  * ("@plt" for a relocation without a symbol, such as an IFUNC's), one per
  * .rela.plt entry in table order, after a header the size of an entry on
  * x86 (20/12 bytes on ARM, 32/16 on AArch64). */
-static void add_plt(struct elf_symbols *e, Elf *elf)
+static void add_plt(struct elf_symbols *e, Elf *elf, int fd)
 {
 	GElf_Ehdr eh;
 	size_t shstrndx;
@@ -449,23 +475,39 @@ static void add_plt(struct elf_symbols *e, Elf *elf)
 		header = 20, entry = 12;
 	else if (eh.e_machine == EM_AARCH64)
 		header = 32, entry = 16;
-	Elf_Scn *dyn_scn = elf_getscn(elf, rel.sh_link);
-	Elf_Data *rdata = elf_getdata(rel_scn, NULL), *ddata = dyn_scn ? elf_getdata(dyn_scn, NULL) : NULL;
-	if (!rdata || !ddata || !gelf_getshdr(dyn_scn, &dyn) || dyn.sh_type != SHT_DYNSYM)
+	Elf_Scn *dyn_scn = elf_getscn(elf, rel.sh_link), *str_scn;
+	Elf_Data *rdata = elf_getdata(rel_scn, NULL);
+	struct sym_reader dsyms;
+	GElf_Shdr str;
+	if (!rdata || !dyn_scn || !gelf_getshdr(dyn_scn, &dyn) || dyn.sh_type != SHT_DYNSYM || dyn.sh_entsize == 0 ||
+	    !sym_reader_open(&dsyms, elf, fd, dyn_scn, &dyn, 4096))
 		return;
+	/* the callees' names read one by one: the whole .dynstr (megabytes
+	 * in a large binary) is not copied for a few hundred of them */
+	bool read_str = !dsyms.data && (str_scn = elf_getscn(elf, dyn.sh_link)) && gelf_getshdr(str_scn, &str) &&
+			str.sh_type == SHT_STRTAB && !(str.sh_flags & SHF_COMPRESSED) && str.sh_size <= SIZE_MAX / 2 &&
+			str.sh_offset <= (uint64_t)INT64_MAX - str.sh_size;
 	size_t nrel = rel.sh_size / rel.sh_entsize, names_len = 0;
 	const char **names = td_calloc(nrel + 1, sizeof(*names));
+	char **copies = td_calloc(nrel + 1, sizeof(*copies));
 	for (size_t i = 0; i < nrel; i++) {
 		GElf_Rela ra;
 		GElf_Rel r;
 		uint64_t info = rel.sh_type == SHT_RELA ? (gelf_getrela(rdata, (int)i, &ra) ? ra.r_info : 0)
 							: (gelf_getrel(rdata, (int)i, &r) ? r.r_info : 0);
 		GElf_Sym sym;
-		const char *name = gelf_getsym(ddata, (int)GELF_R_SYM(info), &sym) ? elf_strptr(elf, dyn.sh_link, sym.st_name) : NULL;
+		const char *name = NULL;
+		if (sym_reader_get(&dsyms, GELF_R_SYM(info), &sym)) {
+			if (!read_str)
+				name = elf_strptr(elf, dyn.sh_link, sym.st_name);
+			else if (sym.st_name < str.sh_size)
+				name = copies[i] = read_cstr(fd, str.sh_offset + sym.st_name, (size_t)(str.sh_size - sym.st_name));
+		}
 		const char *shown = name ? keep_demangled(e, td_demangle(name)) : NULL;
 		names[i] = shown ? shown : name ? name : "";
 		names_len += strlen(names[i]) + 5;
 	}
+	sym_reader_close(&dsyms);
 	e->plt_names = td_malloc(names_len + 8);
 	e->plt_len = names_len + 8;
 	char *w = e->plt_names;
@@ -476,6 +518,9 @@ static void add_plt(struct elf_symbols *e, Elf *elf)
 		perf_symtab_insert(e->tab, at, entry, STB_GLOBAL, w);
 		w += k + 1;
 	}
+	for (size_t i = 0; i < nrel; i++)
+		free(copies[i]);
+	free(copies);
 	free(names);
 }
 
@@ -656,11 +701,12 @@ static void read_loads(struct elf_symbols *e, Elf *elf, const char *runtime)
 
 /* The PLT stubs are only in a file that runs (a debug file has the
  * section headers but no contents): from runtime when it is given. */
-static void add_plt_of(struct elf_symbols *e, Elf *elf, const char *runtime)
+static void add_plt_of(struct elf_symbols *e, Elf *elf, int elf_fd, const char *runtime)
 {
 	int fd = runtime ? open(runtime, O_RDONLY) : -1;
 	Elf *run = fd >= 0 ? elf_begin(fd, ELF_C_READ, NULL) : NULL;
-	add_plt(e, run && elf_kind(run) == ELF_K_ELF ? run : elf);
+	bool own = run && elf_kind(run) == ELF_K_ELF;
+	add_plt(e, own ? run : elf, own ? fd : elf_fd);
 	if (run)
 		elf_end(run);
 	if (fd >= 0)
@@ -711,7 +757,7 @@ static struct elf_symbols *open_elf(const char *path, bool quiet, const char *ru
 		ok = read_table(e, elf, fd, dynsym, &dyn_sh);
 	}
 	if (ok)
-		add_plt_of(e, elf, runtime);
+		add_plt_of(e, elf, fd, runtime);
 	elf_end(elf);
 	close(fd);
 	if (!ok) {
@@ -836,26 +882,7 @@ static const char *rec_name(const struct elf_symbols *e, uint32_t name)
  * own (NULL when it cannot be: the caller reads the mapping). */
 static char *read_name(const struct elf_symbols *e, uint32_t k)
 {
-	size_t cap = 128, got = 0, room = e->names_len + 1 - k;
-	char *buf = td_malloc(cap);
-	for (;;) {
-		size_t want = cap - got < room - got ? cap - got : room - got;
-		ssize_t r = pread(e->fd, buf + got, want, (off_t)(e->names_at + k + got));
-		if (r <= 0)
-			break;
-		char *z = memchr(buf + got, '\0', (size_t)r);
-		got += (size_t)r;
-		if (z)
-			return buf;
-		if (got == room)
-			break;
-		if (got == cap) {
-			cap *= 2;
-			buf = td_realloc(buf, cap);
-		}
-	}
-	free(buf);
-	return NULL;
+	return read_cstr(e->fd, e->names_at + k, e->names_len + 1 - k);
 }
 
 static struct shown *shown_slot(struct shown *t, size_t cap, uint32_t rec)
