@@ -51,7 +51,6 @@ struct elf_symbols {
 	size_t n;                    /* symbols from the table */
 	struct rec *rec;             /* the lookup table perf's steps leave, sorted */
 	size_t nrec, rec_cap, extra_cap, wide_cap;
-	bool pairs_sorted;
 	struct wide *wide;           /* by rec */
 	size_t nwide;
 	const char **extra;          /* names of ranges that are neither in the string table nor PLT names */
@@ -78,11 +77,6 @@ struct elf_symbols {
 	size_t compared;             /* names shown_of() was asked for */
 	char **demangled;            /* names demangled, or read from the file, for the table's life */
 	size_t ndemangled, demangled_cap;
-	/* while the ranges are built: the file's name of each name perf's
-	 * comparisons demangled (a range keeps the file's and demangles again
-	 * when looked up) */
-	struct shown_pair { const char *shown, *file; } *pairs;
-	size_t npairs, pairs_cap;
 	char *plt_names;             /* "name@plt" of the synthesized PLT entries */
 	size_t plt_len;
 	bool pie;
@@ -104,7 +98,7 @@ static const char *keep_demangled(struct elf_symbols *e, char *name)
 	return name;
 }
 
-static const char *shown_of(void *ctx, const char *name);
+static char *shown_of(void *ctx, const char *name);
 
 /* What perf's choice of symbols needs to know of the section one is in. */
 struct section_kind {
@@ -528,38 +522,14 @@ static void add_plt(struct elf_symbols *e, Elf *elf, int fd)
  * every this many names. */
 #define SYMS_PER_RELEASE 512
 
-/* A name as perf shows it (kept with the table when demangled). */
-static const char *shown_of(void *ctx, const char *name)
+/* A name as perf shows it for perf_symtab's comparisons: the demangled
+ * copy, or NULL when it shows as it is. */
+static char *shown_of(void *ctx, const char *name)
 {
 	struct elf_symbols *e = ctx;
 	if (e->map && ++e->compared % SYMS_PER_RELEASE == 0)
 		madvise(e->map, e->map_len, MADV_DONTNEED);
-	const char *d = keep_demangled(e, td_demangle(name));
-	if (!d)
-		return name;
-	TD_ALLOC_GROW(e->pairs, e->npairs + 1, e->pairs_cap);
-	e->pairs[e->npairs++] = (struct shown_pair){ d, name };
-	return d;
-}
-
-static int cmp_pair(const void *a, const void *b)
-{
-	uintptr_t x = (uintptr_t)((const struct shown_pair *)a)->shown, y = (uintptr_t)((const struct shown_pair *)b)->shown;
-	return (x > y) - (x < y);
-}
-
-/* The file's name of a name shown_of() demangled; name itself if none. */
-static const char *file_name_of(const struct elf_symbols *e, const char *name)
-{
-	size_t lo = 0, hi = e->npairs;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if ((uintptr_t)e->pairs[mid].shown < (uintptr_t)name)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < e->npairs && e->pairs[lo].shown == name ? e->pairs[lo].file : name;
+	return td_demangle(name);
 }
 
 /* The name number of a range's name (see struct rec). */
@@ -573,9 +543,6 @@ static uint32_t name_number(struct elf_symbols *e, const char *name)
 		if (at < NAME_INDEX)
 			return (uint32_t)at;
 	}
-	const char *file = file_name_of(e, name);
-	if (file != name)
-		return name_number(e, file);
 	if (e->nextra && e->extra[e->nextra - 1] == name)
 		return NAME_EXTRA | (uint32_t)(e->nextra - 1);
 	TD_ALLOC_GROW(e->extra, e->nextra + 1, e->extra_cap);
@@ -588,11 +555,6 @@ static uint32_t name_number(struct elf_symbols *e, const char *name)
 static void add_range(void *ctx, const struct symtab_range *x)
 {
 	struct elf_symbols *e = ctx;
-	if (!e->pairs_sorted) {          /* the fix-ups, which demangle, are over */
-		if (e->npairs)
-			qsort(e->pairs, e->npairs, sizeof(*e->pairs), cmp_pair);
-		e->pairs_sorted = true;
-	}
 	uint32_t name = name_number(e, x->name);
 	bool wide = x->start != x->lo || x->hi - x->lo > UINT32_MAX;
 	if (wide) {
@@ -621,9 +583,6 @@ static void build_ranges(struct elf_symbols *e)
 	for (size_t i = 0; i < e->ndemangled; i++)
 		free(e->demangled[i]);
 	e->ndemangled = 0;
-	free(e->pairs);
-	e->pairs = NULL;
-	e->npairs = e->pairs_cap = 0;
 	if (e->map)                  /* the pages lookups need come back on their own */
 		madvise(e->map, e->map_len, MADV_DONTNEED);
 }

@@ -12,12 +12,15 @@
 
 enum { RED, BLACK };
 
-/* A symbol as inserted; the fix-ups work on copies of its end. */
+/* A symbol as inserted; the fix-ups work on copies of its end. Of the
+ * name perf shows, only what its comparisons use is kept. */
 struct sym {
 	uint64_t start, end;
-	const char *name;
-	bool shown;                  /* name is the shown one already */
-	int bind;
+	const char *name;            /* the file's */
+	uint32_t shown_len;          /* the shown name's length, */
+	uint16_t underscores;        /* and its leading underscores (both once measured) */
+	int8_t bind;
+	bool measured;
 };
 
 /* A symbol in the replayed tree, 32 bytes (a large binary's tree holds
@@ -69,7 +72,7 @@ void perf_symtab_reserve(struct perf_symtab *t, size_t n)
 void perf_symtab_insert(struct perf_symtab *t, uint64_t start, uint64_t size, int bind, const char *name)
 {
 	TD_ALLOC_GROW(t->s, t->count + 1, t->cap);
-	t->s[t->count++] = (struct sym){ start, start + size, name, false, bind };
+	t->s[t->count++] = (struct sym){ start, start + size, name, 0, 0, (int8_t)bind, false };
 }
 
 void perf_symtab_fixup(struct perf_symtab *t)
@@ -90,15 +93,22 @@ static int leading_underscores(const char *s)
 	return n;
 }
 
-/* perf compares symbols by the names it shows (demangled). */
-static const char *shown_name(struct perf_symtab *t, size_t i)
+/* perf compares symbols by the names it shows (demangled): measured
+ * once, the shown name itself let go. */
+static const struct sym *measured(struct perf_symtab *t, size_t i)
 {
 	struct sym *s = &t->s[i];
-	if (!s->shown && t->shown) {
-		s->name = t->shown(t->ctx, s->name);
-		s->shown = true;
+	if (!s->measured) {
+		char *d = t->shown ? t->shown(t->ctx, s->name) : NULL;
+		const char *x = d ? d : s->name;
+		int u = leading_underscores(x);
+		size_t len = strlen(x);
+		s->underscores = (uint16_t)(u < UINT16_MAX ? u : UINT16_MAX);
+		s->shown_len = (uint32_t)(len < UINT32_MAX ? len : UINT32_MAX);
+		s->measured = true;
+		free(d);
 	}
-	return s->name;
+	return s;
 }
 
 /* perf's choose_best_symbol between symbols a and b at one address, with
@@ -106,7 +116,7 @@ static const char *shown_name(struct perf_symtab *t, size_t i)
  * wins ties). */
 static bool beats(struct perf_symtab *t, size_t b, uint64_t b_end, size_t a, uint64_t a_end)
 {
-	const char *na = shown_name(t, a), *nb = shown_name(t, b);
+	const struct sym *ma = measured(t, a), *mb = measured(t, b);
 	int ba = t->s[a].bind, bb = t->s[b].bind;
 	bool sa = a_end > t->s[a].start, sb = b_end > t->s[b].start;
 	if (sa != sb)
@@ -115,10 +125,9 @@ static bool beats(struct perf_symtab *t, size_t b, uint64_t b_end, size_t a, uin
 		return ba == STB_WEAK;
 	if ((ba == STB_GLOBAL) != (bb == STB_GLOBAL))
 		return bb == STB_GLOBAL;
-	int ua = leading_underscores(na), ub = leading_underscores(nb);
-	if (ua != ub)
-		return ub < ua;
-	return strlen(nb) > strlen(na);
+	if (ma->underscores != mb->underscores)
+		return mb->underscores < ma->underscores;
+	return mb->shown_len > ma->shown_len;
 }
 
 /* The end perf gives the last symbol when it has no size. */

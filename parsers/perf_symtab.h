@@ -27,8 +27,10 @@ struct symtab_range {
 };
 
 /* The name perf shows for a symbol's name in the file (demangled), for
- * the comparisons perf makes between symbols at one address. */
-typedef const char *(*symtab_name_fn)(void *ctx, const char *name);
+ * the comparisons perf makes between symbols at one address: a malloc'd
+ * string perf_symtab frees once it has measured it, or NULL when the
+ * name shows as it is. Ranges carry the file's names. */
+typedef char *(*symtab_name_fn)(void *ctx, const char *name);
 
 struct perf_symtab *perf_symtab_new(symtab_name_fn shown, void *ctx);
 void perf_symtab_free(struct perf_symtab *t);
