@@ -287,7 +287,7 @@ static bool read_strings(struct elf_symbols *e, Elf *elf, int fd, size_t link)
  * into a string of its own: NULL when it cannot be read or does not end. */
 static char *read_cstr(int fd, uint64_t at, size_t room)
 {
-	size_t cap = 128, got = 0;
+	size_t cap = 256, got = 0;
 	char *buf = td_malloc(cap);
 	for (;;) {
 		size_t want = cap - got < room - got ? cap - got : room - got;
@@ -518,17 +518,30 @@ static void add_plt(struct elf_symbols *e, Elf *elf, int fd)
 	free(names);
 }
 
-/* Comparisons read names all over the table: their pages are let go
- * every this many names. */
+/* Comparisons read names all over the table: read through the mapping
+ * (when they cannot be read from the file), their pages are let go every
+ * this many names. */
 #define SYMS_PER_RELEASE 512
 
 /* A name as perf shows it for perf_symtab's comparisons: the demangled
- * copy, or NULL when it shows as it is. */
+ * copy, a copy read from the file (the mapping's pages, faulted in with
+ * their neighbours, would stay resident), or NULL when it shows as it is. */
 static char *shown_of(void *ctx, const char *name)
 {
 	struct elf_symbols *e = ctx;
-	if (e->map && ++e->compared % SYMS_PER_RELEASE == 0)
-		madvise(e->map, e->map_len, MADV_DONTNEED);
+	if (e->map && name >= e->names && name <= e->names + e->names_len) {
+		size_t k = (size_t)(name - e->names);
+		char *copy = names_fd(e) ? read_cstr(e->fd, e->names_at + k, e->names_len + 1 - k) : NULL;
+		if (copy) {
+			char *d = td_demangle(copy);
+			if (!d)
+				return copy;
+			free(copy);
+			return d;
+		}
+		if (++e->compared % SYMS_PER_RELEASE == 0)
+			madvise(e->map, e->map_len, MADV_DONTNEED);
+	}
 	return td_demangle(name);
 }
 

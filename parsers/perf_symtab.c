@@ -420,34 +420,39 @@ static size_t end_ranges(struct range_out *o)
 
 /* Between two neighbouring starts or ends every descent takes the same
  * turns, so one lookup per boundary gives all the answers. Starts come
- * sorted from the in-order walk and ends nearly always do: the two lists
- * are merged. */
+ * sorted from the in-order walk and ends nearly always do: the walk and
+ * the ends are merged as they go (no array of the boundaries is made). */
 static size_t tree_ranges(const struct perf_symtab *t, struct range_out *o)
 {
-	uint64_t *starts = td_malloc((t->nodes + 1) * sizeof(*starts));
 	uint64_t *ends = td_malloc((2 * t->nodes + 1) * sizeof(*ends));
-	size_t ns = 0, nend = 0;
+	size_t nend = 0;
 	for (long x = leftmost(t, t->root); x != NIL; x = next_node(t, x)) {
-		starts[ns++] = t->n[x].start;
 		ends[nend++] = t->n[x].end;
 		if (t->n[x].end == t->n[x].start)
 			ends[nend++] = t->n[x].start + 1;  /* a zero-size symbol holds its start only */
 	}
 	sort_if_needed(ends, nend);
-	uint64_t *edge = td_malloc((ns + nend + 1) * sizeof(*edge));
-	size_t ne = 0, i = 0, j = 0;
-	while (i < ns || j < nend)
-		edge[ne++] = j == nend || (i < ns && starts[i] <= ends[j]) ? starts[i++] : ends[j++];
-	free(starts);
-	free(ends);
-	for (size_t k = 0; k + 1 < ne; k++) {
-		if (edge[k] == edge[k + 1])
-			continue;
-		long x = find(t, edge[k]);
-		if (x != NIL)
-			put_range(o, edge[k], edge[k + 1], t->n[x].start, t->s[t->n[x].sym].name);
+	long x = leftmost(t, t->root);
+	size_t j = 0;
+	bool any = false;
+	uint64_t prev = 0;
+	while (x != NIL || j < nend) {
+		uint64_t edge;
+		if (j == nend || (x != NIL && t->n[x].start <= ends[j])) {
+			edge = t->n[x].start;
+			x = next_node(t, x);
+		} else {
+			edge = ends[j++];
+		}
+		if (any && prev != edge) {
+			long at = find(t, prev);
+			if (at != NIL)
+				put_range(o, prev, edge, t->n[at].start, t->s[t->n[at].sym].name);
+		}
+		prev = edge;
+		any = true;
 	}
-	free(edge);
+	free(ends);
 	return end_ranges(o);
 }
 
