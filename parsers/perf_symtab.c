@@ -33,6 +33,7 @@ struct node {
 
 struct perf_symtab {
 	struct sym *s;               /* in insertion order */
+	const char **names;          /* once the tree is replayed: the symbols' names, in s's place */
 	size_t count, cap;
 	size_t nfixed;               /* how many were inserted before the fix-ups */
 	bool fixed;
@@ -57,6 +58,7 @@ void perf_symtab_free(struct perf_symtab *t)
 	if (!t)
 		return;
 	free(t->s);
+	free(t->names);
 	free(t->n);
 	free(t);
 }
@@ -447,7 +449,7 @@ static size_t tree_ranges(const struct perf_symtab *t, struct range_out *o)
 		if (any && prev != edge) {
 			long at = find(t, prev);
 			if (at != NIL)
-				put_range(o, prev, edge, t->n[at].start, t->s[t->n[at].sym].name);
+				put_range(o, prev, edge, t->n[at].start, t->names[t->n[at].sym]);
 		}
 		prev = edge;
 		any = true;
@@ -456,9 +458,23 @@ static size_t tree_ranges(const struct perf_symtab *t, struct range_out *o)
 	return end_ranges(o);
 }
 
+/* Once the tree holds every symbol's place and end, only their names are
+ * read: they take the symbols' room (a quarter of it, the rest let go). */
+static void keep_names(struct perf_symtab *t)
+{
+	for (size_t i = 0; i < t->count; i++) {
+		const char *name = t->s[i].name;        /* read before the room it lies in is written */
+		memcpy((char *)t->s + i * sizeof(name), &name, sizeof(name));
+	}
+	t->names = td_realloc(t->s, (t->count + 1) * sizeof(*t->names));
+	t->s = NULL;
+	t->count = t->cap = 0;
+}
+
 static size_t replayed_ranges(struct perf_symtab *t, struct range_out *o)
 {
 	replay(t);
+	keep_names(t);
 	size_t n = tree_ranges(t, o);
 	free(t->n);
 	t->n = NULL;
@@ -493,12 +509,15 @@ size_t perf_symtab_ranges_replayed(struct perf_symtab *t, struct symtab_range **
  * starts kept in order. */
 static void sort_by_start(const struct sym *s, uint32_t *order, size_t n)
 {
-	struct keyed { uint64_t start; uint64_t sym; } *k = td_malloc((n + 1) * sizeof(*k));
+	enum { KEYED = sizeof(uint64_t) + sizeof(uint32_t) };   /* start, then symbol: 12 bytes, unpadded */
+	unsigned char *k = td_malloc((n + 1) * KEYED);
+	for (size_t i = 0; i < n; i++) {
+		memcpy(k + i * KEYED, &s[order[i]].start, sizeof(uint64_t));
+		memcpy(k + i * KEYED + sizeof(uint64_t), &order[i], sizeof(uint32_t));
+	}
+	td_radix_sort(k, n, KEYED, 0, sizeof(uint64_t));
 	for (size_t i = 0; i < n; i++)
-		k[i] = (struct keyed){ s[order[i]].start, order[i] };
-	td_radix_sort(k, n, sizeof(*k), offsetof(struct keyed, start), sizeof(uint64_t));
-	for (size_t i = 0; i < n; i++)
-		order[i] = (uint32_t)k[i].sym;
+		memcpy(&order[i], k + i * KEYED + sizeof(uint64_t), sizeof(uint32_t));
 	free(k);
 }
 

@@ -45,7 +45,8 @@ void perf_symtab_insert(struct perf_symtab *t, uint64_t start, uint64_t size, in
 void perf_symtab_fixup(struct perf_symtab *t);
 /* The ranges (malloc'd, sorted, disjoint); returns their count. When no
  * two symbols overlap after the fix-ups (nearly always) the tree's shape
- * cannot matter and is not built. */
+ * cannot matter and is not built. The ranges are made once: the symbols
+ * may be let go as they are made (only perf_symtab_free follows). */
 size_t perf_symtab_ranges(struct perf_symtab *t, struct symtab_range **out);
 /* The same ranges handed to emit one at a time in order (no array of
  * them is made); returns their count. */
