@@ -283,6 +283,10 @@ static bool read_strings(struct elf_symbols *e, Elf *elf, int fd, size_t link)
  * symbol order): no page of the mapping is touched while reading. */
 #define CHUNK (64u << 10)
 
+/* Names read through the mapping touch its pages, and the kernel maps
+ * their neighbours too: the pages are let go every this many names. */
+#define SYMS_PER_RELEASE 512
+
 /* The NUL-terminated string at file offset at, within room bytes, read
  * into a string of its own: NULL when it cannot be read or does not end. */
 static char *read_cstr(int fd, uint64_t at, size_t room)
@@ -342,6 +346,8 @@ static bool sym_reader_get(struct sym_reader *r, uint64_t i, GElf_Sym *s)
 {
 	if (r->data)
 		return gelf_getsym(r->data, (int)i, s) != NULL;
+	if (i >= r->count)
+		return false;
 	if (i < r->first || i >= r->first + r->n) {
 		uint64_t per = r->chunk / r->entsize, n = r->count - i < per ? r->count - i : per;
 		size_t bytes = (size_t)(n * r->entsize), got = 0;
@@ -377,27 +383,62 @@ static bool sym_reader_get(struct sym_reader *r, uint64_t i, GElf_Sym *s)
 struct name_window {
 	unsigned char *buf;
 	uint64_t first, n;           /* string table offsets held */
+	size_t mapped;               /* names read through the mapping */
+	bool whole;                  /* the whole table was read (or tried) */
 };
 
+/* A string table up to this size is read whole once its names turn out
+ * to come out of order; past it, a name out of order is read alone
+ * (JUMP bytes from its start). */
+#define WHOLE_MAX (4u << 20)
+#define JUMP 256u
+
+/* Reads room bytes at the string table's offset k into the window. */
+static bool fill_window(struct elf_symbols *e, int fd, struct name_window *w, uint64_t k, size_t room)
+{
+	size_t got = 0;
+	while (got < room) {
+		ssize_t r = pread(fd, w->buf + got, room - got, (off_t)(e->names_at + k + got));
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	if (got == 0)
+		return false;
+	w->first = k;
+	w->n = got;
+	w->buf[got] = '\0';
+	return true;
+}
+
 /* The name at offset k, at least its first 3 bytes (or up to its NUL)
- * readable: from the heap copy, or the window read from the file. */
+ * readable: from the heap copy, or a window read from the file, CHUNK
+ * bytes at a time while names come in order, the whole table once they
+ * do not (a .dynsym's come by hash), or JUMP bytes when it is too large.
+ * The mapping only when the file cannot be read. */
 static const char *name_start(struct elf_symbols *e, int fd, struct name_window *w, uint64_t k)
 {
 	if (!e->map)
 		return e->names + k;
-	if (!w->buf)
-		w->buf = td_malloc(CHUNK + 1);
-	if (k < w->first || k + 3 > w->first + w->n) {
-		uint64_t room = e->names_len + 1 - k;
-		size_t want = room < CHUNK ? (size_t)room : CHUNK;
-		ssize_t got = pread(fd, w->buf, want, (off_t)(e->names_at + k));
-		if (got <= 0)
-			return e->names + k;      /* the mapping, then */
-		w->first = k;
-		w->n = (uint64_t)got;
-		w->buf[got] = '\0';
+	if (k >= w->first && k + 3 <= w->first + w->n)
+		return (const char *)w->buf + (k - w->first);
+	uint64_t room = e->names_len + 1 - k;
+	if (w->n == 0 || (k >= w->first && k < w->first + w->n + CHUNK)) {
+		if (!w->buf)
+			w->buf = td_malloc(CHUNK + 1);
+		if (fill_window(e, fd, w, k, room < CHUNK ? (size_t)room : CHUNK))
+			return (const char *)w->buf;
+	} else if (!w->whole && e->names_len < WHOLE_MAX) {
+		w->whole = true;
+		w->buf = td_realloc(w->buf, e->names_len + 2);
+		if (fill_window(e, fd, w, 0, e->names_len + 1) && k + 3 <= w->n)
+			return (const char *)w->buf + k;
+	} else if (fill_window(e, fd, w, k, room < JUMP ? (size_t)room : JUMP)) {
+		return (const char *)w->buf;
 	}
-	return (const char *)w->buf + (k - w->first);
+	if (++w->mapped % SYMS_PER_RELEASE == 0)
+		madvise(e->map, e->map_len, MADV_DONTNEED);
+	return e->names + k;
 }
 
 static bool read_table(struct elf_symbols *e, Elf *elf, int fd, Elf_Scn *scn, const GElf_Shdr *sh)
@@ -518,10 +559,6 @@ static void add_plt(struct elf_symbols *e, Elf *elf, int fd)
 	free(names);
 }
 
-/* Comparisons read names all over the table: read through the mapping
- * (when they cannot be read from the file), their pages are let go every
- * this many names. */
-#define SYMS_PER_RELEASE 512
 
 /* A name as perf shows it for perf_symtab's comparisons: the demangled
  * copy, a copy read from the file (the mapping's pages, faulted in with
