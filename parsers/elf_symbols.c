@@ -19,12 +19,6 @@
 #include "perf_symtab.h"
 #include "elf_symbols.h"
 
-struct sym {
-	uint64_t start, end;
-	const char *name;
-	unsigned char bind;
-};
-
 #define MAX_LOADS 16
 
 /* A lookup range, 16 bytes: binaries have up to a few hundred thousand
@@ -53,10 +47,10 @@ struct shown {
 };
 
 struct elf_symbols {
-	struct sym *sym;             /* while loading: in table order, then the PLT stubs */
-	size_t n, ntable;
+	struct perf_symtab *tab;     /* while loading: the table's symbols in its order, then the PLT stubs */
+	size_t n;                    /* symbols from the table */
 	struct rec *rec;             /* the lookup table perf's steps leave, sorted */
-	size_t nrec;
+	size_t nrec, rec_cap, extra_cap, wide_cap;
 	struct wide *wide;           /* by rec */
 	size_t nwide;
 	const char **extra;          /* names of ranges that are neither in the string table nor PLT names */
@@ -83,11 +77,6 @@ struct elf_symbols {
 	size_t compared;             /* names shown_of() was asked for */
 	char **demangled;            /* names demangled, or read from the file, for the table's life */
 	size_t ndemangled, demangled_cap;
-	/* while the ranges are built: the file's name of each name perf's
-	 * comparisons demangled (a range keeps the file's and demangles again
-	 * when looked up) */
-	struct shown_pair { const char *shown, *file; } *pairs;
-	size_t npairs, pairs_cap;
 	char *plt_names;             /* "name@plt" of the synthesized PLT entries */
 	size_t plt_len;
 	bool pie;
@@ -108,6 +97,8 @@ static const char *keep_demangled(struct elf_symbols *e, char *name)
 	e->demangled[e->ndemangled++] = name;
 	return name;
 }
+
+static char *shown_of(void *ctx, const char *name);
 
 /* What perf's choice of symbols needs to know of the section one is in. */
 struct section_kind {
@@ -285,41 +276,205 @@ static bool read_strings(struct elf_symbols *e, Elf *elf, int fd, size_t link)
 	return true;
 }
 
-/* Reading a table touches every name's page once: the pages read so far
- * are let go every this many symbols (names come nearly in symbol order;
- * a name needed later comes back from the page cache). */
+/* A table is read in chunks of this many bytes into one buffer (libelf's
+ * copy of a whole section is megabytes of fresh memory per binary), and
+ * the first bytes of its names, which decide whether a symbol counts,
+ * through a window of the string table as large (names come nearly in
+ * symbol order): no page of the mapping is touched while reading. */
+#define CHUNK (64u << 10)
+
+/* Names read through the mapping touch its pages, and the kernel maps
+ * their neighbours too: the pages are let go every this many names. */
 #define SYMS_PER_RELEASE 512
+
+/* The NUL-terminated string at file offset at, within room bytes, read
+ * into a string of its own: NULL when it cannot be read or does not end. */
+static char *read_cstr(int fd, uint64_t at, size_t room)
+{
+	size_t cap = 256, got = 0;
+	char *buf = td_malloc(cap);
+	for (;;) {
+		size_t want = cap - got < room - got ? cap - got : room - got;
+		ssize_t r = want ? pread(fd, buf + got, want, (off_t)(at + got)) : 0;
+		if (r <= 0)
+			break;
+		char *z = memchr(buf + got, '\0', (size_t)r);
+		got += (size_t)r;
+		if (z)
+			return buf;
+		if (got == room)
+			break;
+		if (got == cap) {
+			cap *= 2;
+			buf = td_realloc(buf, cap);
+		}
+	}
+	free(buf);
+	return NULL;
+}
+
+/* Symbol entries read straight from the file, converted as libelf would. */
+struct sym_reader {
+	int fd;
+	Elf *elf;
+	int cls;
+	uint64_t at, count;          /* the section's offset and entries */
+	size_t entsize, chunk;       /* bytes read at once */
+	unsigned char *buf, *conv;
+	uint64_t first, n;           /* entries in buf */
+	Elf_Data *data;              /* libelf's copy when the file cannot be read so */
+};
+
+static bool sym_reader_open(struct sym_reader *r, Elf *elf, int fd, Elf_Scn *scn, const GElf_Shdr *sh, size_t chunk)
+{
+	*r = (struct sym_reader){ .fd = fd, .elf = elf, .cls = gelf_getclass(elf), .at = sh->sh_offset,
+				  .count = sh->sh_size / sh->sh_entsize, .entsize = sh->sh_entsize, .chunk = chunk };
+	size_t want = r->cls == ELFCLASS64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
+	if (td_plain() || (sh->sh_flags & SHF_COMPRESSED) || sh->sh_type == SHT_NOBITS || r->entsize != want ||
+	    r->at > (uint64_t)INT64_MAX - sh->sh_size) {
+		r->data = elf_getdata(scn, NULL);
+		return r->data != NULL;
+	}
+	r->buf = td_malloc(2 * chunk);
+	r->conv = r->buf + chunk;
+	return true;
+}
+
+static void sym_reader_close(struct sym_reader *r) { free(r->buf); }
+
+static bool sym_reader_get(struct sym_reader *r, uint64_t i, GElf_Sym *s)
+{
+	if (r->data)
+		return gelf_getsym(r->data, (int)i, s) != NULL;
+	if (i >= r->count)
+		return false;
+	if (i < r->first || i >= r->first + r->n) {
+		uint64_t per = r->chunk / r->entsize, n = r->count - i < per ? r->count - i : per;
+		size_t bytes = (size_t)(n * r->entsize), got = 0;
+		while (got < bytes) {
+			ssize_t k = pread(r->fd, r->buf + got, bytes - got, (off_t)(r->at + i * r->entsize + got));
+			if (k <= 0)
+				break;
+			got += (size_t)k;
+		}
+		Elf_Data src = { .d_buf = r->buf, .d_type = ELF_T_SYM, .d_size = got - got % r->entsize,
+				 .d_version = EV_CURRENT };
+		Elf_Data dst = { .d_buf = r->conv, .d_type = ELF_T_SYM, .d_size = r->chunk, .d_version = EV_CURRENT };
+		GElf_Ehdr eh;
+		r->first = i;
+		r->n = 0;
+		if (src.d_size && gelf_getehdr(r->elf, &eh) && gelf_xlatetom(r->elf, &dst, &src, eh.e_ident[EI_DATA]))
+			r->n = src.d_size / r->entsize;
+		if (i >= r->first + r->n)
+			return false;
+	}
+	uint64_t k = i - r->first;
+	if (r->cls == ELFCLASS64) {
+		const Elf64_Sym *x = (const Elf64_Sym *)r->conv + k;
+		*s = (GElf_Sym){ x->st_name, x->st_info, x->st_other, x->st_shndx, x->st_value, x->st_size };
+	} else {
+		const Elf32_Sym *x = (const Elf32_Sym *)r->conv + k;
+		*s = (GElf_Sym){ x->st_name, x->st_info, x->st_other, x->st_shndx, x->st_value, x->st_size };
+	}
+	return true;
+}
+
+/* The first bytes of the names: see CHUNK. */
+struct name_window {
+	unsigned char *buf;
+	uint64_t first, n;           /* string table offsets held */
+	size_t mapped;               /* names read through the mapping */
+	bool whole;                  /* the whole table was read (or tried) */
+};
+
+/* A string table up to this size is read whole once its names turn out
+ * to come out of order; past it, a name out of order is read alone
+ * (JUMP bytes from its start). */
+#define WHOLE_MAX (4u << 20)
+#define JUMP 256u
+
+/* Reads room bytes at the string table's offset k into the window. */
+static bool fill_window(struct elf_symbols *e, int fd, struct name_window *w, uint64_t k, size_t room)
+{
+	size_t got = 0;
+	while (got < room) {
+		ssize_t r = pread(fd, w->buf + got, room - got, (off_t)(e->names_at + k + got));
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	if (got == 0)
+		return false;
+	w->first = k;
+	w->n = got;
+	w->buf[got] = '\0';
+	return true;
+}
+
+/* The name at offset k, at least its first 3 bytes (or up to its NUL)
+ * readable: from the heap copy, or a window read from the file, CHUNK
+ * bytes at a time while names come in order, the whole table once they
+ * do not (a .dynsym's come by hash), or JUMP bytes when it is too large.
+ * The mapping only when the file cannot be read. */
+static const char *name_start(struct elf_symbols *e, int fd, struct name_window *w, uint64_t k)
+{
+	if (!e->map)
+		return e->names + k;
+	if (k >= w->first && k + 3 <= w->first + w->n)
+		return (const char *)w->buf + (k - w->first);
+	uint64_t room = e->names_len + 1 - k;
+	if (w->n == 0 || (k >= w->first && k < w->first + w->n + CHUNK)) {
+		if (!w->buf)
+			w->buf = td_malloc(CHUNK + 1);
+		if (fill_window(e, fd, w, k, room < CHUNK ? (size_t)room : CHUNK))
+			return (const char *)w->buf;
+	} else if (!w->whole && e->names_len < WHOLE_MAX) {
+		w->whole = true;
+		w->buf = td_realloc(w->buf, e->names_len + 2);
+		if (fill_window(e, fd, w, 0, e->names_len + 1) && k + 3 <= w->n)
+			return (const char *)w->buf + k;
+	} else if (fill_window(e, fd, w, k, room < JUMP ? (size_t)room : JUMP)) {
+		return (const char *)w->buf;
+	}
+	if (++w->mapped % SYMS_PER_RELEASE == 0)
+		madvise(e->map, e->map_len, MADV_DONTNEED);
+	return e->names + k;
+}
 
 static bool read_table(struct elf_symbols *e, Elf *elf, int fd, Elf_Scn *scn, const GElf_Shdr *sh)
 {
-	Elf_Data *data = elf_getdata(scn, NULL);
-	if (!data || sh->sh_entsize == 0)
+	struct sym_reader r;
+	if (sh->sh_entsize == 0 || !sym_reader_open(&r, elf, fd, scn, sh, CHUNK))
 		return false;
-	if (!read_strings(e, elf, fd, sh->sh_link))
+	if (!read_strings(e, elf, fd, sh->sh_link)) {
+		sym_reader_close(&r);
 		return false;
+	}
 	size_t names_len = e->names_len;
 	GElf_Ehdr eh;
 	bool arm = gelf_getehdr(elf, &eh) && (eh.e_machine == EM_ARM || eh.e_machine == EM_AARCH64);
 	size_t count = sh->sh_size / sh->sh_entsize, nkinds;
 	struct section_kind *kinds = section_kinds(elf, &nkinds);
-	free(e->sym);                /* a table tried before held no functions */
+	struct name_window w = { 0 };
+	perf_symtab_free(e->tab);     /* a table tried before held no functions */
 	e->n = 0;
-	e->sym = td_calloc(count + 1, sizeof(*e->sym));
+	e->tab = perf_symtab_new(shown_of, e);
+	perf_symtab_reserve(e->tab, count + 1);
 	for (size_t i = 0; i < count; i++) {
 		GElf_Sym s;
-		if (e->map && i % SYMS_PER_RELEASE == SYMS_PER_RELEASE - 1)
-			madvise(e->map, e->map_len, MADV_DONTNEED);
-		if (!gelf_getsym(data, (int)i, &s) || s.st_name >= names_len)
+		if (!sym_reader_get(&r, i, &s) || s.st_name >= names_len)
 			continue;
-		const char *name = e->names + s.st_name;
-		if (!wanted(kinds, nkinds, &s, name, arm))
+		if (!wanted(kinds, nkinds, &s, name_start(e, fd, &w, s.st_name), arm))
 			continue;
 		int type = GELF_ST_TYPE(s.st_info);
 		if (arm && eh.e_machine == EM_ARM && type == STT_FUNC && (s.st_value & 1))
 			s.st_value--;        /* the thumb bit */
 		uint64_t start = file_offset_of(e, &kinds[s.st_shndx], &s);
-		e->sym[e->n++] = (struct sym){ start, start + s.st_size, name, GELF_ST_BIND(s.st_info) };
+		perf_symtab_insert(e->tab, start, s.st_size, GELF_ST_BIND(s.st_info), e->names + s.st_name);
+		e->n++;
 	}
+	free(w.buf);
+	sym_reader_close(&r);
 	free(kinds);
 	return e->n > 0;
 }
@@ -334,18 +489,11 @@ static Elf_Scn *section(Elf *elf, size_t shstrndx, const char *want, GElf_Shdr *
 	return NULL;
 }
 
-static void add_sym(struct elf_symbols *e, size_t *cap, uint64_t start, uint64_t size, const char *name)
-{
-	TD_ALLOC_GROW(e->sym, e->n + 1, *cap);
-	e->sym[e->n] = (struct sym){ start, start + size, name, STB_GLOBAL };
-	e->n++;
-}
-
 /* perf 6.1 names the stubs of the procedure linkage table "callee@plt"
  * ("@plt" for a relocation without a symbol, such as an IFUNC's), one per
  * .rela.plt entry in table order, after a header the size of an entry on
  * x86 (20/12 bytes on ARM, 32/16 on AArch64). */
-static void add_plt(struct elf_symbols *e, Elf *elf)
+static void add_plt(struct elf_symbols *e, Elf *elf, int fd)
 {
 	GElf_Ehdr eh;
 	size_t shstrndx;
@@ -362,73 +510,80 @@ static void add_plt(struct elf_symbols *e, Elf *elf)
 		header = 20, entry = 12;
 	else if (eh.e_machine == EM_AARCH64)
 		header = 32, entry = 16;
-	Elf_Scn *dyn_scn = elf_getscn(elf, rel.sh_link);
-	Elf_Data *rdata = elf_getdata(rel_scn, NULL), *ddata = dyn_scn ? elf_getdata(dyn_scn, NULL) : NULL;
-	if (!rdata || !ddata || !gelf_getshdr(dyn_scn, &dyn) || dyn.sh_type != SHT_DYNSYM)
+	Elf_Scn *dyn_scn = elf_getscn(elf, rel.sh_link), *str_scn;
+	Elf_Data *rdata = elf_getdata(rel_scn, NULL);
+	struct sym_reader dsyms;
+	GElf_Shdr str;
+	if (!rdata || !dyn_scn || !gelf_getshdr(dyn_scn, &dyn) || dyn.sh_type != SHT_DYNSYM || dyn.sh_entsize == 0 ||
+	    !sym_reader_open(&dsyms, elf, fd, dyn_scn, &dyn, 4096))
 		return;
-	size_t nrel = rel.sh_size / rel.sh_entsize, cap = e->n, names_len = 0;
+	/* the callees' names read one by one: the whole .dynstr (megabytes
+	 * in a large binary) is not copied for a few hundred of them */
+	bool read_str = !dsyms.data && (str_scn = elf_getscn(elf, dyn.sh_link)) && gelf_getshdr(str_scn, &str) &&
+			str.sh_type == SHT_STRTAB && !(str.sh_flags & SHF_COMPRESSED) && str.sh_size <= SIZE_MAX / 2 &&
+			str.sh_offset <= (uint64_t)INT64_MAX - str.sh_size;
+	size_t nrel = rel.sh_size / rel.sh_entsize, names_len = 0;
 	const char **names = td_calloc(nrel + 1, sizeof(*names));
+	char **copies = td_calloc(nrel + 1, sizeof(*copies));
 	for (size_t i = 0; i < nrel; i++) {
 		GElf_Rela ra;
 		GElf_Rel r;
 		uint64_t info = rel.sh_type == SHT_RELA ? (gelf_getrela(rdata, (int)i, &ra) ? ra.r_info : 0)
 							: (gelf_getrel(rdata, (int)i, &r) ? r.r_info : 0);
 		GElf_Sym sym;
-		const char *name = gelf_getsym(ddata, (int)GELF_R_SYM(info), &sym) ? elf_strptr(elf, dyn.sh_link, sym.st_name) : NULL;
+		const char *name = NULL;
+		if (sym_reader_get(&dsyms, GELF_R_SYM(info), &sym)) {
+			if (!read_str)
+				name = elf_strptr(elf, dyn.sh_link, sym.st_name);
+			else if (sym.st_name < str.sh_size)
+				name = copies[i] = read_cstr(fd, str.sh_offset + sym.st_name, (size_t)(str.sh_size - sym.st_name));
+		}
 		const char *shown = name ? keep_demangled(e, td_demangle(name)) : NULL;
 		names[i] = shown ? shown : name ? name : "";
 		names_len += strlen(names[i]) + 5;
 	}
+	sym_reader_close(&dsyms);
 	e->plt_names = td_malloc(names_len + 8);
 	e->plt_len = names_len + 8;
 	char *w = e->plt_names;
 	uint64_t at = plt.sh_offset + header;       /* perf's stubs are at file offsets too */
+	perf_symtab_fixup(e->tab);                  /* the stubs come after the table's fix-ups */
 	for (size_t i = 0; i < nrel; i++, at += entry) {
 		int k = sprintf(w, "%s@plt", names[i]);
-		add_sym(e, &cap, at, entry, w);
+		perf_symtab_insert(e->tab, at, entry, STB_GLOBAL, w);
 		w += k + 1;
 	}
+	for (size_t i = 0; i < nrel; i++)
+		free(copies[i]);
+	free(copies);
 	free(names);
 }
 
-/* A name as perf shows it (kept with the table when demangled). The
- * comparisons read names all over the table: their pages are let go
- * every SYMS_PER_RELEASE names. */
-static const char *shown_of(void *ctx, const char *name)
+
+/* A name as perf shows it for perf_symtab's comparisons: the demangled
+ * copy, a copy read from the file (the mapping's pages, faulted in with
+ * their neighbours, would stay resident), or NULL when it shows as it is. */
+static char *shown_of(void *ctx, const char *name)
 {
 	struct elf_symbols *e = ctx;
-	if (e->map && ++e->compared % SYMS_PER_RELEASE == 0)
-		madvise(e->map, e->map_len, MADV_DONTNEED);
-	const char *d = keep_demangled(e, td_demangle(name));
-	if (!d)
-		return name;
-	TD_ALLOC_GROW(e->pairs, e->npairs + 1, e->pairs_cap);
-	e->pairs[e->npairs++] = (struct shown_pair){ d, name };
-	return d;
-}
-
-static int cmp_pair(const void *a, const void *b)
-{
-	uintptr_t x = (uintptr_t)((const struct shown_pair *)a)->shown, y = (uintptr_t)((const struct shown_pair *)b)->shown;
-	return (x > y) - (x < y);
-}
-
-/* The file's name of a name shown_of() demangled; name itself if none. */
-static const char *file_name_of(const struct elf_symbols *e, const char *name)
-{
-	size_t lo = 0, hi = e->npairs;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if ((uintptr_t)e->pairs[mid].shown < (uintptr_t)name)
-			lo = mid + 1;
-		else
-			hi = mid;
+	if (e->map && name >= e->names && name <= e->names + e->names_len) {
+		size_t k = (size_t)(name - e->names);
+		char *copy = names_fd(e) ? read_cstr(e->fd, e->names_at + k, e->names_len + 1 - k) : NULL;
+		if (copy) {
+			char *d = td_demangle(copy);
+			if (!d)
+				return copy;
+			free(copy);
+			return d;
+		}
+		if (++e->compared % SYMS_PER_RELEASE == 0)
+			madvise(e->map, e->map_len, MADV_DONTNEED);
 	}
-	return lo < e->npairs && e->pairs[lo].shown == name ? e->pairs[lo].file : name;
+	return td_demangle(name);
 }
 
 /* The name number of a range's name (see struct rec). */
-static uint32_t name_number(struct elf_symbols *e, const char *name, size_t *extra_cap)
+static uint32_t name_number(struct elf_symbols *e, const char *name)
 {
 	if (e->names && name >= e->names && name <= e->names + e->names_len &&
 	    (uint64_t)(name - e->names) < NAME_INDEX)
@@ -438,61 +593,46 @@ static uint32_t name_number(struct elf_symbols *e, const char *name, size_t *ext
 		if (at < NAME_INDEX)
 			return (uint32_t)at;
 	}
-	const char *file = file_name_of(e, name);
-	if (file != name)
-		return name_number(e, file, extra_cap);
 	if (e->nextra && e->extra[e->nextra - 1] == name)
 		return NAME_EXTRA | (uint32_t)(e->nextra - 1);
-	TD_ALLOC_GROW(e->extra, e->nextra + 1, *extra_cap);
+	TD_ALLOC_GROW(e->extra, e->nextra + 1, e->extra_cap);
 	e->extra[e->nextra++] = name;
 	return NAME_EXTRA | (uint32_t)(e->nextra - 1);
 }
 
-/* perf's ranges in 16 bytes each, in place (a range is twice that). */
-static void compact_ranges(struct elf_symbols *e, struct symtab_range *r, size_t n)
+/* One of perf's ranges as a 16-byte record (a range is twice that),
+ * appended as perf_symtab hands them out: no array of ranges is made. */
+static void add_range(void *ctx, const struct symtab_range *x)
 {
-	struct rec *out = (struct rec *)r;
-	size_t extra_cap = 0, wide_cap = 0;
-	if (e->npairs)
-		qsort(e->pairs, e->npairs, sizeof(*e->pairs), cmp_pair);
-	for (size_t i = 0; i < n; i++) {
-		struct symtab_range x = r[i];
-		uint32_t name = name_number(e, x.name, &extra_cap);
-		bool wide = x.start != x.lo || x.hi - x.lo > UINT32_MAX;
-		if (wide) {
-			TD_ALLOC_GROW(e->wide, e->nwide + 1, wide_cap);
-			e->wide[e->nwide++] = (struct wide){ (uint32_t)i, x.start, x.hi };
-		}
-		out[i] = (struct rec){ x.lo, wide ? 0 : (uint32_t)(x.hi - x.lo), name | (wide ? NAME_WIDE : 0) };
+	struct elf_symbols *e = ctx;
+	uint32_t name = name_number(e, x->name);
+	bool wide = x->start != x->lo || x->hi - x->lo > UINT32_MAX;
+	if (wide) {
+		TD_ALLOC_GROW(e->wide, e->nwide + 1, e->wide_cap);
+		e->wide[e->nwide++] = (struct wide){ (uint32_t)e->nrec, x->start, x->hi };
 	}
-	e->rec = td_realloc(out, (n + 1) * sizeof(*out));
-	e->nrec = n;
-	/* no range names a name demangled so far (extra holds none of them) */
-	for (size_t i = 0; i < e->ndemangled; i++)
-		free(e->demangled[i]);
-	e->ndemangled = 0;
-	free(e->pairs);
-	e->pairs = NULL;
-	e->npairs = e->pairs_cap = 0;
+	TD_ALLOC_GROW(e->rec, e->nrec + 1, e->rec_cap);
+	e->rec[e->nrec++] = (struct rec){ x->lo, wide ? 0 : (uint32_t)(x->hi - x->lo), name | (wide ? NAME_WIDE : 0) };
 }
 
 /* The symbols through perf's tree: table symbols, fix-ups, PLT stubs. */
 static void build_ranges(struct elf_symbols *e)
 {
-	struct perf_symtab *t = perf_symtab_new(shown_of, e);
-	for (size_t i = 0; i < e->n; i++) {
-		if (i == e->ntable)
-			perf_symtab_fixup(t);
-		perf_symtab_insert(t, e->sym[i].start, e->sym[i].end - e->sym[i].start, e->sym[i].bind, e->sym[i].name);
-	}
-	if (e->ntable == e->n)
-		perf_symtab_fixup(t);
-	free(e->sym);
-	e->sym = NULL;
-	struct symtab_range *r;
-	size_t n = perf_symtab_ranges(t, &r);
+	struct perf_symtab *t = e->tab;
+	perf_symtab_fixup(t);        /* no stubs: the fix-ups end the table */
+	/* a table's ranges are about as many as its symbols: room for them
+	 * at once (never written, never paged in) */
+	e->rec_cap = e->n + 64;
+	e->rec = td_malloc(e->rec_cap * sizeof(*e->rec));
+	perf_symtab_each_range(t, add_range, e);
 	perf_symtab_free(t);
-	compact_ranges(e, r, n);
+	e->tab = NULL;
+	e->rec = td_realloc(e->rec, (e->nrec + 1) * sizeof(*e->rec));
+	e->rec_cap = e->nrec + 1;
+	/* no range names a name demangled so far (extra holds none of them) */
+	for (size_t i = 0; i < e->ndemangled; i++)
+		free(e->demangled[i]);
+	e->ndemangled = 0;
 	if (e->map)                  /* the pages lookups need come back on their own */
 		madvise(e->map, e->map_len, MADV_DONTNEED);
 }
@@ -570,11 +710,12 @@ static void read_loads(struct elf_symbols *e, Elf *elf, const char *runtime)
 
 /* The PLT stubs are only in a file that runs (a debug file has the
  * section headers but no contents): from runtime when it is given. */
-static void add_plt_of(struct elf_symbols *e, Elf *elf, const char *runtime)
+static void add_plt_of(struct elf_symbols *e, Elf *elf, int elf_fd, const char *runtime)
 {
 	int fd = runtime ? open(runtime, O_RDONLY) : -1;
 	Elf *run = fd >= 0 ? elf_begin(fd, ELF_C_READ, NULL) : NULL;
-	add_plt(e, run && elf_kind(run) == ELF_K_ELF ? run : elf);
+	bool own = run && elf_kind(run) == ELF_K_ELF;
+	add_plt(e, own ? run : elf, own ? fd : elf_fd);
 	if (run)
 		elf_end(run);
 	if (fd >= 0)
@@ -624,15 +765,16 @@ static struct elf_symbols *open_elf(const char *path, bool quiet, const char *ru
 		e->source = td_strndup(path, strlen(path));
 		ok = read_table(e, elf, fd, dynsym, &dyn_sh);
 	}
-	e->ntable = e->n;
 	if (ok)
-		add_plt_of(e, elf, runtime);
+		add_plt_of(e, elf, fd, runtime);
 	elf_end(elf);
 	close(fd);
 	if (!ok) {
 		if (!quiet)
 			td_warn(path, 0, "no function symbols (stripped): addresses stay as they are");
 		e->n = 0;
+		perf_symtab_free(e->tab);
+		e->tab = NULL;
 		return e;
 	}
 	build_ranges(e);
@@ -664,7 +806,7 @@ void elf_symbols_close(struct elf_symbols *e)
 {
 	if (!e)
 		return;
-	free(e->sym);
+	perf_symtab_free(e->tab);
 	free(e->rec);
 	free(e->wide);
 	free(e->extra);
@@ -749,26 +891,7 @@ static const char *rec_name(const struct elf_symbols *e, uint32_t name)
  * own (NULL when it cannot be: the caller reads the mapping). */
 static char *read_name(const struct elf_symbols *e, uint32_t k)
 {
-	size_t cap = 128, got = 0, room = e->names_len + 1 - k;
-	char *buf = td_malloc(cap);
-	for (;;) {
-		size_t want = cap - got < room - got ? cap - got : room - got;
-		ssize_t r = pread(e->fd, buf + got, want, (off_t)(e->names_at + k + got));
-		if (r <= 0)
-			break;
-		char *z = memchr(buf + got, '\0', (size_t)r);
-		got += (size_t)r;
-		if (z)
-			return buf;
-		if (got == room)
-			break;
-		if (got == cap) {
-			cap *= 2;
-			buf = td_realloc(buf, cap);
-		}
-	}
-	free(buf);
-	return NULL;
+	return read_cstr(e->fd, e->names_at + k, e->names_len + 1 - k);
 }
 
 static struct shown *shown_slot(struct shown *t, size_t cap, uint32_t rec)

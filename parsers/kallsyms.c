@@ -12,15 +12,27 @@
 #include "common/grow.h"
 #include "kallsyms.h"
 
+/* A line as read. */
 struct ksym {
 	uint64_t start, end;
 	uint32_t name;               /* offset into names */
 	uint32_t module;             /* 0: kernel proper, else offset of the module's name */
 };
 
+/* A symbol as kept, 16 bytes (a kernel lists over a hundred thousand):
+ * start .. start + len, or with len LEN_WIDE up to its entry in wide. */
+struct kept {
+	uint64_t start;
+	uint32_t name, len;
+};
+#define LEN_WIDE UINT32_MAX
+
 struct kallsyms {
-	struct ksym *sym;
+	struct ksym *sym;            /* while loading */
 	size_t n, cap;
+	struct kept *kept;           /* kernel proper, then each module, each in address order */
+	struct kwide { size_t at; uint64_t end; } *wide;   /* by at */
+	size_t nwide, wide_cap;
 	char *names;
 	size_t names_len, names_cap;
 	struct ktable { uint32_t module; size_t first, end; } *tables;   /* kernel proper, then each module */
@@ -110,6 +122,37 @@ static void fix_up(struct kallsyms *k)
 		}
 		k->tables[k->ntables - 1].end = i + 1;
 	}
+	/* kept in 16 bytes each, in the room the lines took (ends past 4 GiB
+	 * from their start, such as per-CPU data's, aside) */
+	k->kept = (struct kept *)k->sym;
+	for (size_t i = 0; i < k->n; i++) {
+		struct ksym s = k->sym[i];   /* read before the room it lies in is written */
+		bool wide = s.end - s.start >= LEN_WIDE;
+		if (wide) {
+			TD_ALLOC_GROW(k->wide, k->nwide + 1, k->wide_cap);
+			k->wide[k->nwide++] = (struct kwide){ i, s.end };
+		}
+		struct kept x = { s.start, s.name, wide ? LEN_WIDE : (uint32_t)(s.end - s.start) };
+		memcpy((char *)k->kept + i * sizeof(x), &x, sizeof(x));
+	}
+	k->kept = td_realloc(k->sym, (k->n + 1) * sizeof(*k->kept));
+	k->sym = NULL;
+	k->cap = 0;
+}
+
+static uint64_t end_of(const struct kallsyms *k, size_t i)
+{
+	if (k->kept[i].len != LEN_WIDE)
+		return k->kept[i].start + k->kept[i].len;
+	size_t lo = 0, hi = k->nwide;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (k->wide[mid].at < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return k->wide[lo].end;      /* present: the symbol is marked wide */
 }
 
 struct kallsyms *kallsyms_load(const char *path)
@@ -150,6 +193,8 @@ void kallsyms_free(struct kallsyms *k)
 	if (!k)
 		return;
 	free(k->sym);
+	free(k->kept);
+	free(k->wide);
 	free(k->tables);
 	free(k->names);
 	free(k);
@@ -169,12 +214,12 @@ const char *kallsyms_find(const struct kallsyms *k, const char *module, uint64_t
 	const struct ktable *t = table_of(k, module);
 	if (!t)
 		return NULL;
-	size_t lo = t->first + td_count_at_or_before(k->sym + t->first, t->end - t->first, sizeof(*k->sym),
-						     offsetof(struct ksym, start), addr);
+	size_t lo = t->first + td_count_at_or_before(k->kept + t->first, t->end - t->first, sizeof(*k->kept),
+						     offsetof(struct kept, start), addr);
 	if (lo == t->first)
 		return NULL;
-	const struct ksym *s = &k->sym[lo - 1];
-	if (addr >= s->end)
+	const struct kept *s = &k->kept[lo - 1];
+	if (addr >= end_of(k, lo - 1))
 		return NULL;
 	*start = s->start;
 	return k->names + s->name;
@@ -193,16 +238,14 @@ bool kallsyms_addr_of(const struct kallsyms *k, const char *name, uint64_t *addr
 
 void kallsyms_relocate(struct kallsyms *k, uint64_t delta)
 {
-	for (size_t i = 0; i < k->n; i++) {
-		k->sym[i].start -= delta;
-		k->sym[i].end -= delta;
-	}
+	for (size_t i = 0; i < k->n; i++)
+		k->kept[i].start -= delta;
+	for (size_t i = 0; i < k->nwide; i++)
+		k->wide[i].end -= delta;
 }
 
 uint64_t kallsyms_kernel_end(const struct kallsyms *k)
 {
-	uint64_t end = 0;
-	for (size_t i = 0; i < k->n && k->sym[i].module == 0; i++)
-		end = k->sym[i].end;
-	return end;
+	const struct ktable *t = k->ntables && k->tables[0].module == 0 ? &k->tables[0] : NULL;
+	return t && t->end > t->first ? end_of(k, t->end - 1) : 0;
 }

@@ -12,12 +12,15 @@
 
 enum { RED, BLACK };
 
-/* A symbol as inserted; the fix-ups work on copies of its end. */
+/* A symbol as inserted; the fix-ups work on copies of its end. Of the
+ * name perf shows, only what its comparisons use is kept. */
 struct sym {
 	uint64_t start, end;
-	const char *name;
-	bool shown;                  /* name is the shown one already */
-	int bind;
+	const char *name;            /* the file's */
+	uint32_t shown_len;          /* the shown name's length, */
+	uint16_t underscores;        /* and its leading underscores (both once measured) */
+	int8_t bind;
+	bool measured;
 };
 
 /* A symbol in the replayed tree, 32 bytes (a large binary's tree holds
@@ -30,6 +33,7 @@ struct node {
 
 struct perf_symtab {
 	struct sym *s;               /* in insertion order */
+	const char **names;          /* once the tree is replayed: the symbols' names, in s's place */
 	size_t count, cap;
 	size_t nfixed;               /* how many were inserted before the fix-ups */
 	bool fixed;
@@ -54,14 +58,23 @@ void perf_symtab_free(struct perf_symtab *t)
 	if (!t)
 		return;
 	free(t->s);
+	free(t->names);
 	free(t->n);
 	free(t);
+}
+
+void perf_symtab_reserve(struct perf_symtab *t, size_t n)
+{
+	if (n <= t->cap)
+		return;
+	t->s = td_realloc_array(t->s, n, sizeof(*t->s));
+	t->cap = n;
 }
 
 void perf_symtab_insert(struct perf_symtab *t, uint64_t start, uint64_t size, int bind, const char *name)
 {
 	TD_ALLOC_GROW(t->s, t->count + 1, t->cap);
-	t->s[t->count++] = (struct sym){ start, start + size, name, false, bind };
+	t->s[t->count++] = (struct sym){ start, start + size, name, 0, 0, (int8_t)bind, false };
 }
 
 void perf_symtab_fixup(struct perf_symtab *t)
@@ -82,15 +95,22 @@ static int leading_underscores(const char *s)
 	return n;
 }
 
-/* perf compares symbols by the names it shows (demangled). */
-static const char *shown_name(struct perf_symtab *t, size_t i)
+/* perf compares symbols by the names it shows (demangled): measured
+ * once, the shown name itself let go. */
+static const struct sym *measured(struct perf_symtab *t, size_t i)
 {
 	struct sym *s = &t->s[i];
-	if (!s->shown && t->shown) {
-		s->name = t->shown(t->ctx, s->name);
-		s->shown = true;
+	if (!s->measured) {
+		char *d = t->shown ? t->shown(t->ctx, s->name) : NULL;
+		const char *x = d ? d : s->name;
+		int u = leading_underscores(x);
+		size_t len = strlen(x);
+		s->underscores = (uint16_t)(u < UINT16_MAX ? u : UINT16_MAX);
+		s->shown_len = (uint32_t)(len < UINT32_MAX ? len : UINT32_MAX);
+		s->measured = true;
+		free(d);
 	}
-	return s->name;
+	return s;
 }
 
 /* perf's choose_best_symbol between symbols a and b at one address, with
@@ -98,7 +118,7 @@ static const char *shown_name(struct perf_symtab *t, size_t i)
  * wins ties). */
 static bool beats(struct perf_symtab *t, size_t b, uint64_t b_end, size_t a, uint64_t a_end)
 {
-	const char *na = shown_name(t, a), *nb = shown_name(t, b);
+	const struct sym *ma = measured(t, a), *mb = measured(t, b);
 	int ba = t->s[a].bind, bb = t->s[b].bind;
 	bool sa = a_end > t->s[a].start, sb = b_end > t->s[b].start;
 	if (sa != sb)
@@ -107,10 +127,9 @@ static bool beats(struct perf_symtab *t, size_t b, uint64_t b_end, size_t a, uin
 		return ba == STB_WEAK;
 	if ((ba == STB_GLOBAL) != (bb == STB_GLOBAL))
 		return bb == STB_GLOBAL;
-	int ua = leading_underscores(na), ub = leading_underscores(nb);
-	if (ua != ub)
-		return ub < ua;
-	return strlen(nb) > strlen(na);
+	if (ma->underscores != mb->underscores)
+		return mb->underscores < ma->underscores;
+	return mb->shown_len > ma->shown_len;
 }
 
 /* The end perf gives the last symbol when it has no size. */
@@ -373,75 +392,139 @@ static void sort_if_needed(uint64_t *v, size_t n)
 		}
 }
 
+/* Ranges handed to emit one by one, neighbours of one symbol merged. */
+struct range_out {
+	symtab_range_fn emit;
+	void *ctx;
+	struct symtab_range pending;
+	size_t n;
+};
+
+static void put_range(struct range_out *o, uint64_t lo, uint64_t hi, uint64_t start, const char *name)
+{
+	struct symtab_range *p = &o->pending;
+	if (o->n && p->hi == lo && p->name == name && p->start == start) {
+		p->hi = hi;
+		return;
+	}
+	if (o->n)
+		o->emit(o->ctx, p);
+	*p = (struct symtab_range){ lo, hi, start, name };
+	o->n++;
+}
+
+static size_t end_ranges(struct range_out *o)
+{
+	if (o->n)
+		o->emit(o->ctx, &o->pending);
+	return o->n;
+}
+
 /* Between two neighbouring starts or ends every descent takes the same
  * turns, so one lookup per boundary gives all the answers. Starts come
- * sorted from the in-order walk and ends nearly always do: the two lists
- * are merged. */
-static size_t tree_ranges(const struct perf_symtab *t, struct symtab_range **out)
+ * sorted from the in-order walk and ends nearly always do: the walk and
+ * the ends are merged as they go (no array of the boundaries is made). */
+static size_t tree_ranges(const struct perf_symtab *t, struct range_out *o)
 {
-	uint64_t *starts = td_malloc((t->nodes + 1) * sizeof(*starts));
 	uint64_t *ends = td_malloc((2 * t->nodes + 1) * sizeof(*ends));
-	size_t ns = 0, nend = 0;
+	size_t nend = 0;
 	for (long x = leftmost(t, t->root); x != NIL; x = next_node(t, x)) {
-		starts[ns++] = t->n[x].start;
 		ends[nend++] = t->n[x].end;
 		if (t->n[x].end == t->n[x].start)
 			ends[nend++] = t->n[x].start + 1;  /* a zero-size symbol holds its start only */
 	}
 	sort_if_needed(ends, nend);
-	uint64_t *edge = td_malloc((ns + nend + 1) * sizeof(*edge));
-	size_t ne = 0, i = 0, j = 0;
-	while (i < ns || j < nend)
-		edge[ne++] = j == nend || (i < ns && starts[i] <= ends[j]) ? starts[i++] : ends[j++];
-	free(starts);
-	free(ends);
-	struct symtab_range *r = td_malloc((ne + 1) * sizeof(*r));
-	size_t nr = 0;
-	for (size_t k = 0; k + 1 < ne; k++) {
-		if (edge[k] == edge[k + 1])
-			continue;
-		long x = find(t, edge[k]);
-		if (x == NIL)
-			continue;
-		const char *name = t->s[t->n[x].sym].name;
-		if (nr && r[nr - 1].hi == edge[k] && r[nr - 1].name == name && r[nr - 1].start == t->n[x].start)
-			r[nr - 1].hi = edge[k + 1];
-		else
-			r[nr++] = (struct symtab_range){ edge[k], edge[k + 1], t->n[x].start, name };
+	long x = leftmost(t, t->root);
+	size_t j = 0;
+	bool any = false;
+	uint64_t prev = 0;
+	while (x != NIL || j < nend) {
+		uint64_t edge;
+		if (j == nend || (x != NIL && t->n[x].start <= ends[j])) {
+			edge = t->n[x].start;
+			x = next_node(t, x);
+		} else {
+			edge = ends[j++];
+		}
+		if (any && prev != edge) {
+			long at = find(t, prev);
+			if (at != NIL)
+				put_range(o, prev, edge, t->n[at].start, t->names[t->n[at].sym]);
+		}
+		prev = edge;
+		any = true;
 	}
-	free(edge);
-	*out = r;
-	return nr;
+	free(ends);
+	return end_ranges(o);
+}
+
+/* Once the tree holds every symbol's place and end, only their names are
+ * read: they take the symbols' room (a quarter of it, the rest let go). */
+static void keep_names(struct perf_symtab *t)
+{
+	for (size_t i = 0; i < t->count; i++) {
+		const char *name = t->s[i].name;        /* read before the room it lies in is written */
+		memcpy((char *)t->s + i * sizeof(name), &name, sizeof(name));
+	}
+	t->names = td_realloc(t->s, (t->count + 1) * sizeof(*t->names));
+	t->s = NULL;
+	t->count = t->cap = 0;
+}
+
+static size_t replayed_ranges(struct perf_symtab *t, struct range_out *o)
+{
+	replay(t);
+	keep_names(t);
+	size_t n = tree_ranges(t, o);
+	free(t->n);
+	t->n = NULL;
+	return n;
+}
+
+/* The ranges gathered into one array. */
+struct range_array {
+	struct symtab_range *r;
+	size_t n, cap;
+};
+
+static void gather(void *ctx, const struct symtab_range *r)
+{
+	struct range_array *a = ctx;
+	TD_ALLOC_GROW(a->r, a->n + 1, a->cap);
+	a->r[a->n++] = *r;
 }
 
 size_t perf_symtab_ranges_replayed(struct perf_symtab *t, struct symtab_range **out)
 {
-	replay(t);
-	size_t n = tree_ranges(t, out);
-	free(t->n);
-	t->n = NULL;
-	return n;
+	struct range_array a = { 0 };
+	struct range_out o = { gather, &a, { 0 }, 0 };
+	replayed_ranges(t, &o);
+	*out = a.r ? a.r : td_malloc(sizeof(*a.r));
+	return a.n;
 }
 
 /* ---- without the tree ---------------------------------------------------------------- */
 
 /* order[0..n) (symbol numbers) reordered by the symbols' starts, equal
  * starts kept in order. */
-static void sort_by_start(const struct sym *s, size_t *order, size_t n)
+static void sort_by_start(const struct sym *s, uint32_t *order, size_t n)
 {
-	struct keyed { uint64_t start; size_t sym; } *k = td_malloc((n + 1) * sizeof(*k));
+	enum { KEYED = sizeof(uint64_t) + sizeof(uint32_t) };   /* start, then symbol: 12 bytes, unpadded */
+	unsigned char *k = td_malloc((n + 1) * KEYED);
+	for (size_t i = 0; i < n; i++) {
+		memcpy(k + i * KEYED, &s[order[i]].start, sizeof(uint64_t));
+		memcpy(k + i * KEYED + sizeof(uint64_t), &order[i], sizeof(uint32_t));
+	}
+	td_radix_sort(k, n, KEYED, 0, sizeof(uint64_t));
 	for (size_t i = 0; i < n; i++)
-		k[i] = (struct keyed){ s[order[i]].start, order[i] };
-	td_radix_sort(k, n, sizeof(*k), offsetof(struct keyed, start), sizeof(uint64_t));
-	for (size_t i = 0; i < n; i++)
-		order[i] = k[i].sym;
+		memcpy(&order[i], k + i * KEYED + sizeof(uint64_t), sizeof(uint32_t));
 	free(k);
 }
 
 /* perf's fix-ups on symbols in start order (ends in end[]): zero-size
  * ones stretched to the next, then one kept of each start. Returns how
  * many are kept, at the front of order. */
-static size_t fix_sorted(struct perf_symtab *t, size_t *order, size_t n, uint64_t *end)
+static size_t fix_sorted(struct perf_symtab *t, uint32_t *order, size_t n, uint64_t *end)
 {
 	if (n == 0)
 		return 0;
@@ -456,51 +539,73 @@ static size_t fix_sorted(struct perf_symtab *t, size_t *order, size_t n, uint64_
 		if (kept && t->s[order[kept - 1]].start == t->s[i].start) {
 			size_t best = order[kept - 1];
 			if (beats(t, i, end[i], best, end[best]))
-				order[kept - 1] = i;
+				order[kept - 1] = (uint32_t)i;
 			continue;
 		}
-		order[kept++] = i;
+		order[kept++] = (uint32_t)i;
 	}
 	return kept;
 }
 
+/* The symbols kept by the fix-ups (order[0..kept)) merged in start order
+ * with the stubs (order[nfixed..n)): the next one, or SIZE_MAX at the end. */
+static size_t next_in_order(const struct perf_symtab *t, const uint32_t *order, size_t kept, size_t n, size_t *i,
+			    size_t *j)
+{
+	if (*i == kept && *j == n)
+		return SIZE_MAX;
+	return *j == n || (*i < kept && t->s[order[*i]].start <= t->s[order[*j]].start) ? order[(*i)++] : order[(*j)++];
+}
+
 /* The ranges when no two symbols overlap once fixed: then every descent
  * ends at the one symbol holding the address, whatever the tree's shape.
- * False (nothing made) when some do. */
-static bool disjoint_ranges(struct perf_symtab *t, struct symtab_range **out, size_t *nout)
+ * False (nothing emitted) when some do: they are checked first. */
+static bool disjoint_ranges(struct perf_symtab *t, struct range_out *o)
 {
 	size_t n = t->count, nfixed = t->fixed ? t->nfixed : n;
-	size_t *order = td_malloc((n + 1) * sizeof(*order));
+	if (n >= UINT32_MAX)
+		return false;
+	uint32_t *order = td_malloc((n + 1) * sizeof(*order));
 	uint64_t *end = td_malloc((n + 1) * sizeof(*end));
 	for (size_t i = 0; i < n; i++)
-		order[i] = i, end[i] = t->s[i].end;
+		order[i] = (uint32_t)i, end[i] = t->s[i].end;
 	sort_by_start(t->s, order, nfixed);
 	sort_by_start(t->s, order + nfixed, n - nfixed);
 	size_t kept = fix_sorted(t, order, nfixed, end);
-	struct symtab_range *r = td_malloc((n + 1) * sizeof(*r));
-	size_t nr = 0, i = 0, j = nfixed;
-	bool disjoint = true;
-	while (disjoint && (i < kept || j < n)) {
-		size_t x = j == n || (i < kept && t->s[order[i]].start <= t->s[order[j]].start) ? order[i++] : order[j++];
+	bool disjoint = true, any = false;
+	uint64_t last_hi = 0;
+	size_t i = 0, j = nfixed, x;
+	while (disjoint && (x = next_in_order(t, order, kept, n, &i, &j)) != SIZE_MAX) {
 		uint64_t start = t->s[x].start, hi = end[x] > start ? end[x] : start + 1;
-		disjoint = end[x] >= start && (nr == 0 || r[nr - 1].hi <= start);
-		r[nr++] = (struct symtab_range){ start, hi, start, t->s[x].name };
+		disjoint = end[x] >= start && (!any || last_hi <= start);
+		last_hi = hi;
+		any = true;
+	}
+	if (disjoint) {
+		i = 0, j = nfixed;
+		while ((x = next_in_order(t, order, kept, n, &i, &j)) != SIZE_MAX) {
+			uint64_t start = t->s[x].start, hi = end[x] > start ? end[x] : start + 1;
+			o->emit(o->ctx, &(struct symtab_range){ start, hi, start, t->s[x].name });
+			o->n++;
+		}
 	}
 	free(order);
 	free(end);
-	if (!disjoint) {
-		free(r);
-		return false;
-	}
-	*out = r;
-	*nout = nr;
-	return true;
+	return disjoint;
+}
+
+size_t perf_symtab_each_range(struct perf_symtab *t, symtab_range_fn emit, void *ctx)
+{
+	struct range_out o = { emit, ctx, { 0 }, 0 };
+	if (disjoint_ranges(t, &o))
+		return o.n;
+	return replayed_ranges(t, &o);
 }
 
 size_t perf_symtab_ranges(struct perf_symtab *t, struct symtab_range **out)
 {
-	size_t n;
-	if (disjoint_ranges(t, out, &n))
-		return n;
-	return perf_symtab_ranges_replayed(t, out);
+	struct range_array a = { 0 };
+	perf_symtab_each_range(t, gather, &a);
+	*out = a.r ? a.r : td_malloc(sizeof(*a.r));
+	return a.n;
 }

@@ -27,21 +27,31 @@ struct symtab_range {
 };
 
 /* The name perf shows for a symbol's name in the file (demangled), for
- * the comparisons perf makes between symbols at one address. */
-typedef const char *(*symtab_name_fn)(void *ctx, const char *name);
+ * the comparisons perf makes between symbols at one address: a malloc'd
+ * string perf_symtab frees once it has measured it, or NULL when the
+ * name shows as it is. Ranges carry the file's names. */
+typedef char *(*symtab_name_fn)(void *ctx, const char *name);
 
 struct perf_symtab *perf_symtab_new(symtab_name_fn shown, void *ctx);
 void perf_symtab_free(struct perf_symtab *t);
 
 /* bind is the ELF binding (STB_LOCAL, STB_GLOBAL, STB_WEAK); name must
  * stay valid as long as the ranges are used. */
+/* Room for n symbols at once (a table's count is known before it is read;
+ * room never written is never paged in). */
+void perf_symtab_reserve(struct perf_symtab *t, size_t n);
 void perf_symtab_insert(struct perf_symtab *t, uint64_t start, uint64_t size, int bind, const char *name);
 /* perf's fix-ups after loading a symbol table: ends, then duplicates. */
 void perf_symtab_fixup(struct perf_symtab *t);
 /* The ranges (malloc'd, sorted, disjoint); returns their count. When no
  * two symbols overlap after the fix-ups (nearly always) the tree's shape
- * cannot matter and is not built. */
+ * cannot matter and is not built. The ranges are made once: the symbols
+ * may be let go as they are made (only perf_symtab_free follows). */
 size_t perf_symtab_ranges(struct perf_symtab *t, struct symtab_range **out);
+/* The same ranges handed to emit one at a time in order (no array of
+ * them is made); returns their count. */
+typedef void (*symtab_range_fn)(void *ctx, const struct symtab_range *r);
+size_t perf_symtab_each_range(struct perf_symtab *t, symtab_range_fn emit, void *ctx);
 /* The same, always through the replayed tree (for tests). */
 size_t perf_symtab_ranges_replayed(struct perf_symtab *t, struct symtab_range **out);
 

@@ -25,16 +25,15 @@ static uint32_t next(void)
 
 static const char *names[] = { "f", "_f", "__f", "ff", "_Zf", "g", "_Zgg", "h", "__h2", "main" };
 
-/* "demangled" names: stable strings of their own */
-static const char *shown(void *ctx, const char *name)
+/* "demangled" names: strings of their own, freed by perf_symtab */
+static char *shown(void *ctx, const char *name)
 {
-	static const char *demangled[] = { "f()", "gg()" };
 	(void)ctx;
 	if (strcmp(name, "_Zf") == 0)
-		return demangled[0];
+		return strdup("f()");
 	if (strcmp(name, "_Zgg") == 0)
-		return demangled[1];
-	return name;
+		return strdup("gg()");
+	return NULL;
 }
 
 static void add(struct perf_symtab *t, uint64_t start, uint64_t size)
