@@ -13,7 +13,7 @@
 #include "fold.h"
 #include "parsers/sniff.h"
 
-#define MAX_WARNINGS 10          /* malformed lines reported one by one */
+#define MAX_WARNINGS FOLD_MAX_WARNINGS
 #define RECENT_HEADERS 64
 #define HEADER_KEYS_MAX 4096         /* fold_cache_header's keys kept at most */
 
@@ -168,6 +168,7 @@ void fold_free(struct fold *f)
 }
 
 const char *fold_event(const struct fold *f) { return f->event; }
+uint64_t fold_malformed(const struct fold *f) { return f->malformed; }
 
 /* A growable scratch string for building one name. */
 static char *scratch(struct fold *f, size_t need)

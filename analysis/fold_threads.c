@@ -1,5 +1,6 @@
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #if defined(__SSE2__)
@@ -164,6 +165,195 @@ static void start_workers(struct pool *pool, struct worker *workers, int *starte
 	}
 }
 
+/* ---- a regular file, mapped ------------------------------------------------------ */
+
+#define RANGE_MIN (8u << 20)        /* a mapped input gets a thread per RANGE_MIN bytes at most */
+#define CHUNK_BYTES (256u << 10)    /* scanned for a NUL byte, then folded while in cache */
+#define RELEASE_BYTES (4u << 20)    /* mapped pages read are given back this many at a time */
+
+/* One thread's part of a mapped input: whole samples, [p, end). A
+ * worker numbers its lines from 1 and keeps its messages, which the
+ * main thread prints in input order with the input's line numbers. */
+struct range {
+	pthread_t thread;
+	bool started;
+	struct fold *fold;           /* range 0: the caller's */
+	struct td_input *in;
+	const char *name;
+	const char *p, *end;
+	unsigned long first_line;    /* of p */
+	unsigned long lines;         /* folded */
+	bool binary;                 /* stopped before the line holding a NUL byte */
+	char *msgs;                  /* the messages, as they would have been printed */
+	size_t msgs_len, msgs_cap;
+};
+
+/* Just after the first blank line (a sample's end) that follows a newline
+ * in [p, limit); NULL if none does. */
+static const char *after_blank(const char *p, const char *limit, const char *end)
+{
+	while (p < limit && (p = memchr(p, '\n', (size_t)(end - p))) && p < limit) {
+		p++;
+		if (p < end && *p == '\n')
+			return p + 1;
+		if (end - p >= 2 && p[0] == '\r' && p[1] == '\n')
+			return p + 2;
+	}
+	return NULL;
+}
+
+/* Folds r's bytes a chunk at a time, each scanned for a NUL byte first: the
+ * lines before the one holding it are folded, then r stops (binary). */
+static void fold_range(struct range *r)
+{
+	const char *p = r->p, *released = r->p;
+	while (p < r->end && !r->binary) {
+		const char *q = (size_t)(r->end - p) > CHUNK_BYTES ? p + CHUNK_BYTES : r->end;
+		if (q < r->end) {                 /* on to the end of its line */
+			const char *nl = memchr(q - 1, '\n', (size_t)(r->end - q + 1));
+			q = nl ? nl + 1 : r->end;
+		}
+		const char *z = memchr(p, '\0', (size_t)(q - p));
+		if (z) {
+			const char *nl = memrchr(p, '\n', (size_t)(z - p));
+			q = nl ? nl + 1 : p;
+			r->binary = true;
+		}
+		r->lines += fold_text(r->fold, p, (size_t)(q - p), r->name, r->first_line + r->lines);
+		p = q;
+		if ((size_t)(p - released) >= RELEASE_BYTES) {
+			td_input_map_done(r->in, released, (size_t)(p - released));
+			released = p;
+		}
+	}
+	td_input_map_done(r->in, released, (size_t)(p - released));
+}
+
+static void keep_message(void *ctx, const char *line, size_t len)
+{
+	struct range *r = ctx;
+	if (r->msgs_len + len > r->msgs_cap) {
+		r->msgs_cap = (r->msgs_len + len) * 2;
+		r->msgs = td_realloc(r->msgs, r->msgs_cap);
+	}
+	memcpy(r->msgs + r->msgs_len, line, len);
+	r->msgs_len += len;
+}
+
+static void *fold_range_thread(void *arg)
+{
+	struct range *r = arg;
+	td_diag_capture(keep_message, r);
+	fold_range(r);
+	td_diag_capture(NULL, NULL);
+	return NULL;
+}
+
+/* Prints a worker's messages with its line numbers moved by offset, while
+ * fewer than FOLD_MAX_WARNINGS malformed-line warnings were shown in all
+ * (*shown): they are the only messages fold_text gives (fold.h), and each
+ * fold shows its own first ones, so the input's first ones are shown. */
+static void replay_messages(const struct range *r, unsigned long offset, uint64_t *shown)
+{
+	size_t plen = strlen(td_progname) + strlen(r->name) + 3;
+	char *prefix = td_malloc(plen + 1);
+	snprintf(prefix, plen + 1, "%s: %s:", td_progname, r->name);
+	char *out = td_malloc(r->msgs_len + 32 * (FOLD_MAX_WARNINGS + 1));
+	size_t used = 0;
+	for (const char *m = r->msgs, *end = r->msgs + r->msgs_len; m < end && *shown < FOLD_MAX_WARNINGS;) {
+		const char *nl = memchr(m, '\n', (size_t)(end - m));
+		size_t len = nl ? (size_t)(nl - m) + 1 : (size_t)(end - m);
+		const char *d = m + plen, *digits = d;
+		unsigned long line = 0;
+		if (len > plen && memcmp(m, prefix, plen) == 0)
+			for (; d < m + len && *d >= '0' && *d <= '9'; d++)
+				line = line * 10 + (unsigned long)(*d - '0');
+		if (d > digits && d < m + len && *d == ':') {
+			memcpy(out + used, m, plen);
+			used += plen;
+			used += (size_t)sprintf(out + used, "%lu", line + offset);
+			memcpy(out + used, d, (size_t)(m + len - d));
+			used += (size_t)(m + len - d);
+		} else {
+			memcpy(out + used, m, len);
+			used += len;
+		}
+		(*shown)++;
+		m += len;
+	}
+	fwrite(out, 1, used, stderr);
+	free(out);
+	free(prefix);
+}
+
+/* A mapped input: the samples up to the first event's are folded here
+ * (the default filter keeps the first event met), then the rest is cut
+ * at blank lines into one range a thread, RANGE_MIN bytes at least; the
+ * caller's fold takes the first. The workers' folds start where a sample
+ * starts and are merged, so the output is the bytes one thread gives;
+ * their messages come out in input order with its line numbers, and a
+ * NUL byte ends the input where one thread would stop. */
+static void fold_mapped(struct fold *f, struct td_input *in, const char *data, size_t len,
+			const struct fold_options *opts, int nthreads)
+{
+	const char *name = td_input_name(in), *end = data + len;
+	struct range *r = td_calloc((size_t)nthreads, sizeof(*r));
+	r[0] = (struct range){ .fold = f, .in = in, .name = name, .p = data, .end = data,
+			       .first_line = td_input_lineno(in) + 1 };
+	while (nthreads > 1 && !fold_event(f) && !opts->event_filter && r[0].end < end && !r[0].binary) {
+		const char *cut = after_blank(r[0].end, end, end);
+		r[0].p = r[0].end;
+		r[0].end = cut ? cut : end;
+		fold_range(&r[0]);
+	}
+	r[0].p = r[0].end;
+	r[0].end = r[0].binary ? r[0].p : end;
+	size_t rest = (size_t)(end - r[0].p);
+	size_t want = rest / RANGE_MIN < (size_t)nthreads ? rest / RANGE_MIN : (size_t)nthreads;
+	int nranges = 1;
+	if (fold_event(f) || opts->event_filter) {
+		struct fold_options wo = *opts;
+		wo.event_filter = fold_event(f) ? fold_event(f) : opts->event_filter;
+		for (size_t k = 1; k < want; k++) {
+			const char *cut = after_blank(r[0].p + rest / want * k, r[0].p + rest / want * (k + 1), end);
+			if (!cut)
+				continue;
+			r[nranges - 1].end = cut;
+			r[nranges] = (struct range){ .fold = fold_new(&wo), .in = in, .name = name, .p = cut,
+						     .end = end, .first_line = 1 };
+			nranges++;
+		}
+		for (int k = 1; k < nranges; k++)
+			r[k].started = pthread_create(&r[k].thread, NULL, fold_range_thread, &r[k]) == 0;
+	}
+	fold_range(&r[0]);
+	for (int k = 1; k < nranges; k++) {
+		if (r[k].started)
+			pthread_join(r[k].thread, NULL);
+		else                             /* no thread for it: folded here, alike */
+			fold_range_thread(&r[k]);
+	}
+	/* in input order: the messages, up to the range a NUL byte stopped */
+	unsigned long next = r[0].first_line + r[0].lines;
+	uint64_t shown = fold_malformed(f) < FOLD_MAX_WARNINGS ? fold_malformed(f) : FOLD_MAX_WARNINGS;
+	int last = 0;
+	while (!r[last].binary && last + 1 < nranges) {
+		last++;
+		replay_messages(&r[last], next - 1, &shown);
+		next += r[last].lines;
+	}
+	if (r[last].binary)
+		td_bad_input(name, next, "binary data");
+	fold_end_input(r[last].fold, name, r[last].binary ? next : next - 1);
+	for (int k = 1; k < nranges; k++) {
+		if (k <= last)
+			fold_merge(f, r[k].fold);
+		fold_free(r[k].fold);
+		free(r[k].msgs);
+	}
+	free(r);
+}
+
 /* The first SERIAL_BYTES are folded on the reading thread, in place: an
  * input that ends there never starts a worker, because starting them,
  * copying its bytes into blocks and merging their tables costs more than
@@ -172,7 +362,7 @@ static void start_workers(struct pool *pool, struct worker *workers, int *starte
  * fold and none waits while there is input. The workers' tables start at
  * a blank line and are merged, so the output is the same either way;
  * TD_PLAIN=1 (common/plain.h) starts them at the first byte. */
-void fold_input(struct fold *f, struct td_input *in, const struct fold_options *opts, int nthreads)
+static void fold_stream(struct fold *f, struct td_input *in, const struct fold_options *opts, int nthreads)
 {
 	if (fold_sequential(f, in, nthreads <= 1 ? SIZE_MAX : td_plain() ? 0 : SERIAL_BYTES))
 		return;
@@ -239,4 +429,14 @@ void fold_input(struct fold *f, struct td_input *in, const struct fold_options *
 	free(workers);
 	td_queue_destroy(&pool.full);
 	td_queue_destroy(&pool.empty);
+}
+
+void fold_input(struct fold *f, struct td_input *in, const struct fold_options *opts, int nthreads)
+{
+	const char *data;
+	size_t len;
+	if (td_input_map(in, &data, &len))
+		fold_mapped(f, in, data, len, opts, nthreads < 1 ? 1 : nthreads);
+	else
+		fold_stream(f, in, opts, nthreads);
 }
