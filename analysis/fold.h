@@ -21,6 +21,7 @@ struct fold_options {
 	const char *event_filter;    /* NULL: the first event seen */
 	const char **skip_after;     /* cut the stack above these functions */
 	int nskip_after;
+	int threads;                 /* fold_write sorts and joins its lines on this many (0: 1) */
 };
 
 struct fold;

@@ -96,4 +96,28 @@ same "$T_TMP/part.ref" "$T_TMP/part.out" "stdin positioned past its first lines 
 same "$T_TMP/two1.err" "$T_TMP/two.err" "two files, -j2: the messages of -j1 (10 in all, the first file's included)"
 same "$T_TMP/two1.out" "$T_TMP/two.out" "two files, -j2: the output of -j1"
 
+# the output's sort: past 8192 stacks a thread, the stacks are cut into
+# parts between sampled splitters, each sorted and joined on its own thread
+# and written in order; 60000 distinct synthetic stacks of names that
+# prefix each other, with a ';' in a comm (no name ranks) and without
+awk 'BEGIN {
+	n = split("a a.b a: a0 ab a-b a/x b a. A a_ aa a.b.c a~ a<", name, " ")
+	srand(11)
+	for (k = 0; k < 60000; k++) {
+		printf "%s 1 1.0: %d cpu-clock:\n", (k % 7 ? "cq" : (k % 2 ? "cq.x" : "c;q")), k % 5 + 1
+		for (d = int(rand() * 6) + 3; d > 0; d--)
+			printf "\t%x %s%d+0x1 (/x/l)\n", k * 8 + d, name[int(rand() * n) + 1], int(rand() * 4)
+		print ""
+	}
+}' >"$T_TMP/many-synthetic.txt"
+grep -v 'c;q' "$T_TMP/many-synthetic.txt" >"$T_TMP/many-ranked-synthetic.txt"
+for f in many-synthetic many-ranked-synthetic; do
+	TD_PLAIN=1 "$FOLD" -j1 "$T_TMP/$f.txt" >"$T_TMP/sort.ref" 2>/dev/null
+	fails=0
+	for j in 1 2 3 4; do
+		"$FOLD" -j$j "$T_TMP/$f.txt" 2>/dev/null | cmp -s - "$T_TMP/sort.ref" || { fails=$((fails + 1)); diag "$f -j$j differs"; }
+	done
+	ok "$fails" "$f: $(wc -l <"$T_TMP/sort.ref") stacks sorted in parts by -j2, -j3, -j4 as one thread sorts them byte by byte"
+done
+
 done_testing
