@@ -289,7 +289,8 @@ static void replay_messages(const struct range *r, unsigned long offset, uint64_
 /* A mapped input: the samples up to the first event's are folded here
  * (the default filter keeps the first event met), then the rest is cut
  * at blank lines into one range a thread, RANGE_MIN bytes at least; the
- * caller's fold takes the first. The workers' folds start where a sample
+ * caller's fold takes the first (TD_PLAIN=1: whatever the size, so tests
+ * cut small inputs too). The workers' folds start where a sample
  * starts and are merged, so the output is the bytes one thread gives;
  * their messages come out in input order with its line numbers, and a
  * NUL byte ends the input where one thread would stop. */
@@ -308,8 +309,8 @@ static void fold_mapped(struct fold *f, struct td_input *in, const char *data, s
 	}
 	r[0].p = r[0].end;
 	r[0].end = r[0].binary ? r[0].p : end;
-	size_t rest = (size_t)(end - r[0].p);
-	size_t want = rest / RANGE_MIN < (size_t)nthreads ? rest / RANGE_MIN : (size_t)nthreads;
+	size_t rest = (size_t)(end - r[0].p), range_min = td_plain() ? 1 : RANGE_MIN;
+	size_t want = rest / range_min < (size_t)nthreads ? rest / range_min : (size_t)nthreads;
 	int nranges = 1;
 	if (fold_event(f) || opts->event_filter) {
 		struct fold_options wo = *opts;
