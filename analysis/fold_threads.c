@@ -20,7 +20,78 @@ struct block {
 	char *data;
 	size_t len, cap;
 	unsigned long first_line;  /* line number of data[0] */
+	unsigned long seq;         /* its place in the input */
 };
+
+/* The messages of the threads folding blocks, kept to be printed in input
+ * order once all are folded: by block, a block's fold messages before the
+ * binary-data one that cut it. */
+struct msg {
+	unsigned long seq;
+	int kind;                  /* 0: fold_text's (a malformed line), 1: binary data */
+	size_t order, at, len;     /* arrival; its text in msg_log.text */
+};
+
+struct msg_log {
+	pthread_mutex_t lock;
+	struct msg *m;
+	size_t n, cap;
+	char *text;
+	size_t len, text_cap;
+};
+
+/* What a thread's messages are about now (td_diag_capture's context). */
+struct msg_ctx {
+	struct msg_log *log;
+	unsigned long seq;
+	int kind;
+};
+
+static void log_message(void *arg, const char *line, size_t len)
+{
+	struct msg_ctx *c = arg;
+	struct msg_log *log = c->log;
+	pthread_mutex_lock(&log->lock);
+	if (log->n == log->cap) {
+		log->cap = log->cap ? 2 * log->cap : 16;
+		log->m = td_realloc(log->m, log->cap * sizeof(*log->m));
+	}
+	if (log->len + len > log->text_cap) {
+		log->text_cap = 2 * (log->len + len);
+		log->text = td_realloc(log->text, log->text_cap);
+	}
+	memcpy(log->text + log->len, line, len);
+	log->m[log->n] = (struct msg){ c->seq, c->kind, log->n, log->len, len };
+	log->n++;
+	log->len += len;
+	pthread_mutex_unlock(&log->lock);
+}
+
+static int cmp_msgs(const void *a, const void *b)
+{
+	const struct msg *x = a, *y = b;
+	if (x->seq != y->seq)
+		return x->seq < y->seq ? -1 : 1;
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Prints the log in input order: fold messages while fewer than
+ * FOLD_MAX_WARNINGS were shown in all (each fold showed its own first
+ * ones, so the input's first ones are among them), every other one. */
+static void print_log(struct msg_log *log, uint64_t shown)
+{
+	qsort(log->m, log->n, sizeof(*log->m), cmp_msgs);
+	for (size_t i = 0; i < log->n; i++) {
+		if (log->m[i].kind == 0 && shown++ >= FOLD_MAX_WARNINGS)
+			continue;
+		fwrite(log->text + log->m[i].at, 1, log->m[i].len, stderr);
+	}
+	free(log->m);
+	free(log->text);
+	pthread_mutex_destroy(&log->lock);
+}
 
 /* Blocks go round: the reading thread takes an empty one, fills it and
  * queues it full; a worker folds it and queues it empty again. Their
@@ -34,6 +105,7 @@ struct worker {
 	pthread_t thread;
 	struct pool *pool;
 	struct fold *fold;
+	struct msg_ctx msgs;
 };
 
 static void fold_block(struct fold *f, const struct block *b, const char *name)
@@ -45,10 +117,13 @@ static void *work(void *arg)
 {
 	struct worker *w = arg;
 	struct block *b;
+	td_diag_capture(log_message, &w->msgs);
 	while ((b = td_queue_pop(&w->pool->full))) {
+		w->msgs.seq = b->seq;
 		fold_block(w->fold, b, w->pool->name);
 		td_queue_push(&w->pool->empty, b);
 	}
+	td_diag_capture(NULL, NULL);
 	return NULL;
 }
 
@@ -147,7 +222,7 @@ static bool fold_sequential(struct fold *f, struct td_input *in, size_t limit)
 /* The workers, once the event the folds keep is known. A thread that
  * cannot be started is done without: the reading thread folds more. */
 static void start_workers(struct pool *pool, struct worker *workers, int *started, int nworkers,
-			  const struct fold *f, const struct fold_options *opts)
+			  const struct fold *f, const struct fold_options *opts, struct msg_log *log)
 {
 	if (*started)
 		return;
@@ -157,6 +232,7 @@ static void start_workers(struct pool *pool, struct worker *workers, int *starte
 		struct worker *w = &workers[*started];
 		w->pool = pool;
 		w->fold = fold_new(&wo);
+		w->msgs = (struct msg_ctx){ log, 0, 0 };
 		if (pthread_create(&w->thread, NULL, work, w) != 0) {
 			fold_free(w->fold);
 			break;
@@ -376,6 +452,12 @@ static void fold_stream(struct fold *f, struct td_input *in, const struct fold_o
 		td_queue_push(&pool.empty, &blocks[i]);
 	struct worker *workers = td_calloc((size_t)nworkers, sizeof(*workers));
 	int started = 0;
+	/* from here on every thread's messages wait for their turn */
+	struct msg_log log = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	struct msg_ctx msgs = { &log, 0, 0 };
+	uint64_t shown = fold_malformed(f);
+	unsigned long seq = 0;
+	td_diag_capture(log_message, &msgs);
 	unsigned long next_line = 0;
 	/* cur holds the bytes read but not yet handed out: a tail carried over
 	 * from the previous block, then fresh input */
@@ -399,7 +481,10 @@ static void fold_stream(struct fold *f, struct td_input *in, const struct fold_o
 		memcpy(next->data, cur->data + cut, carry);
 		next->len = carry;
 		cur->len = cut;
+		cur->seq = msgs.seq = seq++;
+		msgs.kind = 1;
 		more = cut_binary(cur, pool.name) && more;
+		msgs.kind = 0;
 		next->first_line = cur->first_line + count_lines(cur->data, cur->len);
 		if (!more) {                      /* the last block: its open sample ends here */
 			fold_block(f, cur, pool.name);
@@ -409,7 +494,7 @@ static void fold_stream(struct fold *f, struct td_input *in, const struct fold_o
 			break;
 		}
 		if (fold_event(f) || opts->event_filter)  /* the default event is decided in order */
-			start_workers(&pool, workers, &started, nworkers, f, opts);
+			start_workers(&pool, workers, &started, nworkers, f, opts, &log);
 		/* the first block may end a sample the serial part began */
 		if (!started || cur->first_line == first_line || !td_queue_try_push(&pool.full, cur)) {
 			fold_block(f, cur, pool.name);
@@ -423,6 +508,8 @@ static void fold_stream(struct fold *f, struct td_input *in, const struct fold_o
 		fold_merge(f, workers[i].fold);
 		fold_free(workers[i].fold);
 	}
+	td_diag_capture(NULL, NULL);
+	print_log(&log, shown);
 	fold_end_input(f, pool.name, next_line);
 	for (int i = 0; i < nblocks; i++)
 		free(blocks[i].data);
