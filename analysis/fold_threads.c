@@ -82,7 +82,8 @@ static int cmp_msgs(const void *a, const void *b)
  * ones, so the input's first ones are among them), every other one. */
 static void print_log(struct msg_log *log, uint64_t shown)
 {
-	qsort(log->m, log->n, sizeof(*log->m), cmp_msgs);
+	if (log->n)
+		qsort(log->m, log->n, sizeof(*log->m), cmp_msgs);
 	for (size_t i = 0; i < log->n; i++) {
 		if (log->m[i].kind == 0 && shown++ >= FOLD_MAX_WARNINGS)
 			continue;
