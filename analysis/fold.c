@@ -1,4 +1,5 @@
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,7 @@
 #include "fold.h"
 #include "parsers/sniff.h"
 
-#define MAX_WARNINGS 10          /* malformed lines reported one by one */
+#define MAX_WARNINGS FOLD_MAX_WARNINGS
 #define RECENT_HEADERS 64
 #define HEADER_KEYS_MAX 4096         /* fold_cache_header's keys kept at most */
 
@@ -168,6 +169,7 @@ void fold_free(struct fold *f)
 }
 
 const char *fold_event(const struct fold *f) { return f->event; }
+uint64_t fold_malformed(const struct fold *f) { return f->malformed; }
 
 /* A growable scratch string for building one name. */
 static char *scratch(struct fold *f, size_t need)
@@ -1117,8 +1119,92 @@ static size_t count_text(char *out, uint64_t count)
 	return n + 2;
 }
 
-/* Sorted by text, each line written as it is joined: memory holds one line
- * of text, not the whole output. */
+/* Writes lines[0..n) in their order, each line joined just before it is
+ * written: memory holds one line of text. */
+static void write_lines(const struct fold *f, const struct out_line *lines, size_t n, FILE *out)
+{
+	char *text = NULL;
+	size_t cap = 0;
+	for (size_t s = 0; s < n; s++) {
+		size_t used = 0;
+		for (size_t i = 0; i < lines[s].nids; i++) {
+			size_t len;
+			const char *name = td_intern_str(f->names, id_at(lines[s].key, i), &len);
+			if (used + len + 32 > cap) {
+				cap = (used + len + 32) * 2;
+				text = td_realloc(text, cap);
+			}
+			if (i)
+				text[used++] = ';';
+			memcpy(text + used, name, len);
+			used += len;
+		}
+		if (used + 32 > cap) {
+			cap = used + 32;
+			text = td_realloc(text, cap);
+		}
+		used += count_text(text + used, lines[s].count);
+		fwrite(text, 1, used, out);
+	}
+	free(text);
+}
+
+#define WRITE_PART_MIN 8192          /* output lines a sorting thread takes at least */
+#define SPLIT_SAMPLE 64              /* sampled lines a splitter, to choose the parts */
+
+/* One thread's part of the output: lines between two splitters, sorted
+ * and written to out (the first part's is the caller's stream, the
+ * others' a memory stream copied to it in order). */
+struct write_part {
+	const struct fold *f;
+	struct out_line *lines;
+	size_t n;
+	FILE *out;
+	char *buf;
+	size_t len;
+	pthread_t thread;
+	bool started;
+};
+
+static void *sort_and_write(void *arg)
+{
+	struct write_part *w = arg;
+	qsort(w->lines, w->n, sizeof(*w->lines), cmp_lines);
+	write_lines(w->f, w->lines, w->n, w->out);
+	return NULL;
+}
+
+struct rank_job {
+	const struct td_intern *names;
+	uint32_t *order, *rank;
+	bool ok;
+};
+
+static void *rank_mid_names(void *arg)
+{
+	struct rank_job *j = arg;
+	j->ok = rank_names(j->names, j->order, j->rank, cmp_names_mid);
+	return NULL;
+}
+
+/* The part (0 .. nsplit) line l falls in: the splitters it is not below. */
+static size_t part_of(const struct out_line *l, const struct out_line *split, size_t nsplit)
+{
+	size_t lo = 0, hi = nsplit;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (cmp_lines(&split[mid], l) <= 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Sorted by text. With opt.threads > 1 and enough lines, the lines are
+ * cut into parts between splitters (quantiles of a sorted sample), each
+ * sorted and written by its own thread, and the parts come out in order:
+ * the bytes one thread writes. */
 void fold_write(struct fold *f, FILE *out)
 {
 	settle(f);
@@ -1130,42 +1216,88 @@ void fold_write(struct fold *f, FILE *out)
 		lines[s].nids = klen / sizeof(uint32_t);
 		lines[s].count = f->counts[s];
 	}
+	size_t nparts = f->opt.threads > 1 ? (size_t)f->opt.threads : 1;
+	if (nparts > nstacks / WRITE_PART_MIN)
+		nparts = nstacks / WRITE_PART_MIN ? nstacks / WRITE_PART_MIN : 1;
 	sort_names = f->names;
 	uint32_t nnames = td_intern_count(f->names);
-	uint32_t *ranks = td_malloc(3 * ((size_t)nnames + 1) * sizeof(*ranks));
+	uint32_t *ranks = td_malloc(4 * ((size_t)nnames + 1) * sizeof(*ranks));
 	uint32_t *order = ranks + 2 * ((size_t)nnames + 1);
-	bool ranked = !td_plain() && rank_names(f->names, order, ranks, cmp_names_mid) &&
-		      rank_names(f->names, order, ranks + nnames + 1, cmp_names_end);
+	bool ranked = false;
+	if (!td_plain()) {
+		/* the two rankings are independent: the second on a thread of its own */
+		struct rank_job mid = { f->names, order + nnames + 1, ranks, false };
+		pthread_t t;
+		bool threaded = nparts > 1 && pthread_create(&t, NULL, rank_mid_names, &mid) == 0;
+		if (!threaded)
+			rank_mid_names(&mid);
+		ranked = rank_names(f->names, order, ranks + nnames + 1, cmp_names_end);
+		if (threaded)
+			pthread_join(t, NULL);
+		ranked = ranked && mid.ok;
+	}
 	rank_mid = ranked ? ranks : NULL;
 	rank_end = ranked ? ranks + nnames + 1 : NULL;
-	qsort(lines, nstacks, sizeof(*lines), cmp_lines);
-	free(ranks);
-	rank_mid = rank_end = NULL;
-	char *text = NULL;
-	size_t cap = 0;
-	for (uint32_t s = 0; s < nstacks; s++) {
-		size_t used = 0;
-		for (size_t i = 0; i < lines[s].nids; i++) {
-			size_t n;
-			const char *name = td_intern_str(f->names, id_at(lines[s].key, i), &n);
-			if (used + n + 32 > cap) {
-				cap = (used + n + 32) * 2;
-				text = td_realloc(text, cap);
-			}
-			if (i)
-				text[used++] = ';';
-			memcpy(text + used, name, n);
-			used += n;
+	struct write_part *parts = td_calloc(nparts, sizeof(*parts));
+	struct out_line *sorted = lines;
+	if (nparts > 1) {
+		/* splitters: every SPLIT_SAMPLE-th of a sorted evenly spaced sample */
+		size_t nsample = nparts * SPLIT_SAMPLE, nsplit = nparts - 1;
+		struct out_line *sample = td_malloc(nsample * sizeof(*sample));
+		for (size_t i = 0; i < nsample; i++)
+			sample[i] = lines[(size_t)((double)i * nstacks / (double)nsample)];
+		qsort(sample, nsample, sizeof(*sample), cmp_lines);
+		for (size_t k = 0; k < nsplit; k++)
+			sample[k] = sample[(k + 1) * SPLIT_SAMPLE];
+		uint32_t *part = td_malloc((nstacks + 1) * sizeof(*part));
+		size_t *at = td_calloc(nparts + 1, sizeof(*at));
+		for (uint32_t s = 0; s < nstacks; s++) {
+			part[s] = (uint32_t)part_of(&lines[s], sample, nsplit);
+			at[part[s] + 1]++;
 		}
-		if (used + 32 > cap) {
-			cap = used + 32;
-			text = td_realloc(text, cap);
+		for (size_t k = 0; k < nparts; k++) {
+			parts[k].n = at[k + 1];
+			at[k + 1] += at[k];
 		}
-		used += count_text(text + used, lines[s].count);
-		fwrite(text, 1, used, out);
+		sorted = td_malloc((nstacks + 1) * sizeof(*sorted));
+		for (size_t k = 0; k < nparts; k++)
+			parts[k].lines = sorted + at[k];
+		for (uint32_t s = 0; s < nstacks; s++)
+			sorted[at[part[s]]++] = lines[s];
+		free(at);
+		free(part);
+		free(sample);
+	} else {
+		parts[0].lines = lines;
+		parts[0].n = nstacks;
 	}
+	for (size_t k = 0; k < nparts; k++) {
+		parts[k].f = f;
+		parts[k].out = k == 0 ? out : open_memstream(&parts[k].buf, &parts[k].len);
+		if (k > 0 && parts[k].out)
+			parts[k].started = pthread_create(&parts[k].thread, NULL, sort_and_write, &parts[k]) == 0;
+	}
+	sort_and_write(&parts[0]);
+	for (size_t k = 1; k < nparts; k++) {
+		if (parts[k].started)
+			pthread_join(parts[k].thread, NULL);
+		if (!parts[k].out) {                 /* no memory stream: written here, in turn */
+			parts[k].out = out;
+			sort_and_write(&parts[k]);
+			continue;
+		}
+		if (!parts[k].started)
+			sort_and_write(&parts[k]);
+		fclose(parts[k].out);
+		fwrite(parts[k].buf, 1, parts[k].len, out);
+		free(parts[k].buf);
+	}
+	rank_mid = rank_end = NULL;
+	free(ranks);
+	free(parts);
+	if (sorted != lines)
+		free(sorted);
 	free(lines);
-	free(text);
 }
 
 void fold_merge(struct fold *into, struct fold *from)

@@ -21,6 +21,7 @@ struct fold_options {
 	const char *event_filter;    /* NULL: the first event seen */
 	const char **skip_after;     /* cut the stack above these functions */
 	int nskip_after;
+	int threads;                 /* fold_write sorts and joins its lines on this many (0: 1) */
 };
 
 struct fold;
@@ -62,6 +63,11 @@ void fold_report(const struct fold *f);
 
 /* The event the default filter settled on (NULL before the first header). */
 const char *fold_event(const struct fold *f);
+/* Unrecognized lines read so far (merged ones included). The first
+ * FOLD_MAX_WARNINGS a fold reads are each reported as read, with their
+ * file:line: fold_text's and fold_line's only messages. */
+#define FOLD_MAX_WARNINGS 10
+uint64_t fold_malformed(const struct fold *f);
 /* Merge another fold's counts into f (for per-thread folds). */
 void fold_merge(struct fold *into, struct fold *from);
 

@@ -1,5 +1,6 @@
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #if defined(__SSE2__)
@@ -19,7 +20,79 @@ struct block {
 	char *data;
 	size_t len, cap;
 	unsigned long first_line;  /* line number of data[0] */
+	unsigned long seq;         /* its place in the input */
 };
+
+/* The messages of the threads folding blocks, kept to be printed in input
+ * order once all are folded: by block, a block's fold messages before the
+ * binary-data one that cut it. */
+struct msg {
+	unsigned long seq;
+	int kind;                  /* 0: fold_text's (a malformed line), 1: binary data */
+	size_t order, at, len;     /* arrival; its text in msg_log.text */
+};
+
+struct msg_log {
+	pthread_mutex_t lock;
+	struct msg *m;
+	size_t n, cap;
+	char *text;
+	size_t len, text_cap;
+};
+
+/* What a thread's messages are about now (td_diag_capture's context). */
+struct msg_ctx {
+	struct msg_log *log;
+	unsigned long seq;
+	int kind;
+};
+
+static void log_message(void *arg, const char *line, size_t len)
+{
+	struct msg_ctx *c = arg;
+	struct msg_log *log = c->log;
+	pthread_mutex_lock(&log->lock);
+	if (log->n == log->cap) {
+		log->cap = log->cap ? 2 * log->cap : 16;
+		log->m = td_realloc(log->m, log->cap * sizeof(*log->m));
+	}
+	if (log->len + len > log->text_cap) {
+		log->text_cap = 2 * (log->len + len);
+		log->text = td_realloc(log->text, log->text_cap);
+	}
+	memcpy(log->text + log->len, line, len);
+	log->m[log->n] = (struct msg){ c->seq, c->kind, log->n, log->len, len };
+	log->n++;
+	log->len += len;
+	pthread_mutex_unlock(&log->lock);
+}
+
+static int cmp_msgs(const void *a, const void *b)
+{
+	const struct msg *x = a, *y = b;
+	if (x->seq != y->seq)
+		return x->seq < y->seq ? -1 : 1;
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Prints the log in input order: fold messages while fewer than
+ * FOLD_MAX_WARNINGS were shown in all (each fold showed its own first
+ * ones, so the input's first ones are among them), every other one. */
+static void print_log(struct msg_log *log, uint64_t shown)
+{
+	if (log->n)
+		qsort(log->m, log->n, sizeof(*log->m), cmp_msgs);
+	for (size_t i = 0; i < log->n; i++) {
+		if (log->m[i].kind == 0 && shown++ >= FOLD_MAX_WARNINGS)
+			continue;
+		fwrite(log->text + log->m[i].at, 1, log->m[i].len, stderr);
+	}
+	free(log->m);
+	free(log->text);
+	pthread_mutex_destroy(&log->lock);
+}
 
 /* Blocks go round: the reading thread takes an empty one, fills it and
  * queues it full; a worker folds it and queues it empty again. Their
@@ -33,6 +106,7 @@ struct worker {
 	pthread_t thread;
 	struct pool *pool;
 	struct fold *fold;
+	struct msg_ctx msgs;
 };
 
 static void fold_block(struct fold *f, const struct block *b, const char *name)
@@ -44,10 +118,13 @@ static void *work(void *arg)
 {
 	struct worker *w = arg;
 	struct block *b;
+	td_diag_capture(log_message, &w->msgs);
 	while ((b = td_queue_pop(&w->pool->full))) {
+		w->msgs.seq = b->seq;
 		fold_block(w->fold, b, w->pool->name);
 		td_queue_push(&w->pool->empty, b);
 	}
+	td_diag_capture(NULL, NULL);
 	return NULL;
 }
 
@@ -146,7 +223,7 @@ static bool fold_sequential(struct fold *f, struct td_input *in, size_t limit)
 /* The workers, once the event the folds keep is known. A thread that
  * cannot be started is done without: the reading thread folds more. */
 static void start_workers(struct pool *pool, struct worker *workers, int *started, int nworkers,
-			  const struct fold *f, const struct fold_options *opts)
+			  const struct fold *f, const struct fold_options *opts, struct msg_log *log)
 {
 	if (*started)
 		return;
@@ -156,12 +233,203 @@ static void start_workers(struct pool *pool, struct worker *workers, int *starte
 		struct worker *w = &workers[*started];
 		w->pool = pool;
 		w->fold = fold_new(&wo);
+		w->msgs = (struct msg_ctx){ log, 0, 0 };
 		if (pthread_create(&w->thread, NULL, work, w) != 0) {
 			fold_free(w->fold);
 			break;
 		}
 		(*started)++;
 	}
+}
+
+/* ---- a regular file, mapped ------------------------------------------------------ */
+
+#define RANGE_MIN (8u << 20)        /* a mapped input gets a thread per RANGE_MIN bytes at most */
+#define CHUNK_BYTES (256u << 10)    /* scanned for a NUL byte, then folded while in cache */
+#define RELEASE_BYTES (4u << 20)    /* mapped pages read are given back this many at a time */
+
+/* One thread's part of a mapped input: whole samples, [p, end). A
+ * worker numbers its lines from 1 and keeps its messages, which the
+ * main thread prints in input order with the input's line numbers. */
+struct range {
+	pthread_t thread;
+	bool started;
+	struct fold *fold;           /* range 0: the caller's */
+	struct td_input *in;
+	const char *name;
+	const char *p, *end;
+	unsigned long first_line;    /* of p */
+	unsigned long lines;         /* folded */
+	bool binary;                 /* stopped before the line holding a NUL byte */
+	char *msgs;                  /* the messages, as they would have been printed */
+	size_t msgs_len, msgs_cap;
+};
+
+/* Just after the first blank line (a sample's end) that follows a newline
+ * in [p, limit); NULL if none does. */
+static const char *after_blank(const char *p, const char *limit, const char *end)
+{
+	while (p < limit && (p = memchr(p, '\n', (size_t)(end - p))) && p < limit) {
+		p++;
+		if (p < end && *p == '\n')
+			return p + 1;
+		if (end - p >= 2 && p[0] == '\r' && p[1] == '\n')
+			return p + 2;
+	}
+	return NULL;
+}
+
+/* Folds r's bytes a chunk at a time, each scanned for a NUL byte first: the
+ * lines before the one holding it are folded, then r stops (binary). */
+static void fold_range(struct range *r)
+{
+	const char *p = r->p, *released = r->p;
+	while (p < r->end && !r->binary) {
+		const char *q = (size_t)(r->end - p) > CHUNK_BYTES ? p + CHUNK_BYTES : r->end;
+		if (q < r->end) {                 /* on to the end of its line */
+			const char *nl = memchr(q - 1, '\n', (size_t)(r->end - q + 1));
+			q = nl ? nl + 1 : r->end;
+		}
+		const char *z = memchr(p, '\0', (size_t)(q - p));
+		if (z) {
+			const char *nl = memrchr(p, '\n', (size_t)(z - p));
+			q = nl ? nl + 1 : p;
+			r->binary = true;
+		}
+		r->lines += fold_text(r->fold, p, (size_t)(q - p), r->name, r->first_line + r->lines);
+		p = q;
+		if ((size_t)(p - released) >= RELEASE_BYTES) {
+			td_input_map_done(r->in, released, (size_t)(p - released));
+			released = p;
+		}
+	}
+	td_input_map_done(r->in, released, (size_t)(p - released));
+}
+
+static void keep_message(void *ctx, const char *line, size_t len)
+{
+	struct range *r = ctx;
+	if (r->msgs_len + len > r->msgs_cap) {
+		r->msgs_cap = (r->msgs_len + len) * 2;
+		r->msgs = td_realloc(r->msgs, r->msgs_cap);
+	}
+	memcpy(r->msgs + r->msgs_len, line, len);
+	r->msgs_len += len;
+}
+
+static void *fold_range_thread(void *arg)
+{
+	struct range *r = arg;
+	td_diag_capture(keep_message, r);
+	fold_range(r);
+	td_diag_capture(NULL, NULL);
+	return NULL;
+}
+
+/* Prints a worker's messages with its line numbers moved by offset, while
+ * fewer than FOLD_MAX_WARNINGS malformed-line warnings were shown in all
+ * (*shown): they are the only messages fold_text gives (fold.h), and each
+ * fold shows its own first ones, so the input's first ones are shown. */
+static void replay_messages(const struct range *r, unsigned long offset, uint64_t *shown)
+{
+	size_t plen = strlen(td_progname) + strlen(r->name) + 3;
+	char *prefix = td_malloc(plen + 1);
+	snprintf(prefix, plen + 1, "%s: %s:", td_progname, r->name);
+	char *out = td_malloc(r->msgs_len + 32 * (FOLD_MAX_WARNINGS + 1));
+	size_t used = 0;
+	for (const char *m = r->msgs, *end = r->msgs + r->msgs_len; m < end && *shown < FOLD_MAX_WARNINGS;) {
+		const char *nl = memchr(m, '\n', (size_t)(end - m));
+		size_t len = nl ? (size_t)(nl - m) + 1 : (size_t)(end - m);
+		const char *d = m + plen, *digits = d;
+		unsigned long line = 0;
+		if (len > plen && memcmp(m, prefix, plen) == 0)
+			for (; d < m + len && *d >= '0' && *d <= '9'; d++)
+				line = line * 10 + (unsigned long)(*d - '0');
+		if (d > digits && d < m + len && *d == ':') {
+			memcpy(out + used, m, plen);
+			used += plen;
+			used += (size_t)sprintf(out + used, "%lu", line + offset);
+			memcpy(out + used, d, (size_t)(m + len - d));
+			used += (size_t)(m + len - d);
+		} else {
+			memcpy(out + used, m, len);
+			used += len;
+		}
+		(*shown)++;
+		m += len;
+	}
+	fwrite(out, 1, used, stderr);
+	free(out);
+	free(prefix);
+}
+
+/* A mapped input: the samples up to the first event's are folded here
+ * (the default filter keeps the first event met), then the rest is cut
+ * at blank lines into one range a thread, RANGE_MIN bytes at least; the
+ * caller's fold takes the first (TD_PLAIN=1: whatever the size, so tests
+ * cut small inputs too). The workers' folds start where a sample
+ * starts and are merged, so the output is the bytes one thread gives;
+ * their messages come out in input order with its line numbers, and a
+ * NUL byte ends the input where one thread would stop. */
+static void fold_mapped(struct fold *f, struct td_input *in, const char *data, size_t len,
+			const struct fold_options *opts, int nthreads)
+{
+	const char *name = td_input_name(in), *end = data + len;
+	struct range *r = td_calloc((size_t)nthreads, sizeof(*r));
+	r[0] = (struct range){ .fold = f, .in = in, .name = name, .p = data, .end = data,
+			       .first_line = td_input_lineno(in) + 1 };
+	while (nthreads > 1 && !fold_event(f) && !opts->event_filter && r[0].end < end && !r[0].binary) {
+		const char *cut = after_blank(r[0].end, end, end);
+		r[0].p = r[0].end;
+		r[0].end = cut ? cut : end;
+		fold_range(&r[0]);
+	}
+	r[0].p = r[0].end;
+	r[0].end = r[0].binary ? r[0].p : end;
+	size_t rest = (size_t)(end - r[0].p), range_min = td_plain() ? 1 : RANGE_MIN;
+	size_t want = rest / range_min < (size_t)nthreads ? rest / range_min : (size_t)nthreads;
+	int nranges = 1;
+	if (fold_event(f) || opts->event_filter) {
+		struct fold_options wo = *opts;
+		wo.event_filter = fold_event(f) ? fold_event(f) : opts->event_filter;
+		for (size_t k = 1; k < want; k++) {
+			const char *cut = after_blank(r[0].p + rest / want * k, r[0].p + rest / want * (k + 1), end);
+			if (!cut)
+				continue;
+			r[nranges - 1].end = cut;
+			r[nranges] = (struct range){ .fold = fold_new(&wo), .in = in, .name = name, .p = cut,
+						     .end = end, .first_line = 1 };
+			nranges++;
+		}
+		for (int k = 1; k < nranges; k++)
+			r[k].started = pthread_create(&r[k].thread, NULL, fold_range_thread, &r[k]) == 0;
+	}
+	fold_range(&r[0]);
+	for (int k = 1; k < nranges; k++) {
+		if (r[k].started)
+			pthread_join(r[k].thread, NULL);
+		else                             /* no thread for it: folded here, alike */
+			fold_range_thread(&r[k]);
+	}
+	/* in input order: the messages, up to the range a NUL byte stopped */
+	unsigned long next = r[0].first_line + r[0].lines;
+	uint64_t shown = fold_malformed(f) < FOLD_MAX_WARNINGS ? fold_malformed(f) : FOLD_MAX_WARNINGS;
+	int last = 0;
+	while (!r[last].binary && last + 1 < nranges) {
+		last++;
+		replay_messages(&r[last], next - 1, &shown);
+		next += r[last].lines;
+	}
+	if (r[last].binary)
+		td_bad_input(name, next, "binary data");
+	fold_end_input(r[last].fold, name, r[last].binary ? next : next - 1);
+	for (int k = 1; k < nranges; k++) {
+		if (k <= last)
+			fold_merge(f, r[k].fold);
+		fold_free(r[k].fold);
+		free(r[k].msgs);
+	}
+	free(r);
 }
 
 /* The first SERIAL_BYTES are folded on the reading thread, in place: an
@@ -172,7 +440,7 @@ static void start_workers(struct pool *pool, struct worker *workers, int *starte
  * fold and none waits while there is input. The workers' tables start at
  * a blank line and are merged, so the output is the same either way;
  * TD_PLAIN=1 (common/plain.h) starts them at the first byte. */
-void fold_input(struct fold *f, struct td_input *in, const struct fold_options *opts, int nthreads)
+static void fold_stream(struct fold *f, struct td_input *in, const struct fold_options *opts, int nthreads)
 {
 	if (fold_sequential(f, in, nthreads <= 1 ? SIZE_MAX : td_plain() ? 0 : SERIAL_BYTES))
 		return;
@@ -185,6 +453,12 @@ void fold_input(struct fold *f, struct td_input *in, const struct fold_options *
 		td_queue_push(&pool.empty, &blocks[i]);
 	struct worker *workers = td_calloc((size_t)nworkers, sizeof(*workers));
 	int started = 0;
+	/* from here on every thread's messages wait for their turn */
+	struct msg_log log = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	struct msg_ctx msgs = { &log, 0, 0 };
+	uint64_t shown = fold_malformed(f);
+	unsigned long seq = 0;
+	td_diag_capture(log_message, &msgs);
 	unsigned long next_line = 0;
 	/* cur holds the bytes read but not yet handed out: a tail carried over
 	 * from the previous block, then fresh input */
@@ -208,7 +482,10 @@ void fold_input(struct fold *f, struct td_input *in, const struct fold_options *
 		memcpy(next->data, cur->data + cut, carry);
 		next->len = carry;
 		cur->len = cut;
+		cur->seq = msgs.seq = seq++;
+		msgs.kind = 1;
 		more = cut_binary(cur, pool.name) && more;
+		msgs.kind = 0;
 		next->first_line = cur->first_line + count_lines(cur->data, cur->len);
 		if (!more) {                      /* the last block: its open sample ends here */
 			fold_block(f, cur, pool.name);
@@ -218,7 +495,7 @@ void fold_input(struct fold *f, struct td_input *in, const struct fold_options *
 			break;
 		}
 		if (fold_event(f) || opts->event_filter)  /* the default event is decided in order */
-			start_workers(&pool, workers, &started, nworkers, f, opts);
+			start_workers(&pool, workers, &started, nworkers, f, opts, &log);
 		/* the first block may end a sample the serial part began */
 		if (!started || cur->first_line == first_line || !td_queue_try_push(&pool.full, cur)) {
 			fold_block(f, cur, pool.name);
@@ -232,6 +509,8 @@ void fold_input(struct fold *f, struct td_input *in, const struct fold_options *
 		fold_merge(f, workers[i].fold);
 		fold_free(workers[i].fold);
 	}
+	td_diag_capture(NULL, NULL);
+	print_log(&log, shown);
 	fold_end_input(f, pool.name, next_line);
 	for (int i = 0; i < nblocks; i++)
 		free(blocks[i].data);
@@ -239,4 +518,14 @@ void fold_input(struct fold *f, struct td_input *in, const struct fold_options *
 	free(workers);
 	td_queue_destroy(&pool.full);
 	td_queue_destroy(&pool.empty);
+}
+
+void fold_input(struct fold *f, struct td_input *in, const struct fold_options *opts, int nthreads)
+{
+	const char *data;
+	size_t len;
+	if (td_input_map(in, &data, &len))
+		fold_mapped(f, in, data, len, opts, nthreads < 1 ? 1 : nthreads);
+	else
+		fold_stream(f, in, opts, nthreads);
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <poll.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -40,6 +41,9 @@ struct td_input {
 	bool may_wait;          /* a pipe or terminal, not a regular file */
 	bool drained;           /* the last read got less than it asked: maybe nothing is left now */
 	bool borrowed;          /* buf is the caller's memory (td_input_open_memory, plain bytes) */
+	off_t origin;           /* where a regular file's content starts in it; -1: not seekable */
+	void *map;              /* td_input_map: the mapping, map_len bytes */
+	size_t map_len;
 };
 
 const char *td_input_display_name(const char *path)
@@ -215,6 +219,7 @@ struct td_input *td_input_open(const char *path)
 	}
 	struct stat st;
 	in->may_wait = fstat(in->fd, &st) != 0 || !S_ISREG(st.st_mode);
+	in->origin = in->may_wait ? -1 : lseek(in->fd, 0, SEEK_CUR);   /* stdin may be a file read in part */
 	in->raw = td_malloc(BLOCK);
 	/* Sniff the magic: read at least 4 bytes unless the file is shorter. */
 	while (in->raw_len < 4) {
@@ -240,6 +245,7 @@ struct td_input *td_input_open_memory(const void *data, size_t len, const char *
 	in->name = name;
 	in->fd = -1;
 	in->nul_at = SIZE_MAX;
+	in->origin = -1;
 	if (!data)
 		data = "";
 	start_codec(in, data, len);
@@ -274,7 +280,48 @@ void td_input_close(struct td_input *in)
 		free(in->raw);
 	if (!in->borrowed)
 		free(in->buf);
+	if (in->map)
+		munmap(in->map, in->map_len);
 	free(in);
+}
+
+bool td_input_map(struct td_input *in, const char **p, size_t *len)
+{
+	struct stat st;
+	if (in->codec != CODEC_PLAIN || in->fd < 0 || in->may_wait || in->origin < 0 || in->map ||
+	    in->lineno || in->start || in->failed || fstat(in->fd, &st) != 0 || st.st_size < in->origin)
+		return false;
+	size_t n = (size_t)(st.st_size - in->origin);
+	if (n) {
+		long page = sysconf(_SC_PAGESIZE);
+		off_t at = in->origin - in->origin % (page > 0 ? page : 4096);
+		size_t skip = (size_t)(in->origin - at);
+		void *m = mmap(NULL, n + skip, PROT_READ, MAP_PRIVATE, in->fd, at);
+		if (m == MAP_FAILED)
+			return false;
+		madvise(m, n + skip, MADV_SEQUENTIAL);
+		in->map = m;
+		in->map_len = n + skip;
+		*p = (const char *)m + skip;
+	} else {
+		*p = "";
+	}
+	*len = n;
+	in->start = in->end = 0;              /* what the sniffing read is in the mapping too */
+	in->raw_pos = in->raw_len;
+	in->eof = in->raw_eof = true;
+	return true;
+}
+
+void td_input_map_done(struct td_input *in, const char *p, size_t n)
+{
+	if (!in->map || !n)
+		return;
+	long page = sysconf(_SC_PAGESIZE);
+	uintptr_t mask = (uintptr_t)(page > 0 ? page : 4096) - 1;
+	uintptr_t from = ((uintptr_t)p + mask) & ~mask, to = ((uintptr_t)p + n) & ~mask;
+	if (to > from)
+		madvise((void *)from, to - from, MADV_DONTNEED);
 }
 
 bool td_input_next(struct td_input *in, const char **line, size_t *len)

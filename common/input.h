@@ -36,6 +36,19 @@ bool td_input_next(struct td_input *in, const char **line, size_t *len);
 size_t td_input_next_lines(struct td_input *in, size_t want, const char **p);
 void td_input_count_lines(struct td_input *in, unsigned long n);
 
+/* The whole content of a plain (uncompressed) regular file, mapped
+ * instead of read: at *p, *len bytes (0 for an empty file), valid until
+ * td_input_close(); the input is then at its end. False, and nothing
+ * consumed, for a pipe, a compressed file, an input already read from, or
+ * a mapping that fails: read it the usual way. The file must not shrink
+ * while mapped (reading a page past its new end would fault). */
+bool td_input_map(struct td_input *in, const char **p, size_t *len);
+/* The mapped bytes [p, p + n) are read: their whole pages leave this
+ * process's memory (the page cache keeps them), so a mapped file never
+ * holds more of it resident than the readers are at. Any thread may call
+ * it, each for its own bytes. */
+void td_input_map_done(struct td_input *in, const char *p, size_t n);
+
 /* The first bytes of the (decompressed) content without consuming them;
  * up to *len bytes, fewer at end of file. For format detection. */
 const unsigned char *td_input_peek(struct td_input *in, size_t *len);

@@ -131,6 +131,7 @@ int main(int argc, char **argv)
 	int nthreads = (int)(opt_threads > 0 ? opt_threads : cpus > 0 ? cpus : 1);
 	if (nthreads > 64)
 		nthreads = 64;
+	fopts.threads = nthreads;
 	struct fold *f = fold_new(&fopts);
 	if (n == 0)
 		fold_file(f, "-", nthreads);

@@ -1,5 +1,6 @@
 /* Unit tests of the input layer: line splitting, CRLF, long lines, gzip,
  * zstd, binary data, unterminated last line. Prints TAP. */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -215,6 +216,73 @@ static void test_memory(void)
 	td_input_close(in);
 }
 
+/* td_input_map: a plain regular file is mapped whole, from where its
+ * descriptor stands; pipes, compressed files and inputs already read from
+ * are not, and read on as usual. */
+static void test_map(void)
+{
+	const char text[] = "line one\nline two\n";
+	char *p = write_tmp(text, sizeof text - 1);
+	struct td_input *in = td_input_open(p);
+	const char *data;
+	size_t len;
+	ok(td_input_is_perf_data(in) == false && td_input_map(in, &data, &len) && len == sizeof text - 1 &&
+	   !memcmp(data, text, len), "map: a plain file whole, after a peek");
+	const char *l;
+	size_t n;
+	ok(!td_input_next(in, &l, &n) && !td_input_map(in, &data, &len), "map: the input is then at its end, mapped once");
+	td_input_map_done(in, data, len);
+	td_input_close(in);
+	in = td_input_open(p);
+	ok(td_input_next(in, &l, &n) && !td_input_map(in, &data, &len) && td_input_next(in, &l, &n) && n == 8 &&
+	   !memcmp(l, "line two", 8), "map: not after a line was read, which goes on");
+	td_input_close(in);
+	unlink(p);
+	free(p);
+	p = write_tmp("", 0);
+	in = td_input_open(p);
+	ok(td_input_map(in, &data, &len) && len == 0, "map: an empty file is 0 bytes");
+	td_input_close(in);
+	unlink(p);
+	free(p);
+	/* stdin that is a file read in part: from its position on */
+	p = write_tmp(text, sizeof text - 1);
+	int fd = dup(0), f = open(p, O_RDONLY);
+	if (fd < 0 || f < 0 || lseek(f, 9, SEEK_SET) != 9 || dup2(f, 0) < 0)
+		abort();
+	in = td_input_open("-");
+	ok(td_input_map(in, &data, &len) && len == 9 && !memcmp(data, "line two\n", 9), "map: stdin from its file position");
+	td_input_close(in);
+	dup2(fd, 0);
+	close(fd);
+	close(f);
+	unlink(p);
+	free(p);
+	gzFile gz;
+	p = strdup("/tmp/td-input-XXXXXX");
+	fd = mkstemp(p);
+	gz = gzdopen(fd, "wb");
+	gzwrite(gz, text, sizeof text - 1);
+	gzclose(gz);
+	in = td_input_open(p);
+	ok(!td_input_map(in, &data, &len) && td_input_next(in, &l, &n) && n == 8, "map: not a gzip file, read as usual");
+	td_input_close(in);
+	unlink(p);
+	free(p);
+	int pipefd[2];
+	if (pipe(pipefd) || write(pipefd[1], text, sizeof text - 1) != (ssize_t)(sizeof text - 1))
+		abort();
+	close(pipefd[1]);
+	fd = dup(0);
+	dup2(pipefd[0], 0);
+	in = td_input_open("-");
+	ok(!td_input_map(in, &data, &len) && td_input_next(in, &l, &n) && n == 8, "map: not a pipe, read as usual");
+	td_input_close(in);
+	dup2(fd, 0);
+	close(fd);
+	close(pipefd[0]);
+}
+
 int main(void)
 {
 	td_quiet = 1;
@@ -225,5 +293,6 @@ int main(void)
 	test_peek_perfdata();
 	test_runs();
 	test_memory();
+	test_map();
 	return tap_done();
 }
