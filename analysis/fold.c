@@ -62,6 +62,34 @@ struct body_memo {
 	uint32_t lookups, hits, rest;
 };
 
+/* Frame lines by their key text (java, symbol without its offset, dso):
+ * an open-addressed array of 8-byte slots, each the key's 32-bit hash and
+ * where its record is, and the records in one arena: the key's lengths,
+ * what the line pushes, then the key bytes, compared in full on a hit (a
+ * hash alone could name the wrong frame). A lookup touches a slot and a
+ * record: with the few thousand keys of most recordings both arrays stay
+ * in the core's cache, where frame_keys' 16-byte slots, its scattered
+ * strings and the cache entry they lead to did not. */
+struct line_slot {
+	uint32_t hash;
+	uint32_t rec;                /* in line_table.arena; 0: empty */
+};
+
+/* A record's words, then its key bytes. REC_NEXT is the record of the
+ * line that followed this one last time in a sample: callers repeat, so
+ * the next line is checked against it first, without hashing or a slot. */
+enum { REC_LENS, REC_DSO, REC_ONE, REC_FRAME, REC_NEXT, REC_KEY };
+#define REC_JAVA 0x80000000u     /* in REC_LENS, with the symbol's length */
+#define REC_NONE UINT32_MAX      /* REC_ONE: not a single plain name */
+#define LINE_KEY_MAX 4096        /* longer keys go through frame_keys alone */
+
+struct line_table {
+	struct line_slot *slot;
+	uint32_t nslots, n;          /* nslots: a power of two, or 0 */
+	uint32_t *arena;
+	size_t used, cap;            /* in words; word 0 is never a record */
+};
+
 struct fold {
 	struct fold_options opt;
 	struct td_intern *names;         /* output frame names */
@@ -113,6 +141,9 @@ struct fold {
 	size_t scratch_cap;
 	bool memo_on;                    /* !td_plain() */
 	struct body_memo memo;
+	bool lines_on;                   /* !td_plain() */
+	struct line_table lines;
+	uint32_t last_rec;               /* the record of the sample's previous frame line; 0: none */
 };
 
 static void vec_push(struct id_vec *v, uint32_t id)
@@ -136,6 +167,7 @@ struct fold *fold_new(const struct fold_options *opts)
 	if (opts->event_filter)
 		f->event = td_strndup(opts->event_filter, strlen(opts->event_filter));
 	f->memo_on = !td_plain();
+	f->lines_on = !td_plain();
 	return f;
 }
 
@@ -164,6 +196,8 @@ void fold_free(struct fold *f)
 	free(f->plain[1]);
 	free(f->memo.slot);
 	free(f->memo.ids);
+	free(f->lines.slot);
+	free(f->lines.arena);
 	free(f);
 }
 
@@ -284,11 +318,9 @@ static uint32_t frame_name(struct fold *f, const char *func, size_t n, const str
 	return td_intern(f->names, b, len);
 }
 
-/* Names of one frame line ("a->b->c" gives three), through the cache. */
-static const struct cached_frame *frame_names(struct fold *f, const struct script_frame *fr, bool java)
+/* The symbol without one "+0x<hex>" offset at its end. */
+static struct td_span strip_offset(struct td_span sym)
 {
-	struct td_span sym = fr->sym;
-	/* one "+0x<hex>" offset at the end goes */
 	for (size_t i = sym.n; i >= 3; i--) {
 		char c = sym.p[i - 1];
 		if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))
@@ -297,6 +329,13 @@ static const struct cached_frame *frame_names(struct fold *f, const struct scrip
 			sym.n = i - 3;
 		break;
 	}
+	return sym;
+}
+
+/* Names of one frame line ("a->b->c" gives three), through the cache. */
+static const struct cached_frame *frame_names(struct fold *f, const struct script_frame *fr, bool java)
+{
+	struct td_span sym = strip_offset(fr->sym);
 	bool need_pc = f->opt.addrs && contains(sym.p, sym.n, "[unknown]");
 	size_t keylen = 1 + sym.n + 1 + fr->dso.n + (need_pc ? 1 + fr->pc.n : 0);
 	char *k = keylen <= sizeof f->scratch_buf ? f->scratch_buf : scratch(f, keylen);
@@ -466,6 +505,7 @@ static void header_line(struct fold *f, const struct script_header *h)
 	f->java = len >= 4 && memcmp(b, "java", 4) == 0;    /* as stackcollapse-perf.pl */
 	f->period = h->period;
 	f->in_sample = true;
+	f->last_rec = 0;
 }
 
 static void push_frame_names(struct fold *f, const struct cached_frame *c)
@@ -476,8 +516,166 @@ static void push_frame_names(struct fold *f, const struct cached_frame *c)
 	f->frames_unknown += c->unknown;
 }
 
+static uint64_t load64(const char *p)
+{
+	uint64_t w;
+	memcpy(&w, p, sizeof w);
+	return w;
+}
+
+static uint32_t load32(const char *p)
+{
+	uint32_t w;
+	memcpy(&w, p, sizeof w);
+	return w;
+}
+
+static uint64_t mix(uint64_t h, uint64_t w)
+{
+	h = (h ^ w) * 0x9e3779b97f4a7c15u;
+	return h ^ (h >> 32);
+}
+
+/* n bytes at p into h, 8 at a time; no byte read outside them */
+static uint64_t mix_span(uint64_t h, const char *p, size_t n)
+{
+	for (; n >= 8; p += 8, n -= 8)
+		h = mix(h, load64(p));
+	if (n >= 4)
+		return mix(h, load32(p) | (uint64_t)load32(p + n - 4) << 32);
+	if (n)
+		return mix(h, (unsigned char)p[0] | (uint32_t)(unsigned char)p[n / 2] << 8 |
+			      (uint32_t)(unsigned char)p[n - 1] << 16);
+	return h;
+}
+
+static uint32_t line_hash(struct td_span sym, struct td_span dso, uint32_t lens)
+{
+	uint64_t h = mix_span(mix_span(mix(lens, (uint64_t)dso.n << 32), sym.p, sym.n), dso.p, dso.n);
+	h = mix(h, h >> 29);
+	return (uint32_t)h ^ (uint32_t)(h >> 32);
+}
+
+static void line_table_grow(struct line_table *t)
+{
+	uint32_t nold = t->nslots;
+	struct line_slot *old = t->slot;
+	t->nslots = nold ? 2 * nold : 1024;
+	t->slot = td_calloc(t->nslots, sizeof(*t->slot));
+	uint32_t mask = t->nslots - 1;
+	for (uint32_t k = 0; k < nold; k++) {
+		if (!old[k].rec)
+			continue;
+		uint32_t i = old[k].hash & mask;
+		while (t->slot[i].rec)
+			i = (i + 1) & mask;
+		t->slot[i] = old[k];
+	}
+	free(old);
+}
+
+/* A record for the key at slot i (empty), pushing cache entry frame;
+ * returns it (0: none, the arena is full). */
+static uint32_t line_table_put(struct fold *f, uint32_t i, uint32_t hash, uint32_t lens, struct td_span sym,
+			   struct td_span dso, uint32_t frame)
+{
+	struct line_table *t = &f->lines;
+	size_t words = REC_KEY + (sym.n + dso.n + 3) / 4;
+	if (t->used + words > UINT32_MAX)
+		return 0;
+	if (!t->used)
+		t->used = 1;
+	if (t->used + words > t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 4096;
+		while (t->cap < t->used + words)
+			t->cap *= 2;
+		t->arena = td_realloc(t->arena, t->cap * sizeof(*t->arena));
+	}
+	uint32_t *rec = t->arena + t->used;
+	const struct cached_frame *c = &f->cache[frame];
+	rec[REC_LENS] = lens;
+	rec[REC_DSO] = (uint32_t)dso.n;
+	rec[REC_ONE] = c->count == 1 && c->unknown == 0 ? f->frame_pool.v[c->first] : REC_NONE;
+	rec[REC_FRAME] = frame;
+	rec[REC_NEXT] = 0;
+	rec[REC_KEY + (sym.n + dso.n) / 4] = 0;       /* the padding, defined */
+	memcpy(rec + REC_KEY, sym.p, sym.n);
+	memcpy((char *)(rec + REC_KEY) + sym.n, dso.p, dso.n);
+	uint32_t at = (uint32_t)t->used;
+	t->slot[i] = (struct line_slot){ hash, at };
+	t->used += words;
+	if (++t->n * 2 > t->nslots)
+		line_table_grow(t);
+	return at;
+}
+
+/* Whether record rec holds this key. */
+static bool rec_is(const uint32_t *rec, uint32_t lens, struct td_span sym, struct td_span dso)
+{
+	const char *key = (const char *)(rec + REC_KEY);
+	return rec[REC_LENS] == lens && rec[REC_DSO] == dso.n && memcmp(key, sym.p, sym.n) == 0 &&
+	       memcmp(key + sym.n, dso.p, dso.n) == 0;
+}
+
+/* Pushes the names of record at, which follows the sample's last line. */
+static void rec_push(struct fold *f, uint32_t at)
+{
+	uint32_t *arena = f->lines.arena, *rec = arena + at;
+	if (f->last_rec)
+		arena[f->last_rec + REC_NEXT] = at;
+	f->last_rec = at;
+	if (rec[REC_NEXT])
+		__builtin_prefetch(arena + rec[REC_NEXT]);
+	if (rec[REC_ONE] != REC_NONE) {
+		vec_push(&f->frames, rec[REC_ONE]);
+		f->frames_total++;
+	} else {
+		push_frame_names(f, &f->cache[rec[REC_FRAME]]);
+	}
+}
+
+/* frame_line() through the line table; false for a key it does not hold
+ * (one with the frame's address: --addrs and an [unknown] symbol) */
+static bool frame_line_fast(struct fold *f, const struct script_frame *fr)
+{
+	struct td_span sym = strip_offset(fr->sym), dso = fr->dso;
+	if (sym.n + dso.n > LINE_KEY_MAX || (f->opt.addrs && contains(sym.p, sym.n, "[unknown]")))
+		return false;
+	struct line_table *t = &f->lines;
+	uint32_t lens = (uint32_t)sym.n | (f->java ? REC_JAVA : 0);
+	uint32_t next = f->last_rec ? t->arena[f->last_rec + REC_NEXT] : 0;
+	if (next && rec_is(t->arena + next, lens, sym, dso)) {
+		rec_push(f, next);
+		return true;
+	}
+	if (!t->nslots)
+		line_table_grow(t);
+	uint32_t hash = line_hash(sym, dso, lens), mask = t->nslots - 1, i = hash & mask;
+	for (;; i = (i + 1) & mask) {
+		const struct line_slot *s = &t->slot[i];
+		if (!s->rec)
+			break;
+		if (s->hash == hash && rec_is(t->arena + s->rec, lens, sym, dso)) {
+			rec_push(f, s->rec);
+			return true;
+		}
+	}
+	const struct cached_frame *c = frame_names(f, fr, f->java);
+	uint32_t frame = (uint32_t)(c - f->cache);
+	uint32_t at = line_table_put(f, i, hash, lens, sym, dso, frame);
+	if (at) {
+		rec_push(f, at);
+	} else {
+		f->last_rec = 0;
+		push_frame_names(f, &f->cache[frame]);
+	}
+	return true;
+}
+
 static void frame_line(struct fold *f, const struct script_frame *fr)
 {
+	if (f->lines_on && frame_line_fast(f, fr))
+		return;
 	push_frame_names(f, frame_names(f, fr, f->java));
 }
 
