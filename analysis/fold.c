@@ -144,14 +144,29 @@ struct fold {
 	bool lines_on;                   /* !td_plain() */
 	struct line_table lines;
 	uint32_t last_rec;               /* the record of the sample's previous frame line; 0: none */
+	struct recent_pname {            /* header_line's last root names, by a hash of their text */
+		uint32_t id, len;        /* len 0: empty */
+		char text[40];
+	} pnames[64];
 };
 
-static void vec_push(struct id_vec *v, uint32_t id)
+/* Room for extra more ids at v->v + v->n. */
+static uint32_t *vec_reserve(struct id_vec *v, size_t extra)
 {
-	if (v->n == v->cap) {
-		v->cap = v->cap ? v->cap * 2 : 256;
+	if (v->cap - v->n < extra) {
+		size_t cap = v->cap ? v->cap * 2 : 256;
+		while (cap - v->n < extra)
+			cap *= 2;
+		v->cap = cap;
 		v->v = td_realloc(v->v, v->cap * sizeof(*v->v));
 	}
+	return v->v + v->n;
+}
+
+static inline void vec_push(struct id_vec *v, uint32_t id)
+{
+	if (__builtin_expect(v->n == v->cap, 0))
+		vec_reserve(v, 1);
 	v->v[v->n++] = id;
 }
 
@@ -409,8 +424,9 @@ static void count_stack(struct fold *f, const uint32_t *ids, size_t n, uint64_t 
 	*older = *newer;
 	*newer = spare;
 	newer->ids.n = 0;
-	for (size_t i = 0; i < n; i++)
-		vec_push(&newer->ids, ids[i]);
+	if (n)
+		memcpy(vec_reserve(&newer->ids, n), ids, n * sizeof(*ids));
+	newer->ids.n = n;
 	newer->hash = h;
 	newer->count = count;
 	newer->used = true;
@@ -451,8 +467,10 @@ static void end_sample(struct fold *f)
 				break;
 			}
 	}
-	for (size_t i = root; i-- > 0;)
-		vec_push(&f->key, f->frames.v[i]);
+	uint32_t *k = vec_reserve(&f->key, root);
+	for (size_t i = 0; i < root; i++)
+		k[i] = f->frames.v[root - 1 - i];
+	f->key.n += root;
 	count_stack(f, f->key.v, f->key.n, f->period);
 	f->frames.n = 0;
 	f->in_sample = false;
@@ -468,6 +486,56 @@ static void note_skipped(struct fold *f, struct td_span ev, uint64_t samples)
 		memset(f->skipped_samples + old, 0, (f->skipped_cap - old) * sizeof(uint64_t));
 	}
 	f->skipped_samples[id] += samples;
+}
+
+static uint64_t load64(const char *p)
+{
+	uint64_t w;
+	memcpy(&w, p, sizeof w);
+	return w;
+}
+
+static uint32_t load32(const char *p)
+{
+	uint32_t w;
+	memcpy(&w, p, sizeof w);
+	return w;
+}
+
+/* a[0, n) == b[0, n), in words (a call to memcmp costs more on keys this
+ * short); no byte outside them is read */
+static bool bytes_equal(const char *a, const char *b, size_t n)
+{
+	if (n >= 8) {
+		for (size_t i = 0; i + 8 < n; i += 8)
+			if (load64(a + i) != load64(b + i))
+				return false;
+		return load64(a + n - 8) == load64(b + n - 8);
+	}
+	if (n >= 4)
+		return load32(a) == load32(b) && load32(a + n - 4) == load32(b + n - 4);
+	for (size_t i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return false;
+	return true;
+}
+
+/* td_intern(f->names, b, len), asked of a small cache of recent root
+ * names first: a sample's header would otherwise hash its name and look
+ * it up among all frame names, where its slot has left the cache. */
+static uint32_t pname_id(struct fold *f, const char *b, size_t len)
+{
+	if (!f->lines_on || len == 0 || len > sizeof f->pnames[0].text)
+		return td_intern(f->names, b, len);
+	uint32_t k = (uint32_t)len * 0x9e3779b1u ^ (unsigned char)b[0] * 0x85ebca6bu ^
+		     (unsigned char)b[len - 1] * 0xc2b2ae35u ^ (unsigned char)b[len / 2] * 0x27d4eb2fu;
+	struct recent_pname *r = &f->pnames[(k >> 16) % (sizeof f->pnames / sizeof f->pnames[0])];
+	if (r->len == len && bytes_equal(r->text, b, len))
+		return r->id;
+	r->id = td_intern(f->names, b, len);
+	r->len = (uint32_t)len;
+	memcpy(r->text, b, len);
+	return r->id;
 }
 
 static void header_line(struct fold *f, const struct script_header *h)
@@ -501,7 +569,7 @@ static void header_line(struct fold *f, const struct script_header *h)
 	for (size_t i = 0; i < len; i++)
 		if (b[i] == ' ')
 			b[i] = '_';
-	f->pname = td_intern(f->names, b, len);
+	f->pname = pname_id(f, b, len);
 	f->java = len >= 4 && memcmp(b, "java", 4) == 0;    /* as stackcollapse-perf.pl */
 	f->period = h->period;
 	f->in_sample = true;
@@ -514,20 +582,6 @@ static void push_frame_names(struct fold *f, const struct cached_frame *c)
 		vec_push(&f->frames, f->frame_pool.v[c->first + i]);
 	f->frames_total += c->count;
 	f->frames_unknown += c->unknown;
-}
-
-static uint64_t load64(const char *p)
-{
-	uint64_t w;
-	memcpy(&w, p, sizeof w);
-	return w;
-}
-
-static uint32_t load32(const char *p)
-{
-	uint32_t w;
-	memcpy(&w, p, sizeof w);
-	return w;
 }
 
 static uint64_t mix(uint64_t h, uint64_t w)
@@ -613,8 +667,8 @@ static uint32_t line_table_put(struct fold *f, uint32_t i, uint32_t hash, uint32
 static bool rec_is(const uint32_t *rec, uint32_t lens, struct td_span sym, struct td_span dso)
 {
 	const char *key = (const char *)(rec + REC_KEY);
-	return rec[REC_LENS] == lens && rec[REC_DSO] == dso.n && memcmp(key, sym.p, sym.n) == 0 &&
-	       memcmp(key + sym.n, dso.p, dso.n) == 0;
+	return rec[REC_LENS] == lens && rec[REC_DSO] == dso.n && bytes_equal(key, sym.p, sym.n) &&
+	       bytes_equal(key + sym.n, dso.p, dso.n);
 }
 
 /* Pushes the names of record at, which follows the sample's last line. */
@@ -851,12 +905,27 @@ static size_t body_length(const char *p, const char *end)
 	return 0;
 }
 
+/* The first newline in [p, end), or NULL: memchr for lines this short,
+ * without the call. */
+static const char *find_newline(const char *p, const char *end)
+{
+#if defined(__SSE2__)
+	const __m128i nl = _mm_set1_epi8('\n');
+	for (; end - p >= 16; p += 16) {
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)p), nl));
+		if (m)
+			return p + __builtin_ctz(m);
+	}
+#endif
+	return memchr(p, '\n', (size_t)(end - p));
+}
+
 size_t fold_text(struct fold *f, const char *p, size_t n, const char *file, unsigned long lineno)
 {
 	const char *end = p + n;
 	unsigned long first = lineno;
 	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *nl = find_newline(p, end);
 		size_t ln = nl ? (size_t)(nl - p) : (size_t)(end - p);
 		size_t len = ln && p[ln - 1] == '\r' ? ln - 1 : ln;
 		/* a frame line of the open sample: what fold_one() would find
