@@ -16,6 +16,8 @@
 #define MAX_WARNINGS 10          /* malformed lines reported one by one */
 #define RECENT_HEADERS 64
 #define HEADER_KEYS_MAX 4096         /* fold_cache_header's keys kept at most */
+#define HEADER_MEMO 256              /* header starts remembered (header_memo) */
+#define HEADER_MEMO_TEXT 46
 
 struct id_vec {
 	uint32_t *v;
@@ -144,6 +146,13 @@ struct fold {
 	bool lines_on;                   /* !td_plain() */
 	struct line_table lines;
 	uint32_t last_rec;               /* the record of the sample's previous frame line; 0: none */
+	struct header_memo {             /* recent headers' starts, by a hash of their first 16 bytes */
+		uint32_t n;              /* text's length; 0: empty */
+		uint32_t pname;
+		bool java;
+		uint8_t comm_n, pid_at, pid_n, tid_at, tid_n;   /* pid_n 0: no pid */
+		char text[HEADER_MEMO_TEXT];
+	} headers_seen[HEADER_MEMO];
 	struct recent_pname {            /* header_line's last root names, by a hash of their text */
 		uint32_t id, len;        /* len 0: empty */
 		char text[40];
@@ -538,7 +547,9 @@ static uint32_t pname_id(struct fold *f, const char *b, size_t len)
 	return r->id;
 }
 
-static void header_line(struct fold *f, const struct script_header *h)
+/* Whether the header's event is kept (the first one met, by default);
+ * a sample of another is counted as skipped. */
+static bool event_kept(struct fold *f, const struct script_header *h)
 {
 	if (h->event.n) {
 		if (!f->event) {
@@ -546,9 +557,26 @@ static void header_line(struct fold *f, const struct script_header *h)
 			f->event_defaulted = true;
 		} else if (strlen(f->event) != h->event.n || memcmp(f->event, h->event.p, h->event.n) != 0) {
 			note_skipped(f, h->event, 1);
-			return;
+			return false;
 		}
 	}
+	return true;
+}
+
+static void start_sample(struct fold *f, uint32_t pname, bool java, uint64_t period)
+{
+	f->pname = pname;
+	f->java = java;
+	f->period = period;
+	f->in_sample = true;
+	f->last_rec = 0;
+}
+
+/* A sample's header: false when its event is not kept. */
+static bool header_line(struct fold *f, const struct script_header *h)
+{
+	if (!event_kept(f, h))
+		return false;
 	char *b = scratch(f, h->comm.n + h->pid.n + h->tid.n + 8);
 	size_t len = h->comm.n;
 	memcpy(b, h->comm.p, len);
@@ -569,11 +597,9 @@ static void header_line(struct fold *f, const struct script_header *h)
 	for (size_t i = 0; i < len; i++)
 		if (b[i] == ' ')
 			b[i] = '_';
-	f->pname = pname_id(f, b, len);
-	f->java = len >= 4 && memcmp(b, "java", 4) == 0;    /* as stackcollapse-perf.pl */
-	f->period = h->period;
-	f->in_sample = true;
-	f->last_rec = 0;
+	/* java: as stackcollapse-perf.pl */
+	start_sample(f, pname_id(f, b, len), len >= 4 && memcmp(b, "java", 4) == 0, h->period);
+	return true;
 }
 
 static void push_frame_names(struct fold *f, const struct cached_frame *c)
@@ -740,6 +766,64 @@ static bool parse_header(const struct fold *f, const char *line, size_t len, str
 	return f->opt.perl_compat ? script_parse_header_perl(line, len, h) : script_parse_header(line, len, h);
 }
 
+/* A header's comm, pid and tid are read from its start alone: up to the
+ * blank after the tid, the parse reads no further (a pid or tid attempt
+ * that fails stops at a blank before it). A line starting with the bytes
+ * of a header met before has its comm, pid and tid, and its root name,
+ * whatever follows (cpu, time, event). Default comm rule only. */
+static bool header_memo_on(const struct fold *f)
+{
+	return f->lines_on && !f->opt.perl_compat && !f->opt.exact_comm;
+}
+
+static struct header_memo *header_memo_at(struct fold *f, const char *line, size_t len)
+{
+	if (len < 16)
+		return NULL;
+	uint64_t k = load64(line) * 0x9e3779b97f4a7c15u ^ load64(line + 8) * 0xc2b2ae3d27d4eb4fu;
+	return &f->headers_seen[(k >> 40) % HEADER_MEMO];
+}
+
+static bool is_blank(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }   /* perl's \s */
+
+/* Remembers the start of a header just parsed into h and kept. */
+static void header_memo_put(struct fold *f, const char *line, size_t len, const struct script_header *h)
+{
+	struct header_memo *m = header_memo_at(f, line, len);
+	if (!m)
+		return;
+	size_t r = (size_t)(h->tid.p + h->tid.n - line);
+	while (r < len && !is_blank(line[r]))
+		r++;
+	if (r >= len || r + 1 > sizeof m->text || (h->pid.n && h->pid.p < line))
+		return;
+	m->n = (uint32_t)(r + 1);
+	m->pname = f->pname;
+	m->java = f->java;
+	m->comm_n = (uint8_t)h->comm.n;
+	m->pid_at = h->pid.n ? (uint8_t)(h->pid.p - line) : 0;
+	m->pid_n = (uint8_t)h->pid.n;
+	m->tid_at = (uint8_t)(h->tid.p - line);
+	m->tid_n = (uint8_t)h->tid.n;
+	memcpy(m->text, line, m->n);
+}
+
+/* The header's fold through the memo: false if its start is not there. */
+static bool header_memo_fold(struct fold *f, const char *line, size_t len)
+{
+	struct header_memo *m = header_memo_at(f, line, len);
+	if (!m || !m->n || len <= m->n || !bytes_equal(line, m->text, m->n))
+		return false;
+	struct script_header h;
+	h.comm = (struct td_span){ line, m->comm_n };
+	h.pid = (struct td_span){ m->pid_n ? line + m->pid_at : NULL, m->pid_n };
+	h.tid = (struct td_span){ line + m->tid_at, m->tid_n };
+	script_parse_event(line, len, &h);
+	if (event_kept(f, &h))
+		start_sample(f, m->pname, m->java, h.period);
+	return true;
+}
+
 /* A sample recorded without -g is one line; stackcollapse-perf.pl loses
  * these (inferno keeps them as "comm;sym"), td-fold keeps them. Only lines
  * that cannot start a callchain sample are tried: a header ending in its
@@ -793,10 +877,15 @@ static enum line_kind fold_one(struct fold *f, const char *line, size_t len, con
 	bool compat = f->opt.perl_compat;
 	if (!compat && script_is_record(line, len))
 		return LINE_OTHER;
+	/* a line ending in ')' may be a one-line sample: not from the memo */
+	bool memo = line[len - 1] != ')' && header_memo_on(f);
+	if (memo && header_memo_fold(f, line, len))
+		return LINE_HEADER;
 	if (!compat && (!f->in_sample || (line[0] != ' ' && line[0] != '\t')) && one_line_sample(f, line, len))
 		return LINE_OTHER;
 	if (parse_header(f, line, len, &h)) {
-		header_line(f, &h);
+		if (header_line(f, &h) && memo)
+			header_memo_put(f, line, len, &h);
 		return LINE_HEADER;
 	}
 	if (!script_parse_frame(line, len, &fr)) {

@@ -106,6 +106,8 @@ static void parse_event(const char *s, size_t n, struct script_header *h)
 	}
 }
 
+void script_parse_event(const char *s, size_t n, struct script_header *h) { parse_event(s, n, h); }
+
 /* "<digits>[/...][<digits>]" followed by a blank, starting at s[i]. */
 static bool match_pid_tid(const char *s, size_t n, size_t i, struct script_header *h)
 {
