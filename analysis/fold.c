@@ -342,12 +342,17 @@ static uint32_t frame_name(struct fold *f, const char *func, size_t n, const str
 	return td_intern(f->names, b, len);
 }
 
+static const bool lower_hex[256] = {
+	['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1,
+	['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1,
+};
+
 /* The symbol without one "+0x<hex>" offset at its end. */
 static struct td_span strip_offset(struct td_span sym)
 {
 	for (size_t i = sym.n; i >= 3; i--) {
 		char c = sym.p[i - 1];
-		if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))
+		if (lower_hex[(unsigned char)c])
 			continue;
 		if (i < sym.n && c == 'x' && sym.p[i - 2] == '0' && sym.p[i - 3] == '+')
 			sym.n = i - 3;
