@@ -387,8 +387,14 @@ bool script_parse_one_line(const char *s, size_t n, bool exact, struct script_he
 	size_t start = 0;
 	while (start < n && is_space(s[start]))
 		start++;
+	/* each ':' followed by a blank, the ':' found by memchr: most lines
+	 * tried here are frame lines of skipped samples, with no ": " at all */
 	for (size_t i = start; i + 1 < n; i++) {
-		if (s[i] != ':' || !is_space(s[i + 1]))
+		const char *colon = memchr(s + i, ':', n - 1 - i);
+		if (!colon)
+			break;
+		i = (size_t)(colon - s);
+		if (!is_space(s[i + 1]))
 			continue;
 		size_t head = i + 1 - start;
 		bool ok = exact ? script_parse_header_exact(s + start, head, h)
