@@ -17,6 +17,8 @@
 #define MAX_WARNINGS FOLD_MAX_WARNINGS
 #define RECENT_HEADERS 64
 #define HEADER_KEYS_MAX 4096         /* fold_cache_header's keys kept at most */
+#define HEADER_MEMO 256              /* header starts remembered (header_memo) */
+#define HEADER_MEMO_TEXT 46
 
 struct id_vec {
 	uint32_t *v;
@@ -61,6 +63,34 @@ struct body_memo {
 	uint32_t *ids;
 	size_t nids, ids_cap;
 	uint32_t lookups, hits, rest;
+};
+
+/* Frame lines by their key text (java, symbol without its offset, dso):
+ * an open-addressed array of 8-byte slots, each the key's 32-bit hash and
+ * where its record is, and the records in one arena: the key's lengths,
+ * what the line pushes, then the key bytes, compared in full on a hit (a
+ * hash alone could name the wrong frame). A lookup touches a slot and a
+ * record: with the few thousand keys of most recordings both arrays stay
+ * in the core's cache, where frame_keys' 16-byte slots, its scattered
+ * strings and the cache entry they lead to did not. */
+struct line_slot {
+	uint32_t hash;
+	uint32_t rec;                /* in line_table.arena; 0: empty */
+};
+
+/* A record's words, then its key bytes. REC_NEXT is the record of the
+ * line that followed this one last time in a sample: callers repeat, so
+ * the next line is checked against it first, without hashing or a slot. */
+enum { REC_LENS, REC_DSO, REC_ONE, REC_FRAME, REC_NEXT, REC_KEY };
+#define REC_JAVA 0x80000000u     /* in REC_LENS, with the symbol's length */
+#define REC_NONE UINT32_MAX      /* REC_ONE: not a single plain name */
+#define LINE_KEY_MAX 4096        /* longer keys go through frame_keys alone */
+
+struct line_table {
+	struct line_slot *slot;
+	uint32_t nslots, n;          /* nslots: a power of two, or 0 */
+	uint32_t *arena;
+	size_t used, cap;            /* in words; word 0 is never a record */
 };
 
 struct fold {
@@ -114,14 +144,39 @@ struct fold {
 	size_t scratch_cap;
 	bool memo_on;                    /* !td_plain() */
 	struct body_memo memo;
+	bool lines_on;                   /* !td_plain() */
+	struct line_table lines;
+	uint32_t last_rec;               /* the record of the sample's previous frame line; 0: none */
+	struct header_memo {             /* recent headers' starts, by a hash of their first 16 bytes */
+		uint32_t n;              /* text's length; 0: empty */
+		uint32_t pname;
+		bool java;
+		uint8_t comm_n, pid_at, pid_n, tid_at, tid_n;   /* pid_n 0: no pid */
+		char text[HEADER_MEMO_TEXT];
+	} headers_seen[HEADER_MEMO];
+	struct recent_pname {            /* header_line's last root names, by a hash of their text */
+		uint32_t id, len;        /* len 0: empty */
+		char text[40];
+	} pnames[64];
 };
 
-static void vec_push(struct id_vec *v, uint32_t id)
+/* Room for extra more ids at v->v + v->n. */
+static uint32_t *vec_reserve(struct id_vec *v, size_t extra)
 {
-	if (v->n == v->cap) {
-		v->cap = v->cap ? v->cap * 2 : 256;
+	if (v->cap - v->n < extra) {
+		size_t cap = v->cap ? v->cap * 2 : 256;
+		while (cap - v->n < extra)
+			cap *= 2;
+		v->cap = cap;
 		v->v = td_realloc(v->v, v->cap * sizeof(*v->v));
 	}
+	return v->v + v->n;
+}
+
+static inline void vec_push(struct id_vec *v, uint32_t id)
+{
+	if (__builtin_expect(v->n == v->cap, 0))
+		vec_reserve(v, 1);
 	v->v[v->n++] = id;
 }
 
@@ -137,6 +192,7 @@ struct fold *fold_new(const struct fold_options *opts)
 	if (opts->event_filter)
 		f->event = td_strndup(opts->event_filter, strlen(opts->event_filter));
 	f->memo_on = !td_plain();
+	f->lines_on = !td_plain();
 	return f;
 }
 
@@ -165,6 +221,8 @@ void fold_free(struct fold *f)
 	free(f->plain[1]);
 	free(f->memo.slot);
 	free(f->memo.ids);
+	free(f->lines.slot);
+	free(f->lines.arena);
 	free(f);
 }
 
@@ -286,19 +344,29 @@ static uint32_t frame_name(struct fold *f, const char *func, size_t n, const str
 	return td_intern(f->names, b, len);
 }
 
-/* Names of one frame line ("a->b->c" gives three), through the cache. */
-static const struct cached_frame *frame_names(struct fold *f, const struct script_frame *fr, bool java)
+static const bool lower_hex[256] = {
+	['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1,
+	['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1,
+};
+
+/* The symbol without one "+0x<hex>" offset at its end. */
+static struct td_span strip_offset(struct td_span sym)
 {
-	struct td_span sym = fr->sym;
-	/* one "+0x<hex>" offset at the end goes */
 	for (size_t i = sym.n; i >= 3; i--) {
 		char c = sym.p[i - 1];
-		if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))
+		if (lower_hex[(unsigned char)c])
 			continue;
 		if (i < sym.n && c == 'x' && sym.p[i - 2] == '0' && sym.p[i - 3] == '+')
 			sym.n = i - 3;
 		break;
 	}
+	return sym;
+}
+
+/* Names of one frame line ("a->b->c" gives three), through the cache. */
+static const struct cached_frame *frame_names(struct fold *f, const struct script_frame *fr, bool java)
+{
+	struct td_span sym = strip_offset(fr->sym);
 	bool need_pc = f->opt.addrs && contains(sym.p, sym.n, "[unknown]");
 	size_t keylen = 1 + sym.n + 1 + fr->dso.n + (need_pc ? 1 + fr->pc.n : 0);
 	char *k = keylen <= sizeof f->scratch_buf ? f->scratch_buf : scratch(f, keylen);
@@ -372,8 +440,9 @@ static void count_stack(struct fold *f, const uint32_t *ids, size_t n, uint64_t 
 	*older = *newer;
 	*newer = spare;
 	newer->ids.n = 0;
-	for (size_t i = 0; i < n; i++)
-		vec_push(&newer->ids, ids[i]);
+	if (n)
+		memcpy(vec_reserve(&newer->ids, n), ids, n * sizeof(*ids));
+	newer->ids.n = n;
 	newer->hash = h;
 	newer->count = count;
 	newer->used = true;
@@ -414,8 +483,10 @@ static void end_sample(struct fold *f)
 				break;
 			}
 	}
-	for (size_t i = root; i-- > 0;)
-		vec_push(&f->key, f->frames.v[i]);
+	uint32_t *k = vec_reserve(&f->key, root);
+	for (size_t i = 0; i < root; i++)
+		k[i] = f->frames.v[root - 1 - i];
+	f->key.n += root;
 	count_stack(f, f->key.v, f->key.n, f->period);
 	f->frames.n = 0;
 	f->in_sample = false;
@@ -433,7 +504,59 @@ static void note_skipped(struct fold *f, struct td_span ev, uint64_t samples)
 	f->skipped_samples[id] += samples;
 }
 
-static void header_line(struct fold *f, const struct script_header *h)
+static uint64_t load64(const char *p)
+{
+	uint64_t w;
+	memcpy(&w, p, sizeof w);
+	return w;
+}
+
+static uint32_t load32(const char *p)
+{
+	uint32_t w;
+	memcpy(&w, p, sizeof w);
+	return w;
+}
+
+/* a[0, n) == b[0, n), in words (a call to memcmp costs more on keys this
+ * short); no byte outside them is read */
+static bool bytes_equal(const char *a, const char *b, size_t n)
+{
+	if (n >= 8) {
+		for (size_t i = 0; i + 8 < n; i += 8)
+			if (load64(a + i) != load64(b + i))
+				return false;
+		return load64(a + n - 8) == load64(b + n - 8);
+	}
+	if (n >= 4)
+		return load32(a) == load32(b) && load32(a + n - 4) == load32(b + n - 4);
+	for (size_t i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return false;
+	return true;
+}
+
+/* td_intern(f->names, b, len), asked of a small cache of recent root
+ * names first: a sample's header would otherwise hash its name and look
+ * it up among all frame names, where its slot has left the cache. */
+static uint32_t pname_id(struct fold *f, const char *b, size_t len)
+{
+	if (!f->lines_on || len == 0 || len > sizeof f->pnames[0].text)
+		return td_intern(f->names, b, len);
+	uint32_t k = (uint32_t)len * 0x9e3779b1u ^ (unsigned char)b[0] * 0x85ebca6bu ^
+		     (unsigned char)b[len - 1] * 0xc2b2ae35u ^ (unsigned char)b[len / 2] * 0x27d4eb2fu;
+	struct recent_pname *r = &f->pnames[(k >> 16) % (sizeof f->pnames / sizeof f->pnames[0])];
+	if (r->len == len && bytes_equal(r->text, b, len))
+		return r->id;
+	r->id = td_intern(f->names, b, len);
+	r->len = (uint32_t)len;
+	memcpy(r->text, b, len);
+	return r->id;
+}
+
+/* Whether the header's event is kept (the first one met, by default);
+ * a sample of another is counted as skipped. */
+static bool event_kept(struct fold *f, const struct script_header *h)
 {
 	if (h->event.n) {
 		if (!f->event) {
@@ -441,9 +564,26 @@ static void header_line(struct fold *f, const struct script_header *h)
 			f->event_defaulted = true;
 		} else if (strlen(f->event) != h->event.n || memcmp(f->event, h->event.p, h->event.n) != 0) {
 			note_skipped(f, h->event, 1);
-			return;
+			return false;
 		}
 	}
+	return true;
+}
+
+static void start_sample(struct fold *f, uint32_t pname, bool java, uint64_t period)
+{
+	f->pname = pname;
+	f->java = java;
+	f->period = period;
+	f->in_sample = true;
+	f->last_rec = 0;
+}
+
+/* A sample's header: false when its event is not kept. */
+static bool header_line(struct fold *f, const struct script_header *h)
+{
+	if (!event_kept(f, h))
+		return false;
 	char *b = scratch(f, h->comm.n + h->pid.n + h->tid.n + 8);
 	size_t len = h->comm.n;
 	memcpy(b, h->comm.p, len);
@@ -464,10 +604,9 @@ static void header_line(struct fold *f, const struct script_header *h)
 	for (size_t i = 0; i < len; i++)
 		if (b[i] == ' ')
 			b[i] = '_';
-	f->pname = td_intern(f->names, b, len);
-	f->java = len >= 4 && memcmp(b, "java", 4) == 0;    /* as stackcollapse-perf.pl */
-	f->period = h->period;
-	f->in_sample = true;
+	/* java: as stackcollapse-perf.pl */
+	start_sample(f, pname_id(f, b, len), len >= 4 && memcmp(b, "java", 4) == 0, h->period);
+	return true;
 }
 
 static void push_frame_names(struct fold *f, const struct cached_frame *c)
@@ -478,8 +617,152 @@ static void push_frame_names(struct fold *f, const struct cached_frame *c)
 	f->frames_unknown += c->unknown;
 }
 
+static uint64_t mix(uint64_t h, uint64_t w)
+{
+	h = (h ^ w) * 0x9e3779b97f4a7c15u;
+	return h ^ (h >> 32);
+}
+
+/* n bytes at p into h, 8 at a time; no byte read outside them */
+static uint64_t mix_span(uint64_t h, const char *p, size_t n)
+{
+	for (; n >= 8; p += 8, n -= 8)
+		h = mix(h, load64(p));
+	if (n >= 4)
+		return mix(h, load32(p) | (uint64_t)load32(p + n - 4) << 32);
+	if (n)
+		return mix(h, (unsigned char)p[0] | (uint32_t)(unsigned char)p[n / 2] << 8 |
+			      (uint32_t)(unsigned char)p[n - 1] << 16);
+	return h;
+}
+
+static uint32_t line_hash(struct td_span sym, struct td_span dso, uint32_t lens)
+{
+	uint64_t h = mix_span(mix_span(mix(lens, (uint64_t)dso.n << 32), sym.p, sym.n), dso.p, dso.n);
+	h = mix(h, h >> 29);
+	return (uint32_t)h ^ (uint32_t)(h >> 32);
+}
+
+static void line_table_grow(struct line_table *t)
+{
+	uint32_t nold = t->nslots;
+	struct line_slot *old = t->slot;
+	t->nslots = nold ? 2 * nold : 1024;
+	t->slot = td_calloc(t->nslots, sizeof(*t->slot));
+	uint32_t mask = t->nslots - 1;
+	for (uint32_t k = 0; k < nold; k++) {
+		if (!old[k].rec)
+			continue;
+		uint32_t i = old[k].hash & mask;
+		while (t->slot[i].rec)
+			i = (i + 1) & mask;
+		t->slot[i] = old[k];
+	}
+	free(old);
+}
+
+/* A record for the key at slot i (empty), pushing cache entry frame;
+ * returns it (0: none, the arena is full). */
+static uint32_t line_table_put(struct fold *f, uint32_t i, uint32_t hash, uint32_t lens, struct td_span sym,
+			   struct td_span dso, uint32_t frame)
+{
+	struct line_table *t = &f->lines;
+	size_t words = REC_KEY + (sym.n + dso.n + 3) / 4;
+	if (t->used + words > UINT32_MAX)
+		return 0;
+	if (!t->used)
+		t->used = 1;
+	if (t->used + words > t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 4096;
+		while (t->cap < t->used + words)
+			t->cap *= 2;
+		t->arena = td_realloc(t->arena, t->cap * sizeof(*t->arena));
+	}
+	uint32_t *rec = t->arena + t->used;
+	const struct cached_frame *c = &f->cache[frame];
+	rec[REC_LENS] = lens;
+	rec[REC_DSO] = (uint32_t)dso.n;
+	rec[REC_ONE] = c->count == 1 && c->unknown == 0 ? f->frame_pool.v[c->first] : REC_NONE;
+	rec[REC_FRAME] = frame;
+	rec[REC_NEXT] = 0;
+	rec[REC_KEY + (sym.n + dso.n) / 4] = 0;       /* the padding, defined */
+	memcpy(rec + REC_KEY, sym.p, sym.n);
+	memcpy((char *)(rec + REC_KEY) + sym.n, dso.p, dso.n);
+	uint32_t at = (uint32_t)t->used;
+	t->slot[i] = (struct line_slot){ hash, at };
+	t->used += words;
+	if (++t->n * 2 > t->nslots)
+		line_table_grow(t);
+	return at;
+}
+
+/* Whether record rec holds this key. */
+static bool rec_is(const uint32_t *rec, uint32_t lens, struct td_span sym, struct td_span dso)
+{
+	const char *key = (const char *)(rec + REC_KEY);
+	return rec[REC_LENS] == lens && rec[REC_DSO] == dso.n && bytes_equal(key, sym.p, sym.n) &&
+	       bytes_equal(key + sym.n, dso.p, dso.n);
+}
+
+/* Pushes the names of record at, which follows the sample's last line. */
+static void rec_push(struct fold *f, uint32_t at)
+{
+	uint32_t *arena = f->lines.arena, *rec = arena + at;
+	if (f->last_rec)
+		arena[f->last_rec + REC_NEXT] = at;
+	f->last_rec = at;
+	if (rec[REC_NEXT])
+		__builtin_prefetch(arena + rec[REC_NEXT]);
+	if (rec[REC_ONE] != REC_NONE) {
+		vec_push(&f->frames, rec[REC_ONE]);
+		f->frames_total++;
+	} else {
+		push_frame_names(f, &f->cache[rec[REC_FRAME]]);
+	}
+}
+
+/* frame_line() through the line table; false for a key it does not hold
+ * (one with the frame's address: --addrs and an [unknown] symbol) */
+static bool frame_line_fast(struct fold *f, const struct script_frame *fr)
+{
+	struct td_span sym = strip_offset(fr->sym), dso = fr->dso;
+	if (sym.n + dso.n > LINE_KEY_MAX || (f->opt.addrs && contains(sym.p, sym.n, "[unknown]")))
+		return false;
+	struct line_table *t = &f->lines;
+	uint32_t lens = (uint32_t)sym.n | (f->java ? REC_JAVA : 0);
+	uint32_t next = f->last_rec ? t->arena[f->last_rec + REC_NEXT] : 0;
+	if (next && rec_is(t->arena + next, lens, sym, dso)) {
+		rec_push(f, next);
+		return true;
+	}
+	if (!t->nslots)
+		line_table_grow(t);
+	uint32_t hash = line_hash(sym, dso, lens), mask = t->nslots - 1, i = hash & mask;
+	for (;; i = (i + 1) & mask) {
+		const struct line_slot *s = &t->slot[i];
+		if (!s->rec)
+			break;
+		if (s->hash == hash && rec_is(t->arena + s->rec, lens, sym, dso)) {
+			rec_push(f, s->rec);
+			return true;
+		}
+	}
+	const struct cached_frame *c = frame_names(f, fr, f->java);
+	uint32_t frame = (uint32_t)(c - f->cache);
+	uint32_t at = line_table_put(f, i, hash, lens, sym, dso, frame);
+	if (at) {
+		rec_push(f, at);
+	} else {
+		f->last_rec = 0;
+		push_frame_names(f, &f->cache[frame]);
+	}
+	return true;
+}
+
 static void frame_line(struct fold *f, const struct script_frame *fr)
 {
+	if (f->lines_on && frame_line_fast(f, fr))
+		return;
 	push_frame_names(f, frame_names(f, fr, f->java));
 }
 
@@ -488,6 +771,64 @@ static bool parse_header(const struct fold *f, const char *line, size_t len, str
 	if (f->opt.exact_comm)
 		return script_parse_header_exact(line, len, h);
 	return f->opt.perl_compat ? script_parse_header_perl(line, len, h) : script_parse_header(line, len, h);
+}
+
+/* A header's comm, pid and tid are read from its start alone: up to the
+ * blank after the tid, the parse reads no further (a pid or tid attempt
+ * that fails stops at a blank before it). A line starting with the bytes
+ * of a header met before has its comm, pid and tid, and its root name,
+ * whatever follows (cpu, time, event). Default comm rule only. */
+static bool header_memo_on(const struct fold *f)
+{
+	return f->lines_on && !f->opt.perl_compat && !f->opt.exact_comm;
+}
+
+static struct header_memo *header_memo_at(struct fold *f, const char *line, size_t len)
+{
+	if (len < 16)
+		return NULL;
+	uint64_t k = load64(line) * 0x9e3779b97f4a7c15u ^ load64(line + 8) * 0xc2b2ae3d27d4eb4fu;
+	return &f->headers_seen[(k >> 40) % HEADER_MEMO];
+}
+
+static bool is_blank(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }   /* perl's \s */
+
+/* Remembers the start of a header just parsed into h and kept. */
+static void header_memo_put(struct fold *f, const char *line, size_t len, const struct script_header *h)
+{
+	struct header_memo *m = header_memo_at(f, line, len);
+	if (!m)
+		return;
+	size_t r = (size_t)(h->tid.p + h->tid.n - line);
+	while (r < len && !is_blank(line[r]))
+		r++;
+	if (r >= len || r + 1 > sizeof m->text || (h->pid.n && h->pid.p < line))
+		return;
+	m->n = (uint32_t)(r + 1);
+	m->pname = f->pname;
+	m->java = f->java;
+	m->comm_n = (uint8_t)h->comm.n;
+	m->pid_at = h->pid.n ? (uint8_t)(h->pid.p - line) : 0;
+	m->pid_n = (uint8_t)h->pid.n;
+	m->tid_at = (uint8_t)(h->tid.p - line);
+	m->tid_n = (uint8_t)h->tid.n;
+	memcpy(m->text, line, m->n);
+}
+
+/* The header's fold through the memo: false if its start is not there. */
+static bool header_memo_fold(struct fold *f, const char *line, size_t len)
+{
+	struct header_memo *m = header_memo_at(f, line, len);
+	if (!m || !m->n || len <= m->n || !bytes_equal(line, m->text, m->n))
+		return false;
+	struct script_header h;
+	h.comm = (struct td_span){ line, m->comm_n };
+	h.pid = (struct td_span){ m->pid_n ? line + m->pid_at : NULL, m->pid_n };
+	h.tid = (struct td_span){ line + m->tid_at, m->tid_n };
+	script_parse_event(line, len, &h);
+	if (event_kept(f, &h))
+		start_sample(f, m->pname, m->java, h.period);
+	return true;
 }
 
 /* A sample recorded without -g is one line; stackcollapse-perf.pl loses
@@ -543,10 +884,15 @@ static enum line_kind fold_one(struct fold *f, const char *line, size_t len, con
 	bool compat = f->opt.perl_compat;
 	if (!compat && script_is_record(line, len))
 		return LINE_OTHER;
+	/* a line ending in ')' may be a one-line sample: not from the memo */
+	bool memo = line[len - 1] != ')' && header_memo_on(f);
+	if (memo && header_memo_fold(f, line, len))
+		return LINE_HEADER;
 	if (!compat && (!f->in_sample || (line[0] != ' ' && line[0] != '\t')) && one_line_sample(f, line, len))
 		return LINE_OTHER;
 	if (parse_header(f, line, len, &h)) {
-		header_line(f, &h);
+		if (header_line(f, &h) && memo)
+			header_memo_put(f, line, len, &h);
 		return LINE_HEADER;
 	}
 	if (!script_parse_frame(line, len, &fr)) {
@@ -655,12 +1001,27 @@ static size_t body_length(const char *p, const char *end)
 	return 0;
 }
 
+/* The first newline in [p, end), or NULL: memchr for lines this short,
+ * without the call. */
+static const char *find_newline(const char *p, const char *end)
+{
+#if defined(__SSE2__)
+	const __m128i nl = _mm_set1_epi8('\n');
+	for (; end - p >= 16; p += 16) {
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)p), nl));
+		if (m)
+			return p + __builtin_ctz(m);
+	}
+#endif
+	return memchr(p, '\n', (size_t)(end - p));
+}
+
 size_t fold_text(struct fold *f, const char *p, size_t n, const char *file, unsigned long lineno)
 {
 	const char *end = p + n;
 	unsigned long first = lineno;
 	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *nl = find_newline(p, end);
 		size_t ln = nl ? (size_t)(nl - p) : (size_t)(end - p);
 		size_t len = ln && p[ln - 1] == '\r' ? ln - 1 : ln;
 		/* a frame line of the open sample: what fold_one() would find

@@ -28,11 +28,47 @@ static bool is_space(char c) { return cls[(unsigned char)c] & C_SPACE; }
 static bool is_digit(char c) { return cls[(unsigned char)c] & C_DIGIT; }
 static bool is_word(char c) { return cls[(unsigned char)c] & C_WORD; }
 
+/* TD_PLAIN=1 (common/plain.h): no fast paths; -1 until asked */
+static bool plain_parse(void)
+{
+	static _Atomic signed char plain = -1;
+	signed char p = atomic_load_explicit(&plain, memory_order_relaxed);
+	if (p < 0) {
+		p = td_plain();
+		atomic_store_explicit(&plain, p, memory_order_relaxed);
+	}
+	return p;
+}
+
+/* The last header's tail as parse_event() read it: from the ':' before
+ * the period to the end of the line, the event's place from the end and
+ * the period. parse_event() reads no byte before that ':', so a line
+ * ending in the same bytes gives the same event and period: samples of one
+ * event at a fixed period (-c, or cpu-clock's) end alike. */
+struct event_tail {
+	uint32_t len, event_end, event_n;     /* event_end: bytes from its end to the line's */
+	uint64_t period;
+	char bytes[56];
+};
+static _Thread_local struct event_tail last_tail;
+
+static bool tail_is(const char *s, size_t n, const struct event_tail *t)
+{
+	return t->len && n >= t->len && memcmp(s + n - t->len, t->bytes, t->len) == 0;
+}
+
 /* The trailing "...: [period] event:" part. The event is the last
  * whitespace-free token, ending in ':' (trailing blanks allowed), and must
  * be preceded by ':' [blanks] [digits] blanks. */
 static void parse_event(const char *s, size_t n, struct script_header *h)
 {
+	struct event_tail *tail = &last_tail;
+	bool memo = !plain_parse();
+	if (memo && tail_is(s, n, tail)) {
+		h->event = (struct td_span){ s + n - tail->event_end - tail->event_n, tail->event_n };
+		h->period = tail->period;
+		return;
+	}
 	h->event.n = 0;
 	h->period = 1;
 	size_t e = n;
@@ -61,7 +97,16 @@ static void parse_event(const char *s, size_t n, struct script_header *h)
 	for (size_t i = d; i < w; i++)
 		period = period * 10 + (uint64_t)(s[i] - '0');
 	h->period = period ? period : 1;
+	if (memo && n - (c - 1) <= sizeof tail->bytes) {
+		tail->len = (uint32_t)(n - (c - 1));
+		tail->event_end = (uint32_t)(n - (e - 1));
+		tail->event_n = (uint32_t)(e - 1 - t);
+		tail->period = h->period;
+		memcpy(tail->bytes, s + c - 1, tail->len);
+	}
 }
+
+void script_parse_event(const char *s, size_t n, struct script_header *h) { parse_event(s, n, h); }
 
 /* "<digits>[/...][<digits>]" followed by a blank, starting at s[i]. */
 static bool match_pid_tid(const char *s, size_t n, size_t i, struct script_header *h)
@@ -304,14 +349,7 @@ static bool parse_frame_fast(const char *s, size_t n, struct script_frame *f)
 
 bool script_parse_frame(const char *s, size_t n, struct script_frame *f)
 {
-	/* TD_PLAIN=1 (common/plain.h): the byte loops alone; -1 until asked */
-	static _Atomic signed char plain = -1;
-	signed char p = atomic_load_explicit(&plain, memory_order_relaxed);
-	if (p < 0) {
-		p = td_plain();
-		atomic_store_explicit(&plain, p, memory_order_relaxed);
-	}
-	return p ? script_parse_frame_plain(s, n, f) : parse_frame_fast(s, n, f);
+	return plain_parse() ? script_parse_frame_plain(s, n, f) : parse_frame_fast(s, n, f);
 }
 
 static bool is_hex_span(struct td_span s)
@@ -349,8 +387,14 @@ bool script_parse_one_line(const char *s, size_t n, bool exact, struct script_he
 	size_t start = 0;
 	while (start < n && is_space(s[start]))
 		start++;
+	/* each ':' followed by a blank, the ':' found by memchr: most lines
+	 * tried here are frame lines of skipped samples, with no ": " at all */
 	for (size_t i = start; i + 1 < n; i++) {
-		if (s[i] != ':' || !is_space(s[i + 1]))
+		const char *colon = memchr(s + i, ':', n - 1 - i);
+		if (!colon)
+			break;
+		i = (size_t)(colon - s);
+		if (!is_space(s[i + 1]))
 			continue;
 		size_t head = i + 1 - start;
 		bool ok = exact ? script_parse_header_exact(s + start, head, h)

@@ -36,6 +36,9 @@ struct script_frame {
 bool script_parse_header(const char *line, size_t len, struct script_header *h);
 bool script_parse_header_perl(const char *line, size_t len, struct script_header *h);
 bool script_parse_header_exact(const char *line, size_t len, struct script_header *h);
+/* The event and period of a header line (h's other fields are left): what
+ * the parsers above set them to once the line's comm and pid are read. */
+void script_parse_event(const char *line, size_t len, struct script_header *h);
 bool script_parse_frame(const char *line, size_t len, struct script_frame *f);
 /* The same answer from byte loops alone: what script_parse_frame() is
  * checked against, and what it runs under TD_PLAIN=1 (common/plain.h). */

@@ -67,6 +67,38 @@ ok "$fails" "sorted by name ranks equals TD_PLAIN=1's byte order on names that p
 run_to "$T_TMP/ranked" "$F" "$T_TMP/synthetic-ranked.txt"
 sed 's/ [0-9]*$//' "$T_TMP/ranked.out" | LC_ALL=C sort -c 2>"$T_TMP/sort-c"
 ok $? "with no ';' in a name (ranks used) the stacks come in LC_ALL=C byte order"
+# the caches of frame lines (each line checked against the one that followed
+# its predecessor last time), of headers' event tails and of root names, on
+# the real captures with their headers rewritten: root names that collide in
+# the cache, longer than it holds, java and not over the same frames (the
+# frame's names differ, its key bytes do not), periods and blanks that change
+# the tail, and a symbol longer than the frame table keeps
+awk 'BEGIN {
+	n = split("java javac ja a b java-17 javaw x y z", base, " ")
+	for (i = 1; i <= 150; i++)
+		name[i] = base[i % n + 1] (i > 10 ? i : "") (i % 37 == 0 ? sprintf("%050d", i) : "")
+	long = sprintf("%5000s", "")
+	gsub(/ /, "Lq", long)
+}
+/^[^ \t#]/ && /:/ {
+	k++
+	$1 = name[k % 150 + 1]
+	sub(/: +[0-9]+ /, ": " (k % 5 + 1) * 1000 + (k % 11 == 0) " ")
+	if (k % 13 == 0)
+		$0 = $0 "  "
+	print
+	if (k % 97 == 0)
+		printf "\t%16x %s+0x1 (/x/l%s)\n", k, long, long
+	next
+}
+{ print }' "$T_TMP/all.txt" >"$T_TMP/synthetic-headers.txt"
+fails=0
+for opts in "" "--pid" "--tid --all --addrs"; do
+	# shellcheck disable=SC2086
+	compare "synthetic-headers $opts" $opts "$T_TMP/synthetic-headers.txt" >>"$T_TMP/fails-caches" || fails=$((fails + 1))
+done
+ok "$fails" "frame-line, event-tail and root-name caches equal TD_PLAIN=1 on rewritten headers (no options, --pid, --tid --all --addrs)"
+[ -s "$T_TMP/fails-caches" ] && sed 's/^/# /' "$T_TMP/fails-caches"
 # the memo is a fast path, not a second answer: -j1 and -j2 agree on the mixed stream
 run_to "$T_TMP/j1" "$F" -j1 "$T_TMP/all3.txt"
 run_to "$T_TMP/j2" "$F" -j2 "$T_TMP/all3.txt"
