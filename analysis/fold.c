@@ -115,12 +115,16 @@ struct fold {
 	struct body_memo memo;
 };
 
-static void vec_push(struct id_vec *v, uint32_t id)
+static void __attribute__((noinline)) vec_grow(struct id_vec *v)
 {
-	if (v->n == v->cap) {
-		v->cap = v->cap ? v->cap * 2 : 256;
-		v->v = td_realloc(v->v, v->cap * sizeof(*v->v));
-	}
+	v->cap = v->cap ? v->cap * 2 : 256;
+	v->v = td_realloc(v->v, v->cap * sizeof(*v->v));
+}
+
+static inline void vec_push(struct id_vec *v, uint32_t id)
+{
+	if (__builtin_expect(v->n == v->cap, 0))
+		vec_grow(v);
 	v->v[v->n++] = id;
 }
 
