@@ -133,7 +133,7 @@ struct sym_slot {
 	uint32_t sym_id;
 };
 
-#define SYM_BITS 15
+#define SYM_BITS 14
 
 static void maps_insert(struct maps *ms, const struct map *mp, bool bisect);
 
@@ -480,10 +480,8 @@ static uint32_t process_index(struct machine *m, int32_t pid)
 	return c->id - 1;
 }
 
-static struct maps *process(struct machine *m, int32_t pid)
+static struct maps * __attribute__((noinline)) process_lookup(struct machine *m, int32_t pid)
 {
-	if (m->last_proc && m->last_pid == pid)     /* a sample's frames are all one process's */
-		return &m->procs[m->last_proc - 1];
 	uint32_t id = process_index(m, pid);
 	if (id >= m->procs_cap) {
 		size_t cap = td_alloc_nr(m->procs_cap, (size_t)id + 1, sizeof(*m->procs));
@@ -494,6 +492,13 @@ static struct maps *process(struct machine *m, int32_t pid)
 	m->last_pid = pid;
 	m->last_proc = id + 1;
 	return &m->procs[id];
+}
+
+static inline struct maps *process(struct machine *m, int32_t pid)
+{
+	if (m->last_proc && m->last_pid == pid)     /* a sample's frames are all one process's */
+		return &m->procs[m->last_proc - 1];
+	return process_lookup(m, pid);
 }
 
 static void thread_exited(struct machine *m, struct thread *t);
