@@ -95,6 +95,9 @@ struct machine {
 	struct resolved *cache;      /* direct-mapped, by (pid, cpumode, ip) */
 	struct sym_slot *syms;       /* direct-mapped, by (dso, key) */
 	uint32_t no_sym_id;          /* sym_ids' id of (no symbol, no dso) */
+	struct td_intern *bid_names; /* the file's build-id table: file names, */
+	size_t *bid_first;           /* by their id: the index of their first entry */
+	size_t bid_cap, bid_seen;    /* entries indexed */
 	bool plain;                  /* td_plain(): no syms, maps_insert walks */
 	struct td_intern *sym_ids;   /* (sym, dso) pointer pairs */
 	struct td_intern *inl_keys;  /* (dso, key) of the addresses whose inline chains are known */
@@ -139,13 +142,31 @@ static void maps_insert(struct maps *ms, const struct map *mp, bool bisect);
 
 /* ---- dsos ------------------------------------------------------------------------- */
 
-static const char *recorded_build_id(const struct machine *m, const char *name)
+/* The file's build-id table by file name, the first entry of a name
+ * winning. Indexed when the machine is made; entries that arrive later
+ * (pipe mode, played on one thread) are indexed at the next lookup, so in
+ * file mode lookups from the reading thread only read. */
+static void index_build_ids(struct machine *m)
 {
 	const struct pd_info *in = &m->data->info;
-	for (size_t i = 0; i < in->nr_build_ids; i++)
-		if (in->build_ids[i].filename && strcmp(in->build_ids[i].filename, name) == 0)
-			return in->build_ids[i].hex;
-	return "";
+	for (; m->bid_seen < in->nr_build_ids; m->bid_seen++) {
+		const char *f = in->build_ids[m->bid_seen].filename;
+		if (!f)
+			continue;
+		uint32_t n = td_intern_count(m->bid_names), id = td_intern(m->bid_names, f, strlen(f));
+		if (id == n) {
+			TD_ALLOC_GROW(m->bid_first, (size_t)n + 1, m->bid_cap);
+			m->bid_first[id] = m->bid_seen;
+		}
+	}
+}
+
+static const char *recorded_build_id(struct machine *m, const char *name)
+{
+	if (m->bid_seen < m->data->info.nr_build_ids)
+		index_build_ids(m);
+	uint32_t id = td_intern_find(m->bid_names, name, strlen(name));
+	return id == UINT32_MAX ? "" : m->data->info.build_ids[m->bid_first[id]].hex;
 }
 
 static uint32_t dso_of(struct machine *m, const char *name, enum dso_kind kind)
@@ -686,10 +707,14 @@ static enum dso_kind user_map_kind(const struct pd_record *r, const char **name,
 /* The build id an MMAP2 record carries ("" if none). */
 static void record_build_id(const struct pd_record *r, char hex[41])
 {
-	hex[0] = '\0';
+	static const char digits[] = "0123456789abcdef";
+	int n = 0;
 	if (r->type == PERF_RECORD_MMAP2 && r->u.mmap.has_build_id)
-		for (int i = 0; i < r->u.mmap.build_id_size && i < 20; i++)
-			snprintf(hex + 2 * i, 3, "%02x", r->u.mmap.build_id[i]);
+		for (; n < r->u.mmap.build_id_size && n < 20; n++) {
+			hex[2 * n] = digits[r->u.mmap.build_id[n] >> 4];
+			hex[2 * n + 1] = digits[r->u.mmap.build_id[n] & 15];
+		}
+	hex[2 * n] = '\0';
 }
 
 static void user_mmap(struct machine *m, const struct pd_record *r)
@@ -1163,6 +1188,8 @@ struct machine *machine_new(const struct perf_data *d, const struct machine_opti
 		snprintf(m->buildid_dir, sizeof m->buildid_dir, "%s", o->buildid_dir);
 	else
 		snprintf(m->buildid_dir, sizeof m->buildid_dir, "%s/.debug", getenv("HOME") ? getenv("HOME") : "");
+	m->bid_names = td_intern_new();
+	index_build_ids(m);
 	m->names = td_intern_new();
 	m->pids = td_intern_new();
 	m->tids = td_intern_new();
@@ -1212,6 +1239,8 @@ void machine_free(struct machine *m)
 	free(m->user_maps);
 	symbol_loader_stop(m->loader);
 	kallsyms_free(m->ksyms);
+	td_intern_free(m->bid_names);
+	free(m->bid_first);
 	td_intern_free(m->names);
 	td_intern_free(m->pids);
 	td_intern_free(m->tids);
