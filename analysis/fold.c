@@ -160,23 +160,28 @@ struct fold {
 	} pnames[64];
 };
 
-/* Room for extra more ids at v->v + v->n. */
-static uint32_t *vec_reserve(struct id_vec *v, size_t extra)
+/* v's room grown to at least need ids: out of line, as it is rare. */
+static void __attribute__((noinline)) vec_grow(struct id_vec *v, size_t need)
 {
-	if (v->cap - v->n < extra) {
-		size_t cap = v->cap ? v->cap * 2 : 256;
-		while (cap - v->n < extra)
-			cap *= 2;
-		v->cap = cap;
-		v->v = td_realloc(v->v, v->cap * sizeof(*v->v));
-	}
+	size_t cap = v->cap ? v->cap * 2 : 256;
+	while (cap < need)
+		cap *= 2;
+	v->cap = cap;
+	v->v = td_realloc(v->v, v->cap * sizeof(*v->v));
+}
+
+/* Room for extra more ids at v->v + v->n. */
+static inline uint32_t *vec_reserve(struct id_vec *v, size_t extra)
+{
+	if (__builtin_expect(v->cap - v->n < extra, 0))
+		vec_grow(v, v->n + extra);
 	return v->v + v->n;
 }
 
 static inline void vec_push(struct id_vec *v, uint32_t id)
 {
 	if (__builtin_expect(v->n == v->cap, 0))
-		vec_reserve(v, 1);
+		vec_grow(v, v->n + 1);
 	v->v[v->n++] = id;
 }
 

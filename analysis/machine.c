@@ -13,6 +13,7 @@
 #include "common/demangle.h"
 #include "parsers/dwarf_inlines.h"
 #include "common/grow.h"
+#include "common/plain.h"
 #include "parsers/elf_symbols.h"
 #include "parsers/kallsyms.h"
 #include "symbol_loader.h"
@@ -46,6 +47,8 @@ struct maps {
 	size_t n, cap;
 	uint32_t gen;                /* a process's: renewed whenever its maps change */
 	uint32_t live;               /* a process's threads seen and not exited */
+	bool disjoint;               /* known: every map is non-empty and ends at or before the next starts
+					(false: not known) */
 };
 
 struct thread {
@@ -78,8 +81,7 @@ struct machine {
 	char ref_name[32];
 	struct kallsyms *ksyms;
 	bool ksyms_tried;
-	uint32_t comm_gen;           /* bumped by COMM and FORK */
-	struct comm_slot { int32_t pid, tid; uint32_t gen; const char *comm; } comm_cache[COMM_SLOTS];
+	struct comm_slot { int32_t pid, tid; uint32_t thread; } comm_cache[COMM_SLOTS];   /* thread: index + 1 */
 	char ksyms_path[700];        /* where they come from */
 	bool ksyms_ahead;            /* the loader reads them */
 	struct symbol_places places;
@@ -88,7 +90,15 @@ struct machine {
 	uint32_t kernel_gen;         /* bumped whenever a kernel lookup could change */
 	uint32_t next_gen;           /* the last generation handed out to a process */
 	struct proc_slot { int32_t pid; uint32_t id; } proc_cache[PROC_SLOTS];   /* id: index + 1; 0 empty */
+	int32_t last_pid;            /* the process last looked up, */
+	uint32_t last_proc;          /* its index + 1 (0: none) */
 	struct resolved *cache;      /* direct-mapped, by (pid, cpumode, ip) */
+	struct sym_slot *syms;       /* direct-mapped, by (dso, key) */
+	uint32_t no_sym_id;          /* sym_ids' id of (no symbol, no dso) */
+	struct td_intern *bid_names; /* the file's build-id table: file names, */
+	size_t *bid_first;           /* by their id: the index of their first entry */
+	size_t bid_cap, bid_seen;    /* entries indexed */
+	bool plain;                  /* td_plain(): no syms, maps_insert walks */
 	struct td_intern *sym_ids;   /* (sym, dso) pointer pairs */
 	struct td_intern *inl_keys;  /* (dso, key) of the addresses whose inline chains are known */
 	struct inl_chain { uint32_t first, n; } *inl;
@@ -118,17 +128,45 @@ struct resolved {
 
 #define CACHE_BITS 14
 
-static void maps_insert(struct maps *ms, const struct map *mp);
+/* A binary's symbol at a key (see map_symbol). */
+struct sym_slot {
+	uint64_t key, start;
+	const char *sym;
+	uint32_t dso;                /* index + 1; 0: empty */
+	uint32_t sym_id;
+};
+
+#define SYM_BITS 14
+
+static void maps_insert(struct maps *ms, const struct map *mp, bool bisect);
 
 /* ---- dsos ------------------------------------------------------------------------- */
 
-static const char *recorded_build_id(const struct machine *m, const char *name)
+/* The file's build-id table by file name, the first entry of a name
+ * winning. Indexed when the machine is made; entries that arrive later
+ * (pipe mode, played on one thread) are indexed at the next lookup, so in
+ * file mode lookups from the reading thread only read. */
+static void index_build_ids(struct machine *m)
 {
 	const struct pd_info *in = &m->data->info;
-	for (size_t i = 0; i < in->nr_build_ids; i++)
-		if (in->build_ids[i].filename && strcmp(in->build_ids[i].filename, name) == 0)
-			return in->build_ids[i].hex;
-	return "";
+	for (; m->bid_seen < in->nr_build_ids; m->bid_seen++) {
+		const char *f = in->build_ids[m->bid_seen].filename;
+		if (!f)
+			continue;
+		uint32_t n = td_intern_count(m->bid_names), id = td_intern(m->bid_names, f, strlen(f));
+		if (id == n) {
+			TD_ALLOC_GROW(m->bid_first, (size_t)n + 1, m->bid_cap);
+			m->bid_first[id] = m->bid_seen;
+		}
+	}
+}
+
+static const char *recorded_build_id(struct machine *m, const char *name)
+{
+	if (m->bid_seen < m->data->info.nr_build_ids)
+		index_build_ids(m);
+	uint32_t id = td_intern_find(m->bid_names, name, strlen(name));
+	return id == UINT32_MAX ? "" : m->data->info.build_ids[m->bid_first[id]].hex;
 }
 
 static uint32_t dso_of(struct machine *m, const char *name, enum dso_kind kind)
@@ -257,7 +295,7 @@ static void use_kcore(struct machine *m)
 	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
 	size_t nph = 0;
 	if (elf && elf_getphdrnum(elf, &nph) == 0 && nph > 0) {
-		struct maps kmaps = { NULL, 0, 0, 0, 0 };
+		struct maps kmaps = { NULL, 0, 0, 0, 0, false };
 		for (size_t i = 0; i < nph; i++) {
 			GElf_Phdr ph;
 			uint64_t size;
@@ -265,7 +303,7 @@ static void use_kcore(struct machine *m)
 			    !(size = ph.p_memsz < ph.p_filesz ? ph.p_memsz : ph.p_filesz))
 				continue;
 			struct map mp = { ph.p_vaddr, ph.p_vaddr + size, 0, m->kernel_dso, true };
-			maps_insert(&kmaps, &mp);
+			maps_insert(&kmaps, &mp, !m->plain);
 		}
 		if (kmaps.n) {
 			free(m->kmaps.v);
@@ -358,10 +396,61 @@ static void maps_push(struct maps *ms, const struct map *mp, size_t at)
 	ms->n++;
 }
 
-/* Insert, cutting whatever the new map covers out of older ones (perf
- * keeps the parts of an old map before and after the new one). */
-static void maps_insert(struct maps *ms, const struct map *mp)
+static bool maps_are_disjoint(const struct maps *ms)
 {
+	for (size_t i = 0; i < ms->n; i++)
+		if (ms->v[i].start >= ms->v[i].end || (i + 1 < ms->n && ms->v[i].end > ms->v[i + 1].start))
+			return false;
+	return true;
+}
+
+/* maps_insert on disjoint maps: the maps the new one overlaps are a run
+ * [a, b) found by bisection (ends ascend with starts), replaced by the
+ * part of the first before it, the new map, and the part of the last
+ * after it: what the general walk below leaves, without walking. */
+static void maps_insert_disjoint(struct maps *ms, const struct map *mp)
+{
+	size_t a = 0, b = ms->n;
+	while (a < b) {               /* the first map ending after the new one starts */
+		size_t mid = a + (b - a) / 2;
+		if (ms->v[mid].end <= mp->start)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	b = a;
+	while (b < ms->n && ms->v[b].start < mp->end)
+		b++;
+	struct map keep[3];
+	int nkeep = 0;
+	if (a < b && ms->v[a].start < mp->start) {
+		keep[nkeep] = ms->v[a];
+		keep[nkeep++].end = mp->start;
+	}
+	keep[nkeep++] = *mp;
+	if (a < b && ms->v[b - 1].end > mp->end) {
+		keep[nkeep] = ms->v[b - 1];
+		keep[nkeep].start = mp->end;
+		if (!ms->v[b - 1].identity)
+			keep[nkeep].pgoff += mp->end - ms->v[b - 1].start;
+		nkeep++;
+	}
+	size_t n = ms->n - (b - a) + (size_t)nkeep;
+	TD_ALLOC_GROW(ms->v, n, ms->cap);
+	memmove(ms->v + a + nkeep, ms->v + b, (ms->n - b) * sizeof(*ms->v));
+	memcpy(ms->v + a, keep, (size_t)nkeep * sizeof(*keep));
+	ms->n = n;
+}
+
+/* Insert, cutting whatever the new map covers out of older ones (perf
+ * keeps the parts of an old map before and after the new one); bisect:
+ * by maps_insert_disjoint when it can (not under td_plain()). */
+static void maps_insert(struct maps *ms, const struct map *mp, bool bisect)
+{
+	if (bisect && ms->disjoint && mp->start < mp->end) {
+		maps_insert_disjoint(ms, mp);
+		return;
+	}
 	size_t w = 0;
 	struct map keep[3];              /* the part before, the part after, the new map */
 	int nkeep = 0;
@@ -391,6 +480,7 @@ static void maps_insert(struct maps *ms, const struct map *mp)
 			at++;
 		maps_push(ms, &keep[k], at);
 	}
+	ms->disjoint = maps_are_disjoint(ms);
 }
 
 static const struct map *maps_find(const struct maps *ms, uint64_t addr)
@@ -411,7 +501,7 @@ static uint32_t process_index(struct machine *m, int32_t pid)
 	return c->id - 1;
 }
 
-static struct maps *process(struct machine *m, int32_t pid)
+static struct maps * __attribute__((noinline)) process_lookup(struct machine *m, int32_t pid)
 {
 	uint32_t id = process_index(m, pid);
 	if (id >= m->procs_cap) {
@@ -420,7 +510,16 @@ static struct maps *process(struct machine *m, int32_t pid)
 		memset(m->procs + m->procs_cap, 0, (cap - m->procs_cap) * sizeof(*m->procs));
 		m->procs_cap = cap;
 	}
+	m->last_pid = pid;
+	m->last_proc = id + 1;
 	return &m->procs[id];
+}
+
+static inline struct maps *process(struct machine *m, int32_t pid)
+{
+	if (m->last_proc && m->last_pid == pid)     /* a sample's frames are all one process's */
+		return &m->procs[m->last_proc - 1];
+	return process_lookup(m, pid);
 }
 
 static void thread_exited(struct machine *m, struct thread *t);
@@ -482,7 +581,7 @@ static void release_exited(struct machine *m)
 		struct maps *ms = process(m, m->exited[i].pid);
 		if (ms->live == 0 && ms->gen == m->exited[i].gen) {
 			free(ms->v);
-			*ms = (struct maps){ NULL, 0, 0, ++m->next_gen, 0 };
+			*ms = (struct maps){ NULL, 0, 0, ++m->next_gen, 0, false };
 		}
 	}
 	m->exited_head = i;
@@ -509,13 +608,11 @@ static void apply_exit(struct machine *m, const struct pd_record *r)
 
 static void set_comm(struct machine *m, struct thread *t, const char *comm)
 {
-	m->comm_gen++;
 	t->comm = td_intern(m->comms, comm, strlen(comm));
 }
 
 static void apply_fork(struct machine *m, const struct pd_record *r)
 {
-	m->comm_gen++;
 	uint32_t pid = r->u.task.pid, tid = r->u.task.tid, ppid = r->u.task.ppid, ptid = r->u.task.ptid;
 	struct thread *parent = thread(m, (int32_t)ppid, (int32_t)ptid, NULL);
 	uint32_t comm = parent->comm;
@@ -537,13 +634,14 @@ static void apply_fork(struct machine *m, const struct pd_record *r)
 	struct maps *from = process(m, (int32_t)ppid);
 	struct map *copy = NULL;
 	size_t n = clone ? from->n : 0;
+	bool from_disjoint = from->disjoint;
 	if (n) {
 		copy = td_malloc(n * sizeof(*copy));
 		memcpy(copy, from->v, n * sizeof(*copy));
 	}
 	struct maps *to = process(m, (int32_t)pid);   /* may move procs: from is stale now */
 	free(to->v);
-	*to = (struct maps){ copy, n, n, ++m->next_gen, to->live };
+	*to = (struct maps){ copy, n, n, ++m->next_gen, to->live, n && from_disjoint };
 }
 
 static void kernel_mmap(struct machine *m, const struct pd_record *r)
@@ -568,7 +666,7 @@ static void kernel_mmap(struct machine *m, const struct pd_record *r)
 		snprintf(dname, sizeof dname, "[%s]", mod);
 		mp.dso = dso_of(m, *recorded_build_id(m, name) ? name : dname, DSO_MODULE);
 		snprintf(m->dsos[mp.dso].module, sizeof m->dsos[mp.dso].module, "%s", mod);
-		maps_insert(&m->kmaps, &mp);
+		maps_insert(&m->kmaps, &mp, !m->plain);
 	} else if (is_kernel) {
 		mp.dso = m->kernel_dso;
 		snprintf(m->ref_name, sizeof m->ref_name, "%s", name + 17);
@@ -579,7 +677,7 @@ static void kernel_mmap(struct machine *m, const struct pd_record *r)
 				m->kmaps.n--;
 				break;
 			}
-		maps_insert(&m->kmaps, &mp);
+		maps_insert(&m->kmaps, &mp, !m->plain);
 		m->kernel_mapped = true;
 	}
 }
@@ -609,10 +707,14 @@ static enum dso_kind user_map_kind(const struct pd_record *r, const char **name,
 /* The build id an MMAP2 record carries ("" if none). */
 static void record_build_id(const struct pd_record *r, char hex[41])
 {
-	hex[0] = '\0';
+	static const char digits[] = "0123456789abcdef";
+	int n = 0;
 	if (r->type == PERF_RECORD_MMAP2 && r->u.mmap.has_build_id)
-		for (int i = 0; i < r->u.mmap.build_id_size && i < 20; i++)
-			snprintf(hex + 2 * i, 3, "%02x", r->u.mmap.build_id[i]);
+		for (; n < r->u.mmap.build_id_size && n < 20; n++) {
+			hex[2 * n] = digits[r->u.mmap.build_id[n] >> 4];
+			hex[2 * n + 1] = digits[r->u.mmap.build_id[n] & 15];
+		}
+	hex[2 * n] = '\0';
 }
 
 static void user_mmap(struct machine *m, const struct pd_record *r)
@@ -629,7 +731,7 @@ static void user_mmap(struct machine *m, const struct pd_record *r)
 		record_build_id(r, d->build_id);
 	thread(m, (int32_t)r->u.mmap.pid, (int32_t)r->u.mmap.tid, NULL);
 	struct maps *ms = process(m, (int32_t)r->u.mmap.pid);
-	maps_insert(ms, &mp);
+	maps_insert(ms, &mp, !m->plain);
 	ms->gen = ++m->next_gen;
 }
 
@@ -696,9 +798,8 @@ void machine_want_symbols(struct machine *m, const struct pd_record *r)
 
 /* ---- lookups ---------------------------------------------------------------------- */
 
-static const char *comm_of(struct machine *m, int32_t pid, int32_t tid)
+static const char *comm_of(struct machine *m, const struct thread *t, int32_t tid)
 {
-	struct thread *t = thread(m, pid, tid, NULL);
 	if (t->comm == UINT32_MAX) {
 		snprintf(m->tmp, sizeof m->tmp, ":%d", (int)tid);
 		return m->tmp;
@@ -706,17 +807,20 @@ static const char *comm_of(struct machine *m, int32_t pid, int32_t tid)
 	return td_intern_str(m->comms, t->comm, NULL);
 }
 
-/* Samples come from a few threads at a time: answers are kept, by tid,
- * until a COMM or FORK record. A never-named thread's ":TID" is not kept
- * (it lives in a buffer the next such answer reuses). */
+/* Samples come from a few threads at a time: their thread's index is
+ * kept by tid (a tid's index never changes), and used while looking the
+ * thread up would change nothing (the same process, alive or exited). */
 const char *machine_comm(struct machine *m, int32_t pid, int32_t tid)
 {
 	struct comm_slot *c = &m->comm_cache[(uint32_t)tid % COMM_SLOTS];
-	if (c->comm && c->gen == m->comm_gen && c->pid == pid && c->tid == tid)
-		return c->comm;
-	const char *comm = comm_of(m, pid, tid);
-	*c = (struct comm_slot){ pid, tid, m->comm_gen, comm == m->tmp ? NULL : comm };
-	return comm;
+	if (c->thread && c->pid == pid && c->tid == tid) {
+		const struct thread *t = &m->threads[c->thread - 1];
+		if ((pid == -1 || pid == 0 || pid == t->pid) && (t->live || t->exited || t->pid <= 0))
+			return comm_of(m, t, tid);
+	}
+	const struct thread *t = thread(m, pid, tid, NULL);
+	*c = (struct comm_slot){ pid, tid, (uint32_t)(t - m->threads) + 1 };
+	return comm_of(m, t, tid);
 }
 
 static void load_symbols(struct machine *m, struct dso *d)
@@ -732,35 +836,67 @@ static void load_symbols(struct machine *m, struct dso *d)
 		load_kernel_symbols(m);
 }
 
-/* The symbol of ip in the map's binary and ip's offset into it. */
-static const char *map_symbol(struct machine *m, const struct map *mp, uint64_t ip, uint64_t *off)
+/* Where perf looks ip up in the map's binary: the key. */
+static uint64_t symbol_key(const struct dso *d, const struct map *mp, uint64_t ip)
+{
+	return (d->kind == DSO_FILE || d->kind == DSO_VDSO) && d->elf ? elf_symbols_key(d->elf, ip, mp->start, mp->pgoff) : ip;
+}
+
+/* The symbol covering key in the binary (*start its key), or NULL. */
+static const char *symbol_at(struct machine *m, const struct dso *d, uint64_t key, uint64_t *start)
+{
+	*start = 0;
+	switch (d->kind) {
+	case DSO_FILE:
+	case DSO_VDSO:
+		return d->elf ? elf_symbols_find(d->elf, key, start) : NULL;
+	case DSO_PERF_MAP:
+		return find_jit(d, key, start);
+	case DSO_KERNEL:
+	case DSO_MODULE:
+		return m->ksyms ? kallsyms_find(m->ksyms, d->kind == DSO_MODULE ? d->module : NULL, key, start) : NULL;
+	default:
+		return NULL;
+	}
+}
+
+/* Symbols found in a binary stay what they are once its symbols (the
+ * kernel's: kallsyms) were read: they are kept by (binary, key) as well,
+ * for the processes that map it next and the addresses the cache by
+ * (pid, ip) let go. */
+static bool symbols_final(const struct machine *m, const struct dso *d)
+{
+	return d->loaded && (d->kind == DSO_FILE || d->kind == DSO_VDSO || d->kind == DSO_PERF_MAP ||
+			     ((d->kind == DSO_KERNEL || d->kind == DSO_MODULE) && m->ksyms_tried));
+}
+
+static struct sym_slot *sym_slot(const struct machine *m, uint32_t dso, uint64_t key)
+{
+	uint64_t h = (key ^ (uint64_t)dso << 40) * 0x9e3779b97f4a7c15u;
+	return &m->syms[h >> (64 - SYM_BITS)];
+}
+
+/* The symbol of ip in the map's binary, ip's offset into it and the
+ * (symbol, binary) pair's id. */
+static void map_symbol(struct machine *m, const struct map *mp, uint64_t ip, struct machine_frame *out)
 {
 	struct dso *d = &m->dsos[mp->dso];
 	if (!d->loaded)
 		load_symbols(m, d);
-	uint64_t start = 0, at = ip;
-	const char *sym = NULL;
-	switch (d->kind) {
-	case DSO_FILE:
-	case DSO_VDSO:
-		if (d->elf) {
-			at = elf_symbols_key(d->elf, ip, mp->start, mp->pgoff);
-			sym = elf_symbols_find(d->elf, at, &start);
-		}
-		break;
-	case DSO_PERF_MAP:
-		sym = find_jit(d, ip, &start);
-		break;
-	case DSO_KERNEL:
-	case DSO_MODULE:
-		if (m->ksyms)
-			sym = kallsyms_find(m->ksyms, d->kind == DSO_MODULE ? d->module : NULL, ip, &start);
-		break;
-	default:
-		break;
+	uint64_t key = symbol_key(d, mp, ip), start;
+	struct sym_slot *s = !m->plain && symbols_final(m, d) ? sym_slot(m, mp->dso, key) : NULL;
+	if (s && s->dso == mp->dso + 1 && s->key == key) {
+		out->sym = s->sym;
+		out->sym_off = key - s->start;
+		out->sym_id = s->sym_id;
+		return;
 	}
-	*off = at - start;
-	return sym;
+	out->sym = symbol_at(m, d, key, &start);
+	out->sym_off = key - start;
+	const char *pair[2] = { out->sym, out->dso };
+	out->sym_id = td_intern(m->sym_ids, (const char *)pair, sizeof pair);
+	if (s)
+		*s = (struct sym_slot){ key, start, out->sym, mp->dso + 1, out->sym_id };
 }
 
 /* Without a kernel MMAP record perf keeps the map it made at start-up
@@ -785,12 +921,12 @@ static void default_kernel_map(struct machine *m)
 	if (!start)
 		return;
 	struct map mp = { start, end, 0, m->kernel_dso, true };
-	maps_insert(&m->kmaps, &mp);
+	maps_insert(&m->kmaps, &mp, !m->plain);
 }
 
 static void resolve(struct machine *m, int32_t pid, int cpumode, uint64_t ip, struct machine_frame *out)
 {
-	*out = (struct machine_frame){ NULL, 0, NULL, ip, 0 };
+	*out = (struct machine_frame){ NULL, 0, NULL, ip, m->no_sym_id };
 	const struct maps *ms;
 	if (cpumode == PERF_RECORD_MISC_KERNEL) {
 		if (!m->kernel_mapped)
@@ -807,7 +943,7 @@ static void resolve(struct machine *m, int32_t pid, int cpumode, uint64_t ip, st
 	out->dso = m->dsos[mp->dso].name;
 	out->addr = mp->identity ? ip : ip - mp->start + mp->pgoff;
 	struct map copy = *mp;        /* loading kernel symbols can rebuild kmaps (kcore, stretch): mp may move */
-	out->sym = map_symbol(m, &copy, ip, &out->sym_off);
+	map_symbol(m, &copy, ip, out);
 }
 
 /* Samples hit the same addresses over and over: remember the answers
@@ -847,8 +983,6 @@ void machine_resolve(struct machine *m, int32_t pid, int cpumode, uint64_t ip, s
 		return;
 	}
 	resolve(m, pid, cpumode, ip, out);
-	const char *pair[2] = { out->sym, out->dso };
-	out->sym_id = td_intern(m->sym_ids, (const char *)pair, sizeof pair);
 	if (generation(m, pid, cpumode) != gen)
 		return;                       /* symbols or maps were loaded on the way */
 	*c = (struct resolved){ ip, pid, (int16_t)cpumode, gen, *out };
@@ -1054,6 +1188,8 @@ struct machine *machine_new(const struct perf_data *d, const struct machine_opti
 		snprintf(m->buildid_dir, sizeof m->buildid_dir, "%s", o->buildid_dir);
 	else
 		snprintf(m->buildid_dir, sizeof m->buildid_dir, "%s/.debug", getenv("HOME") ? getenv("HOME") : "");
+	m->bid_names = td_intern_new();
+	index_build_ids(m);
 	m->names = td_intern_new();
 	m->pids = td_intern_new();
 	m->tids = td_intern_new();
@@ -1063,7 +1199,11 @@ struct machine *machine_new(const struct perf_data *d, const struct machine_opti
 	choose_kallsyms(m);
 	start_loader(m, d);
 	m->cache = td_calloc((size_t)1 << CACHE_BITS, sizeof(*m->cache));
+	m->plain = td_plain();
+	m->syms = m->plain ? NULL : td_calloc((size_t)1 << SYM_BITS, sizeof(*m->syms));
 	m->sym_ids = td_intern_new();
+	const char *none[2] = { NULL, NULL };
+	m->no_sym_id = td_intern(m->sym_ids, (const char *)none, sizeof none);
 	m->inl_keys = td_intern_new();
 	m->inl_names = td_intern_new();
 	set_comm(m, thread(m, 0, 0, NULL), "swapper");    /* perf's idle thread */
@@ -1089,6 +1229,7 @@ void machine_free(struct machine *m)
 	free(m->threads);
 	free(m->kmaps.v);
 	free(m->cache);
+	free(m->syms);
 	td_intern_free(m->sym_ids);
 	td_intern_free(m->inl_keys);
 	td_intern_free(m->inl_names);
@@ -1098,6 +1239,8 @@ void machine_free(struct machine *m)
 	free(m->user_maps);
 	symbol_loader_stop(m->loader);
 	kallsyms_free(m->ksyms);
+	td_intern_free(m->bid_names);
+	free(m->bid_first);
 	td_intern_free(m->names);
 	td_intern_free(m->pids);
 	td_intern_free(m->tids);
