@@ -1519,24 +1519,19 @@ static void write_lines(const struct fold *f, const struct out_line *lines, size
 #define SPLIT_SAMPLE 64              /* sampled lines a splitter, to choose the parts */
 
 /* One thread's part of the output: lines between two splitters, sorted
- * and written to out (the first part's is the caller's stream, the
- * others' a memory stream copied to it in order). */
+ * on a thread of its own; the caller writes the parts in order, so memory
+ * never holds more than a line of output text. */
 struct write_part {
-	const struct fold *f;
 	struct out_line *lines;
 	size_t n;
-	FILE *out;
-	char *buf;
-	size_t len;
 	pthread_t thread;
 	bool started;
 };
 
-static void *sort_and_write(void *arg)
+static void *sort_part(void *arg)
 {
 	struct write_part *w = arg;
 	qsort(w->lines, w->n, sizeof(*w->lines), cmp_lines);
-	write_lines(w->f, w->lines, w->n, w->out);
 	return NULL;
 }
 
@@ -1569,8 +1564,8 @@ static size_t part_of(const struct out_line *l, const struct out_line *split, si
 
 /* Sorted by text. With opt.threads > 1 and enough lines, the lines are
  * cut into parts between splitters (quantiles of a sorted sample), each
- * sorted and written by its own thread, and the parts come out in order:
- * the bytes one thread writes. */
+ * sorted by its own thread, and the parts are written in order: the bytes
+ * one thread writes. */
 void fold_write(struct fold *f, FILE *out)
 {
 	settle(f);
@@ -1637,26 +1632,14 @@ void fold_write(struct fold *f, FILE *out)
 		parts[0].lines = lines;
 		parts[0].n = nstacks;
 	}
+	for (size_t k = 1; k < nparts; k++)
+		parts[k].started = pthread_create(&parts[k].thread, NULL, sort_part, &parts[k]) == 0;
 	for (size_t k = 0; k < nparts; k++) {
-		parts[k].f = f;
-		parts[k].out = k == 0 ? out : open_memstream(&parts[k].buf, &parts[k].len);
-		if (k > 0 && parts[k].out)
-			parts[k].started = pthread_create(&parts[k].thread, NULL, sort_and_write, &parts[k]) == 0;
-	}
-	sort_and_write(&parts[0]);
-	for (size_t k = 1; k < nparts; k++) {
 		if (parts[k].started)
 			pthread_join(parts[k].thread, NULL);
-		if (!parts[k].out) {                 /* no memory stream: written here, in turn */
-			parts[k].out = out;
-			sort_and_write(&parts[k]);
-			continue;
-		}
-		if (!parts[k].started)
-			sort_and_write(&parts[k]);
-		fclose(parts[k].out);
-		fwrite(parts[k].buf, 1, parts[k].len, out);
-		free(parts[k].buf);
+		else
+			sort_part(&parts[k]);
+		write_lines(f, parts[k].lines, parts[k].n, out);
 	}
 	rank_mid = rank_end = NULL;
 	free(ranks);
