@@ -36,7 +36,7 @@ struct rec {
 #define NAME_INDEX 0x3fffffffu
 
 struct wide {
-	uint32_t rec;
+	uint64_t rec;                /* the range's index in rec */
 	uint64_t start, hi;
 };
 
@@ -609,7 +609,7 @@ static void add_range(void *ctx, const struct symtab_range *x)
 	bool wide = x->start != x->lo || x->hi - x->lo > UINT32_MAX;
 	if (wide) {
 		TD_ALLOC_GROW(e->wide, e->nwide + 1, e->wide_cap);
-		e->wide[e->nwide++] = (struct wide){ (uint32_t)e->nrec, x->start, x->hi };
+		e->wide[e->nwide++] = (struct wide){ e->nrec, x->start, x->hi };
 	}
 	TD_ALLOC_GROW(e->rec, e->nrec + 1, e->rec_cap);
 	e->rec[e->nrec++] = (struct rec){ x->lo, wide ? 0 : (uint32_t)(x->hi - x->lo), name | (wide ? NAME_WIDE : 0) };
@@ -942,15 +942,8 @@ static const char *shown_name(struct elf_symbols *e, size_t r)
 
 static const struct wide *wide_of(const struct elf_symbols *e, size_t r)
 {
-	size_t lo = 0, hi = e->nwide;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (e->wide[mid].rec < r)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return &e->wide[lo];         /* present: the range is marked wide */
+	/* present (the range is marked wide): the last entry at or before r is r's */
+	return &e->wide[td_count_at_or_before(e->wide, e->nwide, sizeof(*e->wide), offsetof(struct wide, rec), r) - 1];
 }
 
 const char *elf_symbols_find(const struct elf_symbols *e, uint64_t vaddr, uint64_t *start)

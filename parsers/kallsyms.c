@@ -31,7 +31,7 @@ struct kallsyms {
 	struct ksym *sym;            /* while loading */
 	size_t n, cap;
 	struct kept *kept;           /* kernel proper, then each module, each in address order */
-	struct kwide { size_t at; uint64_t end; } *wide;   /* by at */
+	struct kwide { uint64_t at; uint64_t end; } *wide;   /* by at */
 	size_t nwide, wide_cap;
 	char *names;
 	size_t names_len, names_cap;
@@ -144,15 +144,9 @@ static uint64_t end_of(const struct kallsyms *k, size_t i)
 {
 	if (k->kept[i].len != LEN_WIDE)
 		return k->kept[i].start + k->kept[i].len;
-	size_t lo = 0, hi = k->nwide;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (k->wide[mid].at < i)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return k->wide[lo].end;      /* present: the symbol is marked wide */
+	/* present (the symbol is marked wide): the last entry at or before i is i's */
+	size_t w = td_count_at_or_before(k->wide, k->nwide, sizeof(*k->wide), offsetof(struct kwide, at), i) - 1;
+	return k->wide[w].end;
 }
 
 struct kallsyms *kallsyms_load(const char *path)
