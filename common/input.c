@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <poll.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -266,6 +267,39 @@ struct td_input *td_input_open_memory(const void *data, size_t len, const char *
 	return in;
 }
 
+/* A mapped file that shrinks while it is read faults (SIGBUS) on the
+ * pages past its new end. That is bad input, not a crash: the run ends
+ * saying so, with exit 2, before any output is written from the mapping
+ * (td-fold writes only once it has read everything). */
+static const char *volatile mapped_name;
+
+static void say(const char *s)
+{
+	ssize_t r = write(2, s, strlen(s));
+	(void)r;
+}
+
+static void mapped_file_shrank(int sig)
+{
+	(void)sig;
+	say(td_progname ? td_progname : "td");
+	say(": ");
+	say(mapped_name ? mapped_name : "input");
+	say(": the file shrank while it was read\n");
+	_exit(TD_EXIT_BAD);
+}
+
+static void catch_shrinking(const char *name)
+{
+	static bool installed;
+	mapped_name = name;
+	if (installed)
+		return;
+	struct sigaction sa = { .sa_handler = mapped_file_shrank };
+	sigemptyset(&sa.sa_mask);
+	installed = sigaction(SIGBUS, &sa, NULL) == 0;
+}
+
 void td_input_close(struct td_input *in)
 {
 	if (!in)
@@ -280,8 +314,10 @@ void td_input_close(struct td_input *in)
 		free(in->raw);
 	if (!in->borrowed)
 		free(in->buf);
-	if (in->map)
+	if (in->map) {
 		munmap(in->map, in->map_len);
+		mapped_name = NULL;
+	}
 	free(in);
 }
 
@@ -300,6 +336,7 @@ bool td_input_map(struct td_input *in, const char **p, size_t *len)
 		if (m == MAP_FAILED)
 			return false;
 		madvise(m, n + skip, MADV_SEQUENTIAL);
+		catch_shrinking(in->name);
 		in->map = m;
 		in->map_len = n + skip;
 		*p = (const char *)m + skip;

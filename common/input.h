@@ -40,8 +40,9 @@ void td_input_count_lines(struct td_input *in, unsigned long n);
  * instead of read: at *p, *len bytes (0 for an empty file), valid until
  * td_input_close(); the input is then at its end. False, and nothing
  * consumed, for a pipe, a compressed file, an input already read from, or
- * a mapping that fails: read it the usual way. The file must not shrink
- * while mapped (reading a page past its new end would fault). */
+ * a mapping that fails: read it the usual way. A file that shrinks while
+ * mapped ends the process: "FILE: the file shrank while it was read" on
+ * stderr, exit 2 (a read past its new end faults; SIGBUS is caught). */
 bool td_input_map(struct td_input *in, const char **p, size_t *len);
 /* The mapped bytes [p, p + n) are read: their whole pages leave this
  * process's memory (the page cache keeps them), so a mapped file never

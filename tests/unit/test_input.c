@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -283,6 +284,42 @@ static void test_map(void)
 	close(pipefd[0]);
 }
 
+/* A mapped file cut short while it is read: the reader dies with exit 2
+ * and a message naming the file, not of SIGBUS. */
+static void test_map_shrinks(void)
+{
+	static char text[3 * 4096];
+	memset(text, 'x', sizeof text);
+	char *p = write_tmp(text, sizeof text);
+	char err[] = "/tmp/td-input-err-XXXXXX";
+	int efd = mkstemp(err);
+	pid_t child = fork();
+	if (child == 0) {
+		dup2(efd, 2);
+		struct td_input *in = td_input_open(p);
+		const char *data;
+		size_t len;
+		if (!td_input_map(in, &data, &len) || truncate(p, 0) != 0)
+			_exit(10);
+		volatile char c = data[len - 1];     /* past the new end: faults */
+		(void)c;
+		_exit(11);
+	}
+	int status = 0;
+	waitpid(child, &status, 0);
+	char msg[256] = "";
+	ssize_t got = pread(efd, msg, sizeof msg - 1, 0);
+	msg[got > 0 ? got : 0] = '\0';
+	ok(WIFEXITED(status) && WEXITSTATUS(status) == 2 && strstr(msg, p) && strstr(msg, "the file shrank while it was read"),
+	   "map: a file that shrinks while mapped ends the run with exit 2 and says so");
+	if (!strstr(msg, "the file shrank"))
+		fprintf(stderr, "# child status %d, stderr: %s\n", status, msg);
+	close(efd);
+	unlink(err);
+	unlink(p);
+	free(p);
+}
+
 int main(void)
 {
 	td_quiet = 1;
@@ -294,5 +331,6 @@ int main(void)
 	test_runs();
 	test_memory();
 	test_map();
+	test_map_shrinks();
 	return tap_done();
 }
