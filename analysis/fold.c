@@ -6,6 +6,7 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#include "common/bytes.h"
 #include "common/diag.h"
 #include "common/intern.h"
 #include "common/plain.h"
@@ -508,36 +509,11 @@ static void note_skipped(struct fold *f, struct td_span ev, uint64_t samples)
 	f->skipped_samples[id] += samples;
 }
 
-static uint64_t load64(const char *p)
-{
-	uint64_t w;
-	memcpy(&w, p, sizeof w);
-	return w;
-}
-
 static uint32_t load32(const char *p)
 {
 	uint32_t w;
 	memcpy(&w, p, sizeof w);
 	return w;
-}
-
-/* a[0, n) == b[0, n), in words (a call to memcmp costs more on keys this
- * short); no byte outside them is read */
-static bool bytes_equal(const char *a, const char *b, size_t n)
-{
-	if (n >= 8) {
-		for (size_t i = 0; i + 8 < n; i += 8)
-			if (load64(a + i) != load64(b + i))
-				return false;
-		return load64(a + n - 8) == load64(b + n - 8);
-	}
-	if (n >= 4)
-		return load32(a) == load32(b) && load32(a + n - 4) == load32(b + n - 4);
-	for (size_t i = 0; i < n; i++)
-		if (a[i] != b[i])
-			return false;
-	return true;
 }
 
 /* td_intern(f->names, b, len), asked of a small cache of recent root
@@ -550,7 +526,7 @@ static uint32_t pname_id(struct fold *f, const char *b, size_t len)
 	uint32_t k = (uint32_t)len * 0x9e3779b1u ^ (unsigned char)b[0] * 0x85ebca6bu ^
 		     (unsigned char)b[len - 1] * 0xc2b2ae35u ^ (unsigned char)b[len / 2] * 0x27d4eb2fu;
 	struct recent_pname *r = &f->pnames[(k >> 16) % (sizeof f->pnames / sizeof f->pnames[0])];
-	if (r->len == len && bytes_equal(r->text, b, len))
+	if (r->len == len && td_same_bytes(r->text, b, len))
 		return r->id;
 	r->id = td_intern(f->names, b, len);
 	r->len = (uint32_t)len;
@@ -631,7 +607,7 @@ static uint64_t mix(uint64_t h, uint64_t w)
 static uint64_t mix_span(uint64_t h, const char *p, size_t n)
 {
 	for (; n >= 8; p += 8, n -= 8)
-		h = mix(h, load64(p));
+		h = mix(h, td_swar_load(p));
 	if (n >= 4)
 		return mix(h, load32(p) | (uint64_t)load32(p + n - 4) << 32);
 	if (n)
@@ -704,8 +680,8 @@ static uint32_t line_table_put(struct fold *f, uint32_t i, uint32_t hash, uint32
 static bool rec_is(const uint32_t *rec, uint32_t lens, struct td_span sym, struct td_span dso)
 {
 	const char *key = (const char *)(rec + REC_KEY);
-	return rec[REC_LENS] == lens && rec[REC_DSO] == dso.n && bytes_equal(key, sym.p, sym.n) &&
-	       bytes_equal(key + sym.n, dso.p, dso.n);
+	return rec[REC_LENS] == lens && rec[REC_DSO] == dso.n && td_same_bytes(key, sym.p, sym.n) &&
+	       td_same_bytes(key + sym.n, dso.p, dso.n);
 }
 
 /* Pushes the names of record at, which follows the sample's last line. */
@@ -791,7 +767,7 @@ static struct header_memo *header_memo_at(struct fold *f, const char *line, size
 {
 	if (len < 16)
 		return NULL;
-	uint64_t k = load64(line) * 0x9e3779b97f4a7c15u ^ load64(line + 8) * 0xc2b2ae3d27d4eb4fu;
+	uint64_t k = td_swar_load(line) * 0x9e3779b97f4a7c15u ^ td_swar_load(line + 8) * 0xc2b2ae3d27d4eb4fu;
 	return &f->headers_seen[(k >> 40) % HEADER_MEMO];
 }
 
@@ -823,7 +799,7 @@ static void header_memo_put(struct fold *f, const char *line, size_t len, const 
 static bool header_memo_fold(struct fold *f, const char *line, size_t len)
 {
 	struct header_memo *m = header_memo_at(f, line, len);
-	if (!m || !m->n || len <= m->n || !bytes_equal(line, m->text, m->n))
+	if (!m || !m->n || len <= m->n || !td_same_bytes(line, m->text, m->n))
 		return false;
 	struct script_header h;
 	h.comm = (struct td_span){ line, m->comm_n };
