@@ -7,6 +7,7 @@
 #include <emmintrin.h>
 #endif
 #include "common/diag.h"
+#include "common/grow.h"
 #include "common/plain.h"
 #include "common/queue.h"
 #include "common/swar.h"
@@ -52,14 +53,8 @@ static void log_message(void *arg, const char *line, size_t len)
 	struct msg_ctx *c = arg;
 	struct msg_log *log = c->log;
 	pthread_mutex_lock(&log->lock);
-	if (log->n == log->cap) {
-		log->cap = log->cap ? 2 * log->cap : 16;
-		log->m = td_realloc(log->m, log->cap * sizeof(*log->m));
-	}
-	if (log->len + len > log->text_cap) {
-		log->text_cap = 2 * (log->len + len);
-		log->text = td_realloc(log->text, log->text_cap);
-	}
+	TD_ALLOC_GROW(log->m, log->n + 1, log->cap);
+	TD_ALLOC_GROW(log->text, log->len + len, log->text_cap);
 	memcpy(log->text + log->len, line, len);
 	log->m[log->n] = (struct msg){ c->seq, c->kind, log->n, log->len, len };
 	log->n++;
@@ -309,10 +304,7 @@ static void fold_range(struct range *r)
 static void keep_message(void *ctx, const char *line, size_t len)
 {
 	struct range *r = ctx;
-	if (r->msgs_len + len > r->msgs_cap) {
-		r->msgs_cap = (r->msgs_len + len) * 2;
-		r->msgs = td_realloc(r->msgs, r->msgs_cap);
-	}
+	TD_ALLOC_GROW(r->msgs, r->msgs_len + len, r->msgs_cap);
 	memcpy(r->msgs + r->msgs_len, line, len);
 	r->msgs_len += len;
 }
