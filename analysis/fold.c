@@ -80,17 +80,25 @@ struct line_slot {
 
 /* A record's words, then its key bytes. REC_NEXT is the record of the
  * line that followed this one last time in a sample: callers repeat, so
- * the next line is checked against it first, without hashing or a slot. */
-enum { REC_LENS, REC_DSO, REC_ONE, REC_FRAME, REC_NEXT, REC_KEY };
+ * the next line is checked against it first, without hashing or a slot.
+ * REC_TEXT is where that line's bytes (up to its newline, REC_TLEN of
+ * them, 0: none kept) are in line_table.text, in REC_TCAP bytes of room:
+ * a line with exactly those bytes is that record's again, as the same
+ * bytes parse alike, so fold_text pushes it with no parse and no lookup. */
+enum { REC_LENS, REC_DSO, REC_ONE, REC_FRAME, REC_NEXT, REC_TEXT, REC_TLEN, REC_TCAP, REC_KEY };
 #define REC_JAVA 0x80000000u     /* in REC_LENS, with the symbol's length */
 #define REC_NONE UINT32_MAX      /* REC_ONE: not a single plain name */
 #define LINE_KEY_MAX 4096        /* longer keys go through frame_keys alone */
+#define LINE_TEXT_MAX 1024       /* longer next lines are not kept (REC_TEXT) */
+#define LINE_TEXT_PAD 16         /* bytes after the last text a 16-byte load may read */
 
 struct line_table {
 	struct line_slot *slot;
 	uint32_t nslots, n;          /* nslots: a power of two, or 0 */
 	uint32_t *arena;
 	size_t used, cap;            /* in words; word 0 is never a record */
+	char *text;                  /* the records' next lines (REC_TEXT) */
+	size_t text_used, text_cap;  /* text_cap - text_used >= LINE_TEXT_PAD */
 };
 
 struct fold {
@@ -228,6 +236,7 @@ void fold_free(struct fold *f)
 	free(f->memo.ids);
 	free(f->lines.slot);
 	free(f->lines.arena);
+	free(f->lines.text);
 	free(f);
 }
 
@@ -665,6 +674,7 @@ static uint32_t line_table_put(struct fold *f, uint32_t i, uint32_t hash, uint32
 	rec[REC_ONE] = c->count == 1 && c->unknown == 0 ? f->frame_pool.v[c->first] : REC_NONE;
 	rec[REC_FRAME] = frame;
 	rec[REC_NEXT] = 0;
+	rec[REC_TEXT] = rec[REC_TLEN] = rec[REC_TCAP] = 0;
 	rec[REC_KEY + (sym.n + dso.n) / 4] = 0;       /* the padding, defined */
 	memcpy(rec + REC_KEY, sym.p, sym.n);
 	memcpy((char *)(rec + REC_KEY) + sym.n, dso.p, dso.n);
@@ -684,12 +694,10 @@ static bool rec_is(const uint32_t *rec, uint32_t lens, struct td_span sym, struc
 	       td_same_bytes(key + sym.n, dso.p, dso.n);
 }
 
-/* Pushes the names of record at, which follows the sample's last line. */
-static void rec_push(struct fold *f, uint32_t at)
+/* Pushes the names of record at, the sample's last line from now on. */
+static inline void rec_names(struct fold *f, uint32_t at)
 {
 	uint32_t *arena = f->lines.arena, *rec = arena + at;
-	if (f->last_rec)
-		arena[f->last_rec + REC_NEXT] = at;
 	f->last_rec = at;
 	if (rec[REC_NEXT])
 		__builtin_prefetch(arena + rec[REC_NEXT]);
@@ -701,9 +709,56 @@ static void rec_push(struct fold *f, uint32_t at)
 	}
 }
 
+/* Keeps line[0..ln) as the text of the line after record prev. */
+static void rec_keep_text(struct line_table *t, uint32_t *prev, const char *line, size_t ln)
+{
+	if (ln > LINE_TEXT_MAX) {
+		prev[REC_TLEN] = 0;
+		return;
+	}
+	if (ln > prev[REC_TCAP]) {
+		/* room at least doubled: a record's texts take twice the longest */
+		size_t cap = (ln + 15) & ~(size_t)15;
+		if (cap < 2 * (size_t)prev[REC_TCAP])
+			cap = 2 * (size_t)prev[REC_TCAP];
+		if (t->text_used + cap + LINE_TEXT_PAD > UINT32_MAX) {
+			prev[REC_TLEN] = 0;
+			return;
+		}
+		if (t->text_used + cap + LINE_TEXT_PAD > t->text_cap) {
+			t->text_cap = t->text_cap ? 2 * t->text_cap : 65536;
+			while (t->text_cap < t->text_used + cap + LINE_TEXT_PAD)
+				t->text_cap *= 2;
+			t->text = td_realloc(t->text, t->text_cap);
+		}
+		prev[REC_TEXT] = (uint32_t)t->text_used;
+		prev[REC_TCAP] = (uint32_t)cap;
+		t->text_used += cap;
+	}
+	td_copy_bytes(t->text + prev[REC_TEXT], line, ln);
+	prev[REC_TLEN] = (uint32_t)ln;
+}
+
+/* Pushes the names of record at, which follows the sample's last line;
+ * line[0..ln) is its text up to its newline (NULL: none kept). */
+static void rec_push(struct fold *f, uint32_t at, const char *line, size_t ln)
+{
+	uint32_t *arena = f->lines.arena;
+	if (f->last_rec) {
+		arena[f->last_rec + REC_NEXT] = at;
+		if (line)
+			rec_keep_text(&f->lines, arena + f->last_rec, line, ln);
+		else
+			arena[f->last_rec + REC_TLEN] = 0;
+	}
+	rec_names(f, at);
+}
+
 /* frame_line() through the line table; false for a key it does not hold
- * (one with the frame's address: --addrs and an [unknown] symbol) */
-static bool frame_line_fast(struct fold *f, const struct script_frame *fr)
+ * (one with the frame's address: --addrs and an [unknown] symbol). line:
+ * the frame's text up to its newline (ln bytes), kept to find it again
+ * (NULL: not kept). */
+static bool frame_line_fast(struct fold *f, const struct script_frame *fr, const char *line, size_t ln)
 {
 	struct td_span sym = strip_offset(fr->sym), dso = fr->dso;
 	if (sym.n + dso.n > LINE_KEY_MAX || (f->opt.addrs && contains(sym.p, sym.n, "[unknown]")))
@@ -712,7 +767,7 @@ static bool frame_line_fast(struct fold *f, const struct script_frame *fr)
 	uint32_t lens = (uint32_t)sym.n | (f->java ? REC_JAVA : 0);
 	uint32_t next = f->last_rec ? t->arena[f->last_rec + REC_NEXT] : 0;
 	if (next && rec_is(t->arena + next, lens, sym, dso)) {
-		rec_push(f, next);
+		rec_push(f, next, line, ln);
 		return true;
 	}
 	if (!t->nslots)
@@ -723,7 +778,7 @@ static bool frame_line_fast(struct fold *f, const struct script_frame *fr)
 		if (!s->rec)
 			break;
 		if (s->hash == hash && rec_is(t->arena + s->rec, lens, sym, dso)) {
-			rec_push(f, s->rec);
+			rec_push(f, s->rec, line, ln);
 			return true;
 		}
 	}
@@ -731,7 +786,7 @@ static bool frame_line_fast(struct fold *f, const struct script_frame *fr)
 	uint32_t frame = (uint32_t)(c - f->cache);
 	uint32_t at = line_table_put(f, i, hash, lens, sym, dso, frame);
 	if (at) {
-		rec_push(f, at);
+		rec_push(f, at, line, ln);
 	} else {
 		f->last_rec = 0;
 		push_frame_names(f, &f->cache[frame]);
@@ -739,11 +794,16 @@ static bool frame_line_fast(struct fold *f, const struct script_frame *fr)
 	return true;
 }
 
-static void frame_line(struct fold *f, const struct script_frame *fr)
+static void frame_line_text(struct fold *f, const struct script_frame *fr, const char *line, size_t ln)
 {
-	if (f->lines_on && frame_line_fast(f, fr))
+	if (f->lines_on && frame_line_fast(f, fr, line, ln))
 		return;
 	push_frame_names(f, frame_names(f, fr, f->java));
+}
+
+static void frame_line(struct fold *f, const struct script_frame *fr)
+{
+	frame_line_text(f, fr, NULL, 0);
 }
 
 static bool parse_header(const struct fold *f, const char *line, size_t len, struct script_header *h)
@@ -996,26 +1056,81 @@ static const char *find_newline(const char *p, const char *end)
 	return memchr(p, '\n', (size_t)(end - p));
 }
 
+/* n bytes at p equal n at t, p[n] being readable and t having
+ * LINE_TEXT_PAD bytes after its n: 16 at a time, the last 16 overlapping
+ * the ones before. */
+static bool same_line(const char *p, const char *t, size_t n)
+{
+#if defined(__SSE2__)
+	if (n >= 16) {
+		size_t i = 0;
+		for (; i + 16 < n; i += 16) {
+			__m128i a = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+			__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(t + i));
+			if (_mm_movemask_epi8(_mm_cmpeq_epi8(a, b)) != 0xffff)
+				return false;
+		}
+		__m128i a = _mm_loadu_si128((const __m128i *)(const void *)(p + n - 16));
+		__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(t + n - 16));
+		return _mm_movemask_epi8(_mm_cmpeq_epi8(a, b)) == 0xffff;
+	}
+#endif
+	return td_same_bytes(p, t, n);
+}
+
+/* The line at p when it is, byte for byte up to its newline, the one that
+ * followed the sample's previous frame line last time (REC_TEXT): pushes
+ * its record as reading it would and returns its length to the newline;
+ * 0 (nothing done) otherwise. The record's java flag must be the
+ * sample's, as the line's key holds it. */
+static inline size_t predicted_line(struct fold *f, const char *p, const char *end)
+{
+	const uint32_t *arena = f->lines.arena, *prev = arena + f->last_rec;
+	size_t tl = prev[REC_TLEN];
+	if (!tl || (size_t)(end - p) <= tl || p[tl] != '\n')
+		return 0;
+	uint32_t next = prev[REC_NEXT];
+	if ((arena[next + REC_LENS] & REC_JAVA) != (f->java ? REC_JAVA : 0) ||
+	    !same_line(p, f->lines.text + prev[REC_TEXT], tl))
+		return 0;
+	rec_names(f, next);
+	return tl;
+}
+
+/* One line of fold_text's, at p: ln bytes up to its newline (nl: one
+ * ends it), len without a CR. A frame line of the open sample goes
+ * straight to the frame table (what fold_one() would do after its header,
+ * record and one-line tests, all of which a line starting with a blank
+ * fails), its text kept for predicted_line(). */
+static inline enum line_kind text_line(struct fold *f, const char *p, size_t ln, size_t len, bool nl,
+				       const char *file, unsigned long lineno)
+{
+	struct script_frame fr;
+	if (f->memo_on && f->in_sample && len && (p[0] == '\t' || p[0] == ' ') && script_parse_frame(p, len, &fr)) {
+		frame_line_text(f, &fr, nl ? p : NULL, ln);
+		return LINE_FRAME;
+	}
+	return fold_one(f, p, len, file, lineno);
+}
+
 size_t fold_text(struct fold *f, const char *p, size_t n, const char *file, unsigned long lineno)
 {
 	const char *end = p + n;
 	unsigned long first = lineno;
 	while (p < end) {
-		const char *nl = find_newline(p, end);
-		size_t ln = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		size_t len = ln && p[ln - 1] == '\r' ? ln - 1 : ln;
-		/* a frame line of the open sample: what fold_one() would find
-		 * after its header, record and one-line tests, all of which a
-		 * line starting with a blank fails */
-		struct script_frame fr;
-		if (f->memo_on && f->in_sample && len && (p[0] == '\t' || p[0] == ' ') && script_parse_frame(p, len, &fr)) {
-			frame_line(f, &fr);
+		size_t ln;
+		if (f->last_rec && f->in_sample && (ln = predicted_line(f, p, end))) {
 			lineno++;
-			p = nl ? nl + 1 : end;
+			p += ln + 1;
 			continue;
 		}
-		enum line_kind kind = fold_one(f, p, len, file, lineno++);
+		const char *nl = find_newline(p, end);
+		ln = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		size_t len = ln && p[ln - 1] == '\r' ? ln - 1 : ln;
+		enum line_kind kind = text_line(f, p, ln, len, nl != NULL, file, lineno++);
 		p = nl ? nl + 1 : end;
+		if (kind == LINE_FRAME)
+			continue;
 		if (kind != LINE_HEADER || !f->memo_on)
 			continue;
 		struct body_memo *m = &f->memo;
@@ -1055,11 +1170,17 @@ size_t fold_text(struct fold *f, const char *p, size_t n, const char *file, unsi
 		bool frames_only = true;
 		enum line_kind want = open ? LINE_FRAME : LINE_IGNORED;
 		while (p < stop) {
+			lines++;
+			if (f->last_rec && f->in_sample && (ln = predicted_line(f, p, stop))) {
+				frames_only &= want == LINE_FRAME;
+				lineno++;
+				p += ln + 1;
+				continue;
+			}
 			nl = memchr(p, '\n', (size_t)(stop - p));
 			ln = (size_t)(nl - p);
 			len = ln && p[ln - 1] == '\r' ? ln - 1 : ln;
-			frames_only &= fold_one(f, p, len, file, lineno++) == want;
-			lines++;
+			frames_only &= text_line(f, p, ln, len, true, file, lineno++) == want;
 			p = nl + 1;
 		}
 		if (frames_only && f->in_sample == open && f->frames.n >= from)
