@@ -101,6 +101,30 @@ struct line_table {
 	size_t text_used, text_cap;  /* text_cap - text_used >= LINE_TEXT_PAD */
 };
 
+/* Frame lines by their text after the address (script_frame_rest) and
+ * the java flag: the line table's record such a line pushes. Perf prints
+ * a caller at one return address in every sample through it, so most
+ * lines the prediction (REC_TEXT) misses are met here, found with one
+ * hash of their bytes and one compare instead of a parse, an offset strip
+ * and a key lookup. Bounded: full, it is emptied and refilled. */
+struct rest_slot {
+	uint32_t hash;
+	uint32_t rec;                /* 0: empty */
+	uint32_t text;               /* in rest_table.text */
+	uint32_t len;                /* with REST_JAVA */
+};
+#define REST_JAVA 0x80000000u
+#define REST_MAX (1u << 18)         /* entries at most */
+#define REST_TEXT_MAX 1024          /* longer texts are not kept */
+#define REST_TEXT_BYTES (16u << 20) /* their bytes at most */
+
+struct rest_table {
+	struct rest_slot *slot;
+	uint32_t nslots, n;          /* nslots: a power of two, or 0 */
+	char *text;
+	size_t used, cap;
+};
+
 struct fold {
 	struct fold_options opt;
 	struct td_intern *names;         /* output frame names */
@@ -125,6 +149,7 @@ struct fold {
 	struct id_vec key;
 	/* the event filter */
 	char *event;
+	size_t event_n;                  /* strlen(event) */
 	bool event_defaulted;
 	struct td_intern *skipped;       /* event names not kept */
 	struct td_intern *header_keys;   /* fold_cached_header: "comm\0tid\0event" */
@@ -154,6 +179,7 @@ struct fold {
 	struct body_memo memo;
 	bool lines_on;                   /* !td_plain() */
 	struct line_table lines;
+	struct rest_table rests;
 	uint32_t last_rec;               /* the record of the sample's previous frame line; 0: none */
 	struct header_memo {             /* recent headers' starts, by a hash of their first 16 bytes */
 		uint32_t n;              /* text's length; 0: empty */
@@ -202,8 +228,10 @@ struct fold *fold_new(const struct fold_options *opts)
 	f->stacks = td_intern_new();
 	f->skipped = td_intern_new();
 	f->header_keys = td_intern_new();
-	if (opts->event_filter)
-		f->event = td_strndup(opts->event_filter, strlen(opts->event_filter));
+	if (opts->event_filter) {
+		f->event_n = strlen(opts->event_filter);
+		f->event = td_strndup(opts->event_filter, f->event_n);
+	}
 	f->memo_on = !td_plain();
 	f->lines_on = !td_plain();
 	return f;
@@ -237,6 +265,8 @@ void fold_free(struct fold *f)
 	free(f->lines.slot);
 	free(f->lines.arena);
 	free(f->lines.text);
+	free(f->rests.slot);
+	free(f->rests.text);
 	free(f);
 }
 
@@ -550,8 +580,9 @@ static bool event_kept(struct fold *f, const struct script_header *h)
 	if (h->event.n) {
 		if (!f->event) {
 			f->event = td_strndup(h->event.p, h->event.n);
+			f->event_n = h->event.n;
 			f->event_defaulted = true;
-		} else if (strlen(f->event) != h->event.n || memcmp(f->event, h->event.p, h->event.n) != 0) {
+		} else if (f->event_n != h->event.n || !td_same_bytes(f->event, h->event.p, h->event.n)) {
 			note_skipped(f, h->event, 1);
 			return false;
 		}
@@ -794,11 +825,14 @@ static bool frame_line_fast(struct fold *f, const struct script_frame *fr, const
 	return true;
 }
 
-static void frame_line_text(struct fold *f, const struct script_frame *fr, const char *line, size_t ln)
+/* frame_line() with the line's text (NULL: none); returns the line
+ * table's record it pushed, 0 if none. */
+static uint32_t frame_line_text(struct fold *f, const struct script_frame *fr, const char *line, size_t ln)
 {
 	if (f->lines_on && frame_line_fast(f, fr, line, ln))
-		return;
+		return f->last_rec;
 	push_frame_names(f, frame_names(f, fr, f->java));
+	return 0;
 }
 
 static void frame_line(struct fold *f, const struct script_frame *fr)
@@ -1056,9 +1090,8 @@ static const char *find_newline(const char *p, const char *end)
 	return memchr(p, '\n', (size_t)(end - p));
 }
 
-/* n bytes at p equal n at t, p[n] being readable and t having
- * LINE_TEXT_PAD bytes after its n: 16 at a time, the last 16 overlapping
- * the ones before. */
+/* n bytes at p equal n at t: 16 at a time, the last 16 overlapping the
+ * ones before. */
 static bool same_line(const char *p, const char *t, size_t n)
 {
 #if defined(__SSE2__)
@@ -1076,6 +1109,74 @@ static bool same_line(const char *p, const char *t, size_t n)
 	}
 #endif
 	return td_same_bytes(p, t, n);
+}
+
+static void rest_clear(struct rest_table *t)
+{
+	memset(t->slot, 0, t->nslots * sizeof(*t->slot));
+	t->n = 0;
+	t->used = 0;
+}
+
+static void rest_grow(struct rest_table *t)
+{
+	uint32_t nold = t->nslots;
+	struct rest_slot *old = t->slot;
+	t->nslots = nold ? 2 * nold : 4096;
+	t->slot = td_calloc(t->nslots, sizeof(*t->slot));
+	uint32_t mask = t->nslots - 1;
+	for (uint32_t k = 0; k < nold; k++) {
+		if (!old[k].rec)
+			continue;
+		uint32_t i = old[k].hash & mask;
+		while (t->slot[i].rec)
+			i = (i + 1) & mask;
+		t->slot[i] = old[k];
+	}
+	free(old);
+}
+
+/* The slot of the text after a frame line's address (n bytes at s, hash
+ * from td_hash_short seeded with the java flag): its entry, or the empty
+ * slot where it goes; NULL if it cannot go in the table. */
+static struct rest_slot *rest_find(struct fold *f, const char *s, size_t n, uint32_t hash)
+{
+	struct rest_table *t = &f->rests;
+	if (n > REST_TEXT_MAX)
+		return NULL;
+	if (!t->nslots)
+		rest_grow(t);
+	uint32_t len = (uint32_t)n | (f->java ? REST_JAVA : 0), mask = t->nslots - 1;
+	for (uint32_t i = hash & mask;; i = (i + 1) & mask) {
+		struct rest_slot *e = &t->slot[i];
+		if (!e->rec || (e->hash == hash && e->len == len && same_line(s, t->text + e->text, n)))
+			return e;
+	}
+}
+
+/* Fills the empty slot e (from rest_find) with the text and the record it
+ * pushes. */
+static void rest_put(struct fold *f, struct rest_slot *e, const char *s, size_t n, uint32_t hash, uint32_t rec)
+{
+	struct rest_table *t = &f->rests;
+	bool full = t->n >= REST_MAX || t->used + n > REST_TEXT_BYTES;
+	if (full || (t->n + 1) * 2 > t->nslots) {
+		if (full)
+			rest_clear(t);
+		else
+			rest_grow(t);
+		e = rest_find(f, s, n, hash);
+	}
+	if (t->used + n > t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 65536;
+		while (t->cap < t->used + n)
+			t->cap *= 2;
+		t->text = td_realloc(t->text, t->cap);
+	}
+	memcpy(t->text + t->used, s, n);
+	*e = (struct rest_slot){ hash, rec, (uint32_t)t->used, (uint32_t)n | (f->java ? REST_JAVA : 0) };
+	t->used += n;
+	t->n++;
 }
 
 /* The line at p when it is, byte for byte up to its newline, the one that
@@ -1106,9 +1207,20 @@ static inline enum line_kind text_line(struct fold *f, const char *p, size_t ln,
 				       const char *file, unsigned long lineno)
 {
 	struct script_frame fr;
-	if (f->memo_on && f->in_sample && len && (p[0] == '\t' || p[0] == ' ') && script_parse_frame(p, len, &fr)) {
-		frame_line_text(f, &fr, nl ? p : NULL, ln);
-		return LINE_FRAME;
+	size_t at;
+	if (f->memo_on && f->in_sample && len && (p[0] == '\t' || p[0] == ' ') && (at = script_frame_rest(p, len))) {
+		uint32_t hash = (uint32_t)td_hash_short(p + at, len - at, f->java);
+		struct rest_slot *s = rest_find(f, p + at, len - at, hash);
+		if (s && s->rec) {
+			rec_push(f, s->rec, nl ? p : NULL, ln);
+			return LINE_FRAME;
+		}
+		if (script_parse_frame(p, len, &fr)) {
+			uint32_t rec = frame_line_text(f, &fr, nl ? p : NULL, ln);
+			if (rec && s && fr.sym.p == p + at)
+				rest_put(f, s, p + at, len - at, hash, rec);
+			return LINE_FRAME;
+		}
 	}
 	return fold_one(f, p, len, file, lineno);
 }

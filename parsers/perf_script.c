@@ -3,6 +3,7 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#include "common/bytes.h"
 #include "common/plain.h"
 #include "perf_script.h"
 
@@ -54,7 +55,7 @@ static _Thread_local struct event_tail last_tail;
 
 static bool tail_is(const char *s, size_t n, const struct event_tail *t)
 {
-	return t->len && n >= t->len && memcmp(s + n - t->len, t->bytes, t->len) == 0;
+	return t->len && n >= t->len && td_same_bytes(s + n - t->len, t->bytes, t->len);
 }
 
 /* The trailing "...: [period] event:" part. The event is the last
@@ -167,15 +168,36 @@ bool script_parse_header_perl(const char *s, size_t n, struct script_header *h)
 	return parse_header(s, n, 2, h);
 }
 
+/* The first place in [p, end) holding tag (n bytes, ": P..." with n >=
+ * 3), or NULL: its first three bytes 16 places at a time, the rest
+ * compared where they occur (memmem's setup costs more on a header). */
+static const char *find_tag(const char *p, const char *end, const char *tag, size_t n)
+{
+#if defined(__SSE2__)
+	const __m128i c0 = _mm_set1_epi8(tag[0]), c1 = _mm_set1_epi8(tag[1]), c2 = _mm_set1_epi8(tag[2]);
+	for (; end - p >= 18; p += 16) {
+		__m128i a = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)p), c0);
+		__m128i b = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + 1)), c1);
+		__m128i c = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + 2)), c2);
+		for (unsigned m = (unsigned)_mm_movemask_epi8(_mm_and_si128(_mm_and_si128(a, b), c)); m; m &= m - 1) {
+			const char *q = p + __builtin_ctz(m);
+			if ((size_t)(end - q) >= n && memcmp(q, tag, n) == 0)
+				return q;
+		}
+	}
+#endif
+	for (; (size_t)(end - p) >= n; p++)
+		if (p[0] == tag[0] && memcmp(p, tag, n) == 0)
+			return p;
+	return NULL;
+}
+
 bool script_is_record(const char *s, size_t n)
 {
 	static const char tag[] = ": PERF_RECORD_";
 	if (!n || is_space(s[0]))
 		return false;
-	/* the first occurrence, found from each ':' (memmem's setup costs more) */
-	const char *p = s, *end = s + n;
-	while ((p = memchr(p, ':', (size_t)(end - p))) && !((size_t)(end - p) >= sizeof tag - 1 && memcmp(p, tag, sizeof tag - 1) == 0))
-		p++;
+	const char *p = find_tag(s, s + n, tag, sizeof tag - 1);
 	if (!p)
 		return false;
 	size_t i = (size_t)(p - s) + sizeof tag - 1, name = i;
@@ -345,6 +367,12 @@ static bool parse_frame_fast(const char *s, size_t n, struct script_frame *f)
 		open = (size_t)(p - s);
 	} while (s[open - 1] != ' ');
 	return frame_spans(s, pc0, pc1, i, open, r, f);
+}
+
+size_t script_frame_rest(const char *s, size_t n)
+{
+	size_t pc0 = skip_spaces(s, 0, n), pc1 = skip_word(s, pc0, n);
+	return pc1 == pc0 ? 0 : skip_spaces(s, pc1, n);
 }
 
 bool script_parse_frame(const char *s, size_t n, struct script_frame *f)
