@@ -17,7 +17,7 @@
 #define MAX_WARNINGS FOLD_MAX_WARNINGS
 #define RECENT_HEADERS 64
 #define HEADER_KEYS_MAX 4096         /* fold_cache_header's keys kept at most */
-#define HEADER_MEMO 256              /* header starts remembered (header_memo) */
+#define HEADER_MEMO 2048             /* header starts remembered (header_memo) */
 #define HEADER_MEMO_TEXT 46
 
 struct id_vec {
@@ -114,9 +114,9 @@ struct rest_slot {
 	uint32_t len;                /* with REST_JAVA */
 };
 #define REST_JAVA 0x80000000u
-#define REST_MAX (1u << 18)         /* entries at most */
+#define REST_MAX (1u << 17)         /* entries at most */
 #define REST_TEXT_MAX 1024          /* longer texts are not kept */
-#define REST_TEXT_BYTES (16u << 20) /* their bytes at most */
+#define REST_TEXT_BYTES (8u << 20)  /* their bytes at most */
 
 struct rest_table {
 	struct rest_slot *slot;
@@ -740,6 +740,21 @@ static inline void rec_names(struct fold *f, uint32_t at)
 	}
 }
 
+/* n bytes from s to d (no overlap): 16 at a time, the last 16
+ * overlapping the ones before. */
+static inline void copy_line(char *d, const char *s, size_t n)
+{
+#if defined(__SSE2__)
+	if (n >= 16) {
+		for (size_t i = 0; i + 16 < n; i += 16)
+			_mm_storeu_si128((__m128i *)(void *)(d + i), _mm_loadu_si128((const __m128i *)(const void *)(s + i)));
+		_mm_storeu_si128((__m128i *)(void *)(d + n - 16), _mm_loadu_si128((const __m128i *)(const void *)(s + n - 16)));
+		return;
+	}
+#endif
+	td_copy_bytes(d, s, n);
+}
+
 /* Keeps line[0..ln) as the text of the line after record prev. */
 static void rec_keep_text(struct line_table *t, uint32_t *prev, const char *line, size_t ln)
 {
@@ -766,7 +781,7 @@ static void rec_keep_text(struct line_table *t, uint32_t *prev, const char *line
 		prev[REC_TCAP] = (uint32_t)cap;
 		t->text_used += cap;
 	}
-	td_copy_bytes(t->text + prev[REC_TEXT], line, ln);
+	copy_line(t->text + prev[REC_TEXT], line, ln);
 	prev[REC_TLEN] = (uint32_t)ln;
 }
 
