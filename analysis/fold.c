@@ -473,7 +473,9 @@ static void count_now(struct fold *f, const uint32_t *ids, size_t n, uint64_t h,
  * it comes, the stored stack at the next one. */
 static void count_stack(struct fold *f, const uint32_t *ids, size_t n, uint64_t count)
 {
-	uint64_t h = td_hash(ids, n * sizeof(*ids));
+	/* every lookup in f->stacks comes here: any hash of the ids will do,
+	 * and this one is inline */
+	uint64_t h = td_hash_short((const char *)ids, n * sizeof(*ids), 0);
 	td_intern_prefetch(f->stacks, h);
 	struct pending_stack *older = &f->pending[0], *newer = &f->pending[1];
 	if (newer->used)
