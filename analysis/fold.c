@@ -17,7 +17,7 @@
 #define MAX_WARNINGS FOLD_MAX_WARNINGS
 #define RECENT_HEADERS 64
 #define HEADER_KEYS_MAX 4096         /* fold_cache_header's keys kept at most */
-#define HEADER_MEMO 2048             /* header starts remembered (header_memo) */
+#define HEADER_MEMO 256              /* header starts remembered (header_memo) */
 #define HEADER_MEMO_TEXT 46
 
 struct id_vec {
@@ -101,30 +101,6 @@ struct line_table {
 	size_t text_used, text_cap;  /* text_cap - text_used >= LINE_TEXT_PAD */
 };
 
-/* Frame lines by their text after the address (script_frame_rest) and
- * the java flag: the line table's record such a line pushes. Perf prints
- * a caller at one return address in every sample through it, so most
- * lines the prediction (REC_TEXT) misses are met here, found with one
- * hash of their bytes and one compare instead of a parse, an offset strip
- * and a key lookup. Bounded: full, it is emptied and refilled. */
-struct rest_slot {
-	uint32_t hash;
-	uint32_t rec;                /* 0: empty */
-	uint32_t text;               /* in rest_table.text */
-	uint32_t len;                /* with REST_JAVA */
-};
-#define REST_JAVA 0x80000000u
-#define REST_MAX (1u << 17)         /* entries at most */
-#define REST_TEXT_MAX 1024          /* longer texts are not kept */
-#define REST_TEXT_BYTES (8u << 20)  /* their bytes at most */
-
-struct rest_table {
-	struct rest_slot *slot;
-	uint32_t nslots, n;          /* nslots: a power of two, or 0 */
-	char *text;
-	size_t used, cap;
-};
-
 struct fold {
 	struct fold_options opt;
 	struct td_intern *names;         /* output frame names */
@@ -179,7 +155,6 @@ struct fold {
 	struct body_memo memo;
 	bool lines_on;                   /* !td_plain() */
 	struct line_table lines;
-	struct rest_table rests;
 	uint32_t last_rec;               /* the record of the sample's previous frame line; 0: none */
 	struct header_memo {             /* recent headers' starts, by a hash of their first 16 bytes */
 		uint32_t n;              /* text's length; 0: empty */
@@ -265,8 +240,6 @@ void fold_free(struct fold *f)
 	free(f->lines.slot);
 	free(f->lines.arena);
 	free(f->lines.text);
-	free(f->rests.slot);
-	free(f->rests.text);
 	free(f);
 }
 
@@ -842,14 +815,13 @@ static bool frame_line_fast(struct fold *f, const struct script_frame *fr, const
 	return true;
 }
 
-/* frame_line() with the line's text (NULL: none); returns the line
- * table's record it pushed, 0 if none. */
-static uint32_t frame_line_text(struct fold *f, const struct script_frame *fr, const char *line, size_t ln)
+/* frame_line() with the line's text (NULL: none), kept for
+ * predicted_line(). */
+static void frame_line_text(struct fold *f, const struct script_frame *fr, const char *line, size_t ln)
 {
 	if (f->lines_on && frame_line_fast(f, fr, line, ln))
-		return f->last_rec;
+		return;
 	push_frame_names(f, frame_names(f, fr, f->java));
-	return 0;
 }
 
 static void frame_line(struct fold *f, const struct script_frame *fr)
@@ -1128,74 +1100,6 @@ static bool same_line(const char *p, const char *t, size_t n)
 	return td_same_bytes(p, t, n);
 }
 
-static void rest_clear(struct rest_table *t)
-{
-	memset(t->slot, 0, t->nslots * sizeof(*t->slot));
-	t->n = 0;
-	t->used = 0;
-}
-
-static void rest_grow(struct rest_table *t)
-{
-	uint32_t nold = t->nslots;
-	struct rest_slot *old = t->slot;
-	t->nslots = nold ? 2 * nold : 4096;
-	t->slot = td_calloc(t->nslots, sizeof(*t->slot));
-	uint32_t mask = t->nslots - 1;
-	for (uint32_t k = 0; k < nold; k++) {
-		if (!old[k].rec)
-			continue;
-		uint32_t i = old[k].hash & mask;
-		while (t->slot[i].rec)
-			i = (i + 1) & mask;
-		t->slot[i] = old[k];
-	}
-	free(old);
-}
-
-/* The slot of the text after a frame line's address (n bytes at s, hash
- * from td_hash_short seeded with the java flag): its entry, or the empty
- * slot where it goes; NULL if it cannot go in the table. */
-static struct rest_slot *rest_find(struct fold *f, const char *s, size_t n, uint32_t hash)
-{
-	struct rest_table *t = &f->rests;
-	if (n > REST_TEXT_MAX)
-		return NULL;
-	if (!t->nslots)
-		rest_grow(t);
-	uint32_t len = (uint32_t)n | (f->java ? REST_JAVA : 0), mask = t->nslots - 1;
-	for (uint32_t i = hash & mask;; i = (i + 1) & mask) {
-		struct rest_slot *e = &t->slot[i];
-		if (!e->rec || (e->hash == hash && e->len == len && same_line(s, t->text + e->text, n)))
-			return e;
-	}
-}
-
-/* Fills the empty slot e (from rest_find) with the text and the record it
- * pushes. */
-static void rest_put(struct fold *f, struct rest_slot *e, const char *s, size_t n, uint32_t hash, uint32_t rec)
-{
-	struct rest_table *t = &f->rests;
-	bool full = t->n >= REST_MAX || t->used + n > REST_TEXT_BYTES;
-	if (full || (t->n + 1) * 2 > t->nslots) {
-		if (full)
-			rest_clear(t);
-		else
-			rest_grow(t);
-		e = rest_find(f, s, n, hash);
-	}
-	if (t->used + n > t->cap) {
-		t->cap = t->cap ? 2 * t->cap : 65536;
-		while (t->cap < t->used + n)
-			t->cap *= 2;
-		t->text = td_realloc(t->text, t->cap);
-	}
-	memcpy(t->text + t->used, s, n);
-	*e = (struct rest_slot){ hash, rec, (uint32_t)t->used, (uint32_t)n | (f->java ? REST_JAVA : 0) };
-	t->used += n;
-	t->n++;
-}
-
 /* The line at p when it is, byte for byte up to its newline, the one that
  * followed the sample's previous frame line last time (REC_TEXT): pushes
  * its record as reading it would and returns its length to the newline;
@@ -1224,20 +1128,9 @@ static inline enum line_kind text_line(struct fold *f, const char *p, size_t ln,
 				       const char *file, unsigned long lineno)
 {
 	struct script_frame fr;
-	size_t at;
-	if (f->memo_on && f->in_sample && len && (p[0] == '\t' || p[0] == ' ') && (at = script_frame_rest(p, len))) {
-		uint32_t hash = (uint32_t)td_hash_short(p + at, len - at, f->java);
-		struct rest_slot *s = rest_find(f, p + at, len - at, hash);
-		if (s && s->rec) {
-			rec_push(f, s->rec, nl ? p : NULL, ln);
-			return LINE_FRAME;
-		}
-		if (script_parse_frame(p, len, &fr)) {
-			uint32_t rec = frame_line_text(f, &fr, nl ? p : NULL, ln);
-			if (rec && s && fr.sym.p == p + at)
-				rest_put(f, s, p + at, len - at, hash, rec);
-			return LINE_FRAME;
-		}
+	if (f->memo_on && f->in_sample && len && (p[0] == '\t' || p[0] == ' ') && script_parse_frame(p, len, &fr)) {
+		frame_line_text(f, &fr, nl ? p : NULL, ln);
+		return LINE_FRAME;
 	}
 	return fold_one(f, p, len, file, lineno);
 }

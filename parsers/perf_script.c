@@ -369,12 +369,6 @@ static bool parse_frame_fast(const char *s, size_t n, struct script_frame *f)
 	return frame_spans(s, pc0, pc1, i, open, r, f);
 }
 
-size_t script_frame_rest(const char *s, size_t n)
-{
-	size_t pc0 = skip_spaces(s, 0, n), pc1 = skip_word(s, pc0, n);
-	return pc1 == pc0 ? 0 : skip_spaces(s, pc1, n);
-}
-
 bool script_parse_frame(const char *s, size_t n, struct script_frame *f)
 {
 	return plain_parse() ? script_parse_frame_plain(s, n, f) : parse_frame_fast(s, n, f);

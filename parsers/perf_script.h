@@ -43,14 +43,6 @@ bool script_parse_frame(const char *line, size_t len, struct script_frame *f);
 /* The same answer from byte loops alone: what script_parse_frame() is
  * checked against, and what it runs under TD_PLAIN=1 (common/plain.h). */
 bool script_parse_frame_plain(const char *line, size_t len, struct script_frame *f);
-/* Where a frame line's text after its address starts: past the blanks,
- * the address (word characters) and the blanks after it, as
- * script_parse_frame() reads them; 0 when there is no address (no frame
- * line). When the parse found the symbol starting there (not reaching back
- * into the blanks), it read nothing before that place but this prefix:
- * every line of a blank, word, blank prefix and the same bytes from there
- * on parses to the same symbol and dso. */
-size_t script_frame_rest(const char *line, size_t len);
 /* A side-band record perf script prints between samples with
  * --show-task-events, --show-mmap-events and the like; not a sample:
  *   "sh 28671 391.907511: PERF_RECORD_FORK(28896:28896):(28671:28671)"

@@ -4,9 +4,7 @@
  * byte value at each position of them, and random lines made of the
  * characters the parse turns on (blanks of each kind, word characters,
  * '(', ')', '+', '-', '>', high bytes), of lengths around the 16-byte
- * steps. Where the symbol starts after the address, the same text after
- * other addresses parses alike (script_frame_rest). */
-#include <stddef.h>
+ * steps. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,36 +13,7 @@
 
 static int same_span(struct td_span a, struct td_span b) { return a.p == b.p && a.n == b.n; }
 
-/* script_frame_rest's contract: when the parse found the symbol where
- * the text after the address starts, other addresses before the same text
- * parse to the same symbol and dso. 1 when it holds for line (parsed
- * into a). */
-static int same_rest(const char *line, size_t n, const struct script_frame *a)
-{
-	static const char *const prefixes[] = { "\t1 ", "   ffffffff81000130 ", "\t\t7f0e_x\t \v" };
-	size_t at = script_frame_rest(line, n);
-	if (!at || a->sym.p != line + at)
-		return 1;
-	for (size_t k = 0; k < sizeof prefixes / sizeof *prefixes; k++) {
-		size_t pn = strlen(prefixes[k]);
-		char *other = malloc(pn + n - at + 1);
-		memcpy(other, prefixes[k], pn);
-		memcpy(other + pn, line + at, n - at);
-		struct script_frame b;
-		int good = script_frame_rest(other, pn + n - at) == pn && script_parse_frame(other, pn + n - at, &b) &&
-			   b.sym.p == other + pn && b.sym.n == a->sym.n && b.dso.n == a->dso.n &&
-			   b.dso.p - other - (ptrdiff_t)pn == a->dso.p - line - (ptrdiff_t)at;
-		if (!good)
-			fprintf(stderr, "# after another address [%.*s] parses otherwise\n", (int)n, line);
-		free(other);
-		if (!good)
-			return 0;
-	}
-	return 1;
-}
-
-/* 1 when both parses agree on line[0..n) (and script_frame_rest's
- * contract holds on it) */
+/* 1 when both parses agree on line[0..n) */
 static int agree(const char *line, size_t n)
 {
 	struct script_frame a, b;
@@ -57,8 +26,6 @@ static int agree(const char *line, size_t n)
 	int ok_ = fa == fb && (!fa || (same_span(a.pc, b.pc) && same_span(a.sym, b.sym) && same_span(a.dso, b.dso)));
 	if (!ok_)
 		fprintf(stderr, "# differ (%d/%d) on [%.*s]\n", fa, fb, (int)n, line);
-	if (ok_ && fa)
-		ok_ = same_rest(copy, n, &a);
 	free(copy);
 	return ok_;
 }
