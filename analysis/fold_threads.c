@@ -325,6 +325,13 @@ struct chunks {
 	unsigned long *lines;        /* a chunk's lines folded */
 	struct fold **folded_by;
 	struct msg_log log;
+	/* the mapped pages of the chunks folded, given back RELEASE_BYTES
+	 * at a time, not a chunk at a time: each call interrupts the CPUs
+	 * the other threads run on (a TLB shootdown) */
+	pthread_mutex_t release_lock;
+	bool *done;                  /* folded */
+	size_t done_upto;            /* every chunk before it is */
+	const char *released;        /* the bytes before it are given back */
 };
 
 enum { CHUNK_UNSEEN, CHUNK_CLEAN, CHUNK_CUT };
@@ -355,6 +362,23 @@ static size_t chunk_state(struct chunks *c, size_t j)
 	}
 	atomic_store(&c->state[j], st);
 	return st;
+}
+
+/* Chunk j is folded: the pages of the chunks folded before the first not
+ * yet are given back once they make RELEASE_BYTES. */
+static void release_folded(struct chunks *c, size_t j)
+{
+	pthread_mutex_lock(&c->release_lock);
+	c->done[j] = true;
+	while (c->done_upto < c->n && c->done[c->done_upto])
+		c->done_upto++;
+	const char *from = c->released, *to = chunk_start(c, c->done_upto);
+	bool give = (size_t)(to - from) >= RELEASE_BYTES;
+	if (give)
+		c->released = to;
+	pthread_mutex_unlock(&c->release_lock);
+	if (give)
+		td_input_map_done(c->in, from, (size_t)(to - from));
 }
 
 struct chunk_thread {
@@ -389,7 +413,7 @@ static void fold_chunks(struct chunk_thread *t)
 		t->msgs.seq = j;
 		c->lines[j] = fold_text(t->fold, p, (size_t)(q - p), c->name, 1);
 		c->folded_by[j] = t->fold;
-		td_input_map_done(c->in, p, (size_t)(q - p));
+		release_folded(c, j);
 		if (st >= CHUNK_CUT)
 			break;
 	}
@@ -413,12 +437,14 @@ static void fold_chunked(struct fold *f, struct td_input *in, const char *base, 
 	size_t rest = (size_t)(end - base);
 	struct chunks c = { .in = in, .name = name, .base = base, .end = end,
 			    .span = td_plain() ? rest / 64 + 1 : CHUNK_SPAN,
-			    .log = { .lock = PTHREAD_MUTEX_INITIALIZER } };
+			    .log = { .lock = PTHREAD_MUTEX_INITIALIZER },
+			    .release_lock = PTHREAD_MUTEX_INITIALIZER, .released = base };
 	c.n = rest / c.span + 1;
 	c.stop = c.n;
 	c.state = td_calloc(c.n, sizeof(*c.state));
 	c.lines = td_calloc(c.n, sizeof(*c.lines));
 	c.folded_by = td_calloc(c.n, sizeof(*c.folded_by));
+	c.done = td_calloc(c.n, sizeof(*c.done));
 	struct fold_options wo = *opts;
 	wo.event_filter = fold_event(f) ? fold_event(f) : opts->event_filter;
 	struct chunk_thread *t = td_calloc((size_t)nthreads, sizeof(*t));
@@ -439,6 +465,7 @@ static void fold_chunked(struct fold *f, struct td_input *in, const char *base, 
 	while (last + 1 < c.n && c.state[last] == CHUNK_CLEAN)
 		last++;
 	bool binary = c.state[last] >= CHUNK_CUT;
+	td_input_map_done(in, c.released, (size_t)(end - c.released));
 	unsigned long *offset = td_malloc((last + 1) * sizeof(*offset));
 	offset[0] = first_line - 1;
 	for (size_t j = 0; j < last; j++)
@@ -457,6 +484,8 @@ static void fold_chunked(struct fold *f, struct td_input *in, const char *base, 
 	free(c.state);
 	free(c.lines);
 	free(c.folded_by);
+	free(c.done);
+	pthread_mutex_destroy(&c.release_lock);
 }
 
 /* A mapped input: the samples up to the first event's are folded here
