@@ -474,7 +474,17 @@ static void fold_chunked(struct fold *f, struct td_input *in, const char *base, 
 	unsigned long next = offset[last] + c.lines[last] + 1;
 	if (binary)
 		td_bad_input(name, next, "binary data");
-	fold_end_input(c.folded_by[last], name, binary ? next : next - 1);
+	/* an open sample is in the fold of the last chunk that folded bytes
+	 * (those after it may be empty: no blank line to cut at) */
+	struct fold *open = f;
+	for (size_t j = last + 1; j-- > 0;) {
+		size_t folded = c.state[j] >= CHUNK_CUT ? c.state[j] - CHUNK_CUT : (size_t)(chunk_start(&c, j + 1) - chunk_start(&c, j));
+		if (folded) {
+			open = c.folded_by[j];
+			break;
+		}
+	}
+	fold_end_input(open, name, binary ? next : next - 1);
 	for (int k = 1; k < nthreads; k++) {
 		fold_merge(f, t[k].fold);
 		fold_free(t[k].fold);

@@ -111,6 +111,17 @@ for name in junk late bin bin1 trunc huge; do
 	ok "$fails" "$name in 65 chunks on 2 and 3 threads: the stdout, stderr and exit code of one thread"
 done
 
+# a file whose last sample is open, cut into more chunks than it has
+# samples: the chunks after the last blank line are empty, and the note and
+# the open sample come from the thread that folded it, whoever that was
+head -c 60000 "$T_TMP/one.txt" >"$T_TMP/open.txt"
+"$FOLD" -j1 "$T_TMP/open.txt" >"$T_TMP/open.ref" 2>&1
+fails=0
+for i in $(seq 40); do
+	TD_PLAIN=1 "$FOLD" -j4 "$T_TMP/open.txt" 2>&1 | cmp -s - "$T_TMP/open.ref" || fails=$((fails + 1))
+done
+ok "$fails" "an open last sample after empty chunks, 40 runs on 4 threads: kept and noted as one thread does"
+
 # stdin that is a file read in part: the mapping starts where the reading is
 { head -n 3 >/dev/null; "$FOLD" -j2 >"$T_TMP/part.out" 2>"$T_TMP/part.err"; } <"$T_TMP/one.txt" 2>/dev/null
 tail -n +4 "$T_TMP/one.txt" | "$FOLD" -j1 >"$T_TMP/part.ref" 2>/dev/null
