@@ -1,4 +1,5 @@
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,13 +25,17 @@ struct block {
 	unsigned long seq;         /* its place in the input */
 };
 
-/* The messages of the threads folding blocks, kept to be printed in input
- * order once all are folded: by block, a block's fold messages before the
- * binary-data one that cut it. */
+/* The messages of the threads folding, kept as records to be said in
+ * input order once all are folded: by part of the input (seq: a block, a
+ * chunk), a part's fold messages before the binary-data one that cut it;
+ * a part's line numbers are moved by the offset its place gives. */
 struct msg {
 	unsigned long seq;
 	int kind;                  /* 0: fold_text's (a malformed line), 1: binary data */
-	size_t order, at, len;     /* arrival; its text in msg_log.text */
+	size_t order;              /* arrival */
+	const char *file;
+	unsigned long line;
+	size_t at, len;            /* its text in msg_log.text */
 };
 
 struct msg_log {
@@ -48,17 +53,17 @@ struct msg_ctx {
 	int kind;
 };
 
-static void log_message(void *arg, const char *line, size_t len)
+static void log_message(void *arg, const struct td_diag_record *r)
 {
 	struct msg_ctx *c = arg;
 	struct msg_log *log = c->log;
 	pthread_mutex_lock(&log->lock);
 	TD_ALLOC_GROW(log->m, log->n + 1, log->cap);
-	TD_ALLOC_GROW(log->text, log->len + len, log->text_cap);
-	memcpy(log->text + log->len, line, len);
-	log->m[log->n] = (struct msg){ c->seq, c->kind, log->n, log->len, len };
+	TD_ALLOC_GROW(log->text, log->len + r->text_len, log->text_cap);
+	memcpy(log->text + log->len, r->text, r->text_len);
+	log->m[log->n] = (struct msg){ c->seq, c->kind, log->n, r->file, r->line, log->len, r->text_len };
 	log->n++;
-	log->len += len;
+	log->len += r->text_len;
 	pthread_mutex_unlock(&log->lock);
 }
 
@@ -72,17 +77,20 @@ static int cmp_msgs(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-/* Prints the log in input order: fold messages while fewer than
+/* Says the log in input order, part seq's line numbers moved by
+ * offset[seq] (offset NULL: none): fold messages while fewer than
  * FOLD_MAX_WARNINGS were shown in all (each fold showed its own first
- * ones, so the input's first ones are among them), every other one. */
-static void print_log(struct msg_log *log, uint64_t shown)
+ * ones, and takes its parts in input order, so the input's first ones are
+ * among them), every other one. */
+static void print_log(struct msg_log *log, uint64_t shown, const unsigned long *offset)
 {
 	if (log->n)
 		qsort(log->m, log->n, sizeof(*log->m), cmp_msgs);
 	for (size_t i = 0; i < log->n; i++) {
-		if (log->m[i].kind == 0 && shown++ >= FOLD_MAX_WARNINGS)
+		const struct msg *m = &log->m[i];
+		if (m->kind == 0 && shown++ >= FOLD_MAX_WARNINGS)
 			continue;
-		fwrite(log->text + log->m[i].at, 1, log->m[i].len, stderr);
+		td_diag_emit(m->file, m->line && offset ? m->line + offset[m->seq] : m->line, log->text + m->at, m->len);
 	}
 	free(log->m);
 	free(log->text);
@@ -240,24 +248,20 @@ static void start_workers(struct pool *pool, struct worker *workers, int *starte
 /* ---- a regular file, mapped ------------------------------------------------------ */
 
 #define RANGE_MIN (8u << 20)        /* a mapped input gets a thread per RANGE_MIN bytes at most */
+#define CHUNK_SPAN (2u << 20)       /* then it is handed out about this many bytes at a time */
 #define CHUNK_BYTES (256u << 10)    /* scanned for a NUL byte, then folded while in cache */
 #define RELEASE_BYTES (4u << 20)    /* mapped pages read are given back this many at a time */
 
-/* One thread's part of a mapped input: whole samples, [p, end). A
- * worker numbers its lines from 1 and keeps its messages, which the
- * main thread prints in input order with the input's line numbers. */
+/* The part of a mapped input one thread folds alone: whole samples,
+ * [p, end), in the caller's fold. */
 struct range {
-	pthread_t thread;
-	bool started;
-	struct fold *fold;           /* range 0: the caller's */
+	struct fold *fold;
 	struct td_input *in;
 	const char *name;
 	const char *p, *end;
 	unsigned long first_line;    /* of p */
 	unsigned long lines;         /* folded */
 	bool binary;                 /* stopped before the line holding a NUL byte */
-	char *msgs;                  /* the messages, as they would have been printed */
-	size_t msgs_len, msgs_cap;
 };
 
 /* Just after the first blank line (a sample's end) that follows a newline
@@ -301,127 +305,227 @@ static void fold_range(struct range *r)
 	td_input_map_done(r->in, released, (size_t)(p - released));
 }
 
-static void keep_message(void *ctx, const char *line, size_t len)
+/* The input past its first event's samples, cut into chunks of whole
+ * samples (each starts after a blank line, CHUNK_SPAN bytes or so from the
+ * last) that the threads take in input order, whichever is free: they
+ * finish together however the machine shares its cores. A chunk is
+ * folded only once every chunk before it is known free of NUL bytes, so
+ * none past the first NUL is: the bytes one thread folds, as one thread
+ * stops there. A chunk's lines are numbered from 1 while folded; its
+ * messages are moved to the input's numbers once all chunks are counted. */
+struct chunks {
+	struct td_input *in;
+	const char *name;
+	const char *base, *end;
+	size_t span, n;
+	_Atomic size_t next;         /* the next chunk to take */
+	_Atomic size_t stop;         /* chunks from here on are not folded */
+	_Atomic size_t *state;       /* a chunk's: CHUNK_UNSEEN, CHUNK_CLEAN, or CHUNK_CUT + the
+					offset of the line holding its first NUL byte */
+	unsigned long *lines;        /* a chunk's lines folded */
+	struct fold **folded_by;
+	struct msg_log log;
+	/* the mapped pages of the chunks folded, given back RELEASE_BYTES
+	 * at a time, not a chunk at a time: each call interrupts the CPUs
+	 * the other threads run on (a TLB shootdown) */
+	pthread_mutex_t release_lock;
+	bool *done;                  /* folded */
+	size_t done_upto;            /* every chunk before it is */
+	const char *released;        /* the bytes before it are given back */
+};
+
+enum { CHUNK_UNSEEN, CHUNK_CLEAN, CHUNK_CUT };
+
+/* Chunk j's first byte (chunk n's: the end). */
+static const char *chunk_start(const struct chunks *c, size_t j)
 {
-	struct range *r = ctx;
-	TD_ALLOC_GROW(r->msgs, r->msgs_len + len, r->msgs_cap);
-	memcpy(r->msgs + r->msgs_len, line, len);
-	r->msgs_len += len;
+	if (j == 0)
+		return c->base;
+	if (j >= c->n)
+		return c->end;
+	const char *p = after_blank(c->base + j * c->span, c->end, c->end);
+	return p ? p : c->end;
 }
 
-static void *fold_range_thread(void *arg)
+/* Chunk j's state, scanning it for a NUL byte if no thread has yet. */
+static size_t chunk_state(struct chunks *c, size_t j)
 {
-	struct range *r = arg;
-	td_diag_capture(keep_message, r);
-	fold_range(r);
+	size_t st = atomic_load(&c->state[j]);
+	if (st != CHUNK_UNSEEN)
+		return st;
+	const char *p = chunk_start(c, j), *q = chunk_start(c, j + 1);
+	const char *z = memchr(p, '\0', (size_t)(q - p));
+	st = CHUNK_CLEAN;
+	if (z) {
+		const char *nl = memrchr(p, '\n', (size_t)(z - p));
+		st = CHUNK_CUT + (nl ? (size_t)(nl + 1 - p) : 0);
+	}
+	atomic_store(&c->state[j], st);
+	return st;
+}
+
+/* Chunk j is folded: the pages of the chunks folded before the first not
+ * yet are given back once they make RELEASE_BYTES. */
+static void release_folded(struct chunks *c, size_t j)
+{
+	pthread_mutex_lock(&c->release_lock);
+	c->done[j] = true;
+	while (c->done_upto < c->n && c->done[c->done_upto])
+		c->done_upto++;
+	const char *from = c->released, *to = chunk_start(c, c->done_upto);
+	bool give = (size_t)(to - from) >= RELEASE_BYTES;
+	if (give)
+		c->released = to;
+	pthread_mutex_unlock(&c->release_lock);
+	if (give)
+		td_input_map_done(c->in, from, (size_t)(to - from));
+}
+
+struct chunk_thread {
+	pthread_t thread;
+	bool started;
+	struct fold *fold;
+	struct chunks *c;
+	struct msg_ctx msgs;
+};
+
+static void fold_chunks(struct chunk_thread *t)
+{
+	struct chunks *c = t->c;
+	size_t checked = 0;          /* chunks before it known clean */
+	td_diag_capture(log_message, &t->msgs);
+	for (;;) {
+		size_t j = atomic_fetch_add(&c->next, 1);
+		if (j >= c->n || j >= atomic_load(&c->stop))
+			break;
+		size_t st = chunk_state(c, j);
+		while (checked < j && chunk_state(c, checked) == CHUNK_CLEAN)
+			checked++;
+		if (checked < j)
+			break;
+		const char *p = chunk_start(c, j), *q = chunk_start(c, j + 1);
+		if (st >= CHUNK_CUT) {
+			q = p + (st - CHUNK_CUT);
+			for (size_t stop = atomic_load(&c->stop); j + 1 < stop;)
+				if (atomic_compare_exchange_weak(&c->stop, &stop, j + 1))
+					break;
+		}
+		t->msgs.seq = j;
+		c->lines[j] = fold_text(t->fold, p, (size_t)(q - p), c->name, 1);
+		c->folded_by[j] = t->fold;
+		release_folded(c, j);
+		if (st >= CHUNK_CUT)
+			break;
+	}
 	td_diag_capture(NULL, NULL);
+}
+
+static void *fold_chunks_thread(void *arg)
+{
+	fold_chunks(arg);
 	return NULL;
 }
 
-/* Prints a worker's messages with its line numbers moved by offset, while
- * fewer than FOLD_MAX_WARNINGS malformed-line warnings were shown in all
- * (*shown): they are the only messages fold_text gives (fold.h), and each
- * fold shows its own first ones, so the input's first ones are shown. */
-static void replay_messages(const struct range *r, unsigned long offset, uint64_t *shown)
+/* Folds [base, end) of the input on nthreads threads, f on this one;
+ * first_line is base's line. Then says their messages, a "binary data" at
+ * the first NUL byte's line and the note of an open last sample, in input
+ * order and with its line numbers, and merges their folds into f. */
+static void fold_chunked(struct fold *f, struct td_input *in, const char *base, const char *end,
+			 unsigned long first_line, const struct fold_options *opts, int nthreads)
 {
-	size_t plen = strlen(td_progname) + strlen(r->name) + 3;
-	char *prefix = td_malloc(plen + 1);
-	snprintf(prefix, plen + 1, "%s: %s:", td_progname, r->name);
-	char *out = td_malloc(r->msgs_len + 32 * (FOLD_MAX_WARNINGS + 1));
-	size_t used = 0;
-	for (const char *m = r->msgs, *end = r->msgs + r->msgs_len; m < end && *shown < FOLD_MAX_WARNINGS;) {
-		const char *nl = memchr(m, '\n', (size_t)(end - m));
-		size_t len = nl ? (size_t)(nl - m) + 1 : (size_t)(end - m);
-		const char *d = m + plen, *digits = d;
-		unsigned long line = 0;
-		if (len > plen && memcmp(m, prefix, plen) == 0)
-			for (; d < m + len && *d >= '0' && *d <= '9'; d++)
-				line = line * 10 + (unsigned long)(*d - '0');
-		if (d > digits && d < m + len && *d == ':') {
-			memcpy(out + used, m, plen);
-			used += plen;
-			used += (size_t)sprintf(out + used, "%lu", line + offset);
-			memcpy(out + used, d, (size_t)(m + len - d));
-			used += (size_t)(m + len - d);
-		} else {
-			memcpy(out + used, m, len);
-			used += len;
-		}
-		(*shown)++;
-		m += len;
+	const char *name = td_input_name(in);
+	size_t rest = (size_t)(end - base);
+	struct chunks c = { .in = in, .name = name, .base = base, .end = end,
+			    .span = td_plain() ? rest / 64 + 1 : CHUNK_SPAN,
+			    .log = { .lock = PTHREAD_MUTEX_INITIALIZER },
+			    .release_lock = PTHREAD_MUTEX_INITIALIZER, .released = base };
+	c.n = rest / c.span + 1;
+	c.stop = c.n;
+	c.state = td_calloc(c.n, sizeof(*c.state));
+	c.lines = td_calloc(c.n, sizeof(*c.lines));
+	c.folded_by = td_calloc(c.n, sizeof(*c.folded_by));
+	c.done = td_calloc(c.n, sizeof(*c.done));
+	struct fold_options wo = *opts;
+	wo.event_filter = fold_event(f) ? fold_event(f) : opts->event_filter;
+	struct chunk_thread *t = td_calloc((size_t)nthreads, sizeof(*t));
+	for (int k = 0; k < nthreads; k++) {
+		t[k].fold = k ? fold_new(&wo) : f;
+		t[k].c = &c;
+		t[k].msgs = (struct msg_ctx){ &c.log, 0, 0 };
 	}
-	fwrite(out, 1, used, stderr);
-	free(out);
-	free(prefix);
+	uint64_t shown = fold_malformed(f) < FOLD_MAX_WARNINGS ? fold_malformed(f) : FOLD_MAX_WARNINGS;
+	for (int k = 1; k < nthreads; k++)
+		t[k].started = pthread_create(&t[k].thread, NULL, fold_chunks_thread, &t[k]) == 0;
+	fold_chunks(&t[0]);
+	for (int k = 1; k < nthreads; k++)
+		if (t[k].started)
+			pthread_join(t[k].thread, NULL);
+	/* every chunk before the first holding a NUL byte (or the last) is folded */
+	size_t last = 0;
+	while (last + 1 < c.n && c.state[last] == CHUNK_CLEAN)
+		last++;
+	bool binary = c.state[last] >= CHUNK_CUT;
+	td_input_map_done(in, c.released, (size_t)(end - c.released));
+	unsigned long *offset = td_malloc((last + 1) * sizeof(*offset));
+	offset[0] = first_line - 1;
+	for (size_t j = 0; j < last; j++)
+		offset[j + 1] = offset[j] + c.lines[j];
+	print_log(&c.log, shown, offset);
+	unsigned long next = offset[last] + c.lines[last] + 1;
+	if (binary)
+		td_bad_input(name, next, "binary data");
+	/* an open sample is in the fold of the last chunk that folded bytes
+	 * (those after it may be empty: no blank line to cut at) */
+	struct fold *open = f;
+	for (size_t j = last + 1; j-- > 0;) {
+		size_t folded = c.state[j] >= CHUNK_CUT ? c.state[j] - CHUNK_CUT : (size_t)(chunk_start(&c, j + 1) - chunk_start(&c, j));
+		if (folded) {
+			open = c.folded_by[j];
+			break;
+		}
+	}
+	fold_end_input(open, name, binary ? next : next - 1);
+	for (int k = 1; k < nthreads; k++) {
+		fold_merge(f, t[k].fold);
+		fold_free(t[k].fold);
+	}
+	free(offset);
+	free(t);
+	free(c.state);
+	free(c.lines);
+	free(c.folded_by);
+	free(c.done);
+	pthread_mutex_destroy(&c.release_lock);
 }
 
 /* A mapped input: the samples up to the first event's are folded here
- * (the default filter keeps the first event met), then the rest is cut
- * at blank lines into one range a thread, RANGE_MIN bytes at least; the
- * caller's fold takes the first (TD_PLAIN=1: whatever the size, so tests
- * cut small inputs too). The workers' folds start where a sample
- * starts and are merged, so the output is the bytes one thread gives;
- * their messages come out in input order with its line numbers, and a
- * NUL byte ends the input where one thread would stop. */
+ * (the default filter keeps the first event met), then the rest by
+ * fold_chunked on a thread per RANGE_MIN bytes at most (TD_PLAIN=1: on
+ * nthreads whatever the size, so tests cut small inputs too). */
 static void fold_mapped(struct fold *f, struct td_input *in, const char *data, size_t len,
 			const struct fold_options *opts, int nthreads)
 {
-	const char *name = td_input_name(in), *end = data + len;
-	struct range *r = td_calloc((size_t)nthreads, sizeof(*r));
-	r[0] = (struct range){ .fold = f, .in = in, .name = name, .p = data, .end = data,
-			       .first_line = td_input_lineno(in) + 1 };
-	while (nthreads > 1 && !fold_event(f) && !opts->event_filter && r[0].end < end && !r[0].binary) {
-		const char *cut = after_blank(r[0].end, end, end);
-		r[0].p = r[0].end;
-		r[0].end = cut ? cut : end;
-		fold_range(&r[0]);
+	const char *end = data + len;
+	struct range r = { .fold = f, .in = in, .name = td_input_name(in), .p = data, .end = data,
+			   .first_line = td_input_lineno(in) + 1 };
+	while (nthreads > 1 && !fold_event(f) && !opts->event_filter && r.end < end && !r.binary) {
+		const char *cut = after_blank(r.end, end, end);
+		r.p = r.end;
+		r.end = cut ? cut : end;
+		fold_range(&r);
 	}
-	r[0].p = r[0].end;
-	r[0].end = r[0].binary ? r[0].p : end;
-	size_t rest = (size_t)(end - r[0].p), range_min = td_plain() ? 1 : RANGE_MIN;
+	r.p = r.end;
+	r.end = r.binary ? r.p : end;
+	size_t rest = (size_t)(end - r.p), range_min = td_plain() ? 1 : RANGE_MIN;
 	size_t want = rest / range_min < (size_t)nthreads ? rest / range_min : (size_t)nthreads;
-	int nranges = 1;
-	if (fold_event(f) || opts->event_filter) {
-		struct fold_options wo = *opts;
-		wo.event_filter = fold_event(f) ? fold_event(f) : opts->event_filter;
-		for (size_t k = 1; k < want; k++) {
-			const char *cut = after_blank(r[0].p + rest / want * k, r[0].p + rest / want * (k + 1), end);
-			if (!cut)
-				continue;
-			r[nranges - 1].end = cut;
-			r[nranges] = (struct range){ .fold = fold_new(&wo), .in = in, .name = name, .p = cut,
-						     .end = end, .first_line = 1 };
-			nranges++;
-		}
-		for (int k = 1; k < nranges; k++)
-			r[k].started = pthread_create(&r[k].thread, NULL, fold_range_thread, &r[k]) == 0;
+	if (want > 1 && !r.binary && (fold_event(f) || opts->event_filter)) {
+		fold_chunked(f, in, r.p, end, r.first_line + r.lines, opts, (int)want);
+		return;
 	}
-	fold_range(&r[0]);
-	for (int k = 1; k < nranges; k++) {
-		if (r[k].started)
-			pthread_join(r[k].thread, NULL);
-		else                             /* no thread for it: folded here, alike */
-			fold_range_thread(&r[k]);
-	}
-	/* in input order: the messages, up to the range a NUL byte stopped */
-	unsigned long next = r[0].first_line + r[0].lines;
-	uint64_t shown = fold_malformed(f) < FOLD_MAX_WARNINGS ? fold_malformed(f) : FOLD_MAX_WARNINGS;
-	int last = 0;
-	while (!r[last].binary && last + 1 < nranges) {
-		last++;
-		replay_messages(&r[last], next - 1, &shown);
-		next += r[last].lines;
-	}
-	if (r[last].binary)
-		td_bad_input(name, next, "binary data");
-	fold_end_input(r[last].fold, name, r[last].binary ? next : next - 1);
-	for (int k = 1; k < nranges; k++) {
-		if (k <= last)
-			fold_merge(f, r[k].fold);
-		fold_free(r[k].fold);
-		free(r[k].msgs);
-	}
-	free(r);
+	fold_range(&r);
+	if (r.binary)
+		td_bad_input(r.name, r.first_line + r.lines, "binary data");
+	fold_end_input(f, r.name, r.binary ? r.first_line + r.lines : r.first_line + r.lines - 1);
 }
 
 /* The first SERIAL_BYTES are folded on the reading thread, in place: an
@@ -502,7 +606,7 @@ static void fold_stream(struct fold *f, struct td_input *in, const struct fold_o
 		fold_free(workers[i].fold);
 	}
 	td_diag_capture(NULL, NULL);
-	print_log(&log, shown);
+	print_log(&log, shown, NULL);
 	fold_end_input(f, pool.name, next_line);
 	for (int i = 0; i < nblocks; i++)
 		free(blocks[i].data);

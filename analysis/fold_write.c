@@ -6,9 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include "common/diag.h"
 #include "common/intern.h"
 #include "common/plain.h"
+#include "common/swar.h"
 #include "fold_internal.h"
 
 /* An output line: stack s's ids (unaligned arena bytes) and its count. */
@@ -23,6 +27,32 @@ static uint32_t id_at(const char *key, size_t i)
 	uint32_t id;
 	memcpy(&id, key + i * sizeof id, sizeof id);
 	return id;
+}
+
+/* How many leading ids the keys x and y share, of their first n: four
+ * (SSE2) or two ids a step compared at once, the first differing byte
+ * naming the first differing id. */
+static size_t shared_ids(const char *x, const char *y, size_t n)
+{
+	size_t i = 0;
+#if defined(__SSE2__)
+	for (; i + 4 <= n; i += 4) {
+		__m128i a = _mm_loadu_si128((const __m128i *)(const void *)(x + i * 4));
+		__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(y + i * 4));
+		unsigned same = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(a, b));
+		if (same != 0xffffu)
+			return i + ((unsigned)__builtin_ctz(~same) >> 2);
+	}
+#elif TD_SWAR
+	for (; i + 2 <= n; i += 2) {
+		uint64_t d = td_swar_load(x + i * 4) ^ td_swar_load(y + i * 4);
+		if (d)
+			return i + ((unsigned)__builtin_ctzll(d) >> 5);
+	}
+#endif
+	while (i < n && id_at(x, i) == id_at(y, i))
+		i++;
+	return i;
 }
 
 /* Reads a stack's text ("a;b;c") byte by byte from its name ids, from name
@@ -92,9 +122,7 @@ static int cmp_text_from(const struct out_line *x, const struct out_line *y, siz
 static int cmp_lines(const void *a, const void *b)
 {
 	const struct out_line *x = a, *y = b;
-	size_t i = 0, n = x->nids < y->nids ? x->nids : y->nids;
-	while (i < n && id_at(x->key, i) == id_at(y->key, i))
-		i++;
+	size_t n = x->nids < y->nids ? x->nids : y->nids, i = shared_ids(x->key, y->key, n);
 	if (i == n)
 		return x->nids == y->nids ? 0 : x->nids < y->nids ? -1 : 1;
 	bool end_x = i + 1 == x->nids, end_y = i + 1 == y->nids;

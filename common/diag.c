@@ -17,28 +17,55 @@ void td_diag_capture(td_diag_capture_fn fn, void *ctx)
 	capture_ctx = ctx;
 }
 
-/* One write per message, so threads never interleave within a line. */
-static void vreport(const char *file, unsigned long line, const char *fmt, va_list ap, bool fatal)
+#define MESSAGE_MAX 4096          /* a message's bytes, newline included */
+
+/* "tool: FILE:LINE: " (the parts there are) at buf; its length. */
+static size_t prefix_text(char *buf, const char *file, unsigned long line)
 {
-	char buf[4096];
 	int n;
 	if (file && line)
-		n = snprintf(buf, sizeof buf, "%s: %s:%lu: ", td_progname, file, line);
+		n = snprintf(buf, MESSAGE_MAX, "%s: %s:%lu: ", td_progname, file, line);
 	else if (file)
-		n = snprintf(buf, sizeof buf, "%s: %s: ", td_progname, file);
+		n = snprintf(buf, MESSAGE_MAX, "%s: %s: ", td_progname, file);
 	else
-		n = snprintf(buf, sizeof buf, "%s: ", td_progname);
-	if (n < 0 || (size_t)n >= sizeof buf)
-		n = 0;
-	int m = vsnprintf(buf + n, sizeof buf - (size_t)n - 1, fmt, ap);
-	size_t len = m < 0 ? (size_t)n : (size_t)n + (size_t)m;
-	if (len > sizeof buf - 2)
-		len = sizeof buf - 2;
+		n = snprintf(buf, MESSAGE_MAX, "%s: ", td_progname);
+	return n < 0 || (size_t)n >= MESSAGE_MAX ? 0 : (size_t)n;
+}
+
+/* buf holds the prefix (n bytes) and the text after it (m bytes, perhaps
+ * more than fit): the line, cut to MESSAGE_MAX, goes out in one write, so
+ * threads never interleave within a line. */
+static void deliver(char *buf, const char *file, unsigned long line, size_t n, size_t m, bool fatal)
+{
+	size_t len = n + m;
+	if (len > MESSAGE_MAX - 2)
+		len = MESSAGE_MAX - 2;
 	buf[len++] = '\n';
-	if (capture && !fatal)
-		capture(capture_ctx, buf, len);
-	else
+	if (capture && !fatal) {
+		size_t at = n < len - 1 ? n : len - 1;      /* a prefix past MESSAGE_MAX is cut too */
+		struct td_diag_record r = { file, line, buf + at, len - 1 - at, buf, len };
+		capture(capture_ctx, &r);
+	} else {
 		fwrite(buf, 1, len, stderr);
+	}
+}
+
+static void vreport(const char *file, unsigned long line, const char *fmt, va_list ap, bool fatal)
+{
+	char buf[MESSAGE_MAX];
+	size_t n = prefix_text(buf, file, line);
+	int m = vsnprintf(buf + n, MESSAGE_MAX - n - 1, fmt, ap);
+	deliver(buf, file, line, n, m < 0 ? 0 : (size_t)m, fatal);
+}
+
+void td_diag_emit(const char *file, unsigned long line, const char *text, size_t text_len)
+{
+	char buf[MESSAGE_MAX];
+	size_t n = prefix_text(buf, file, line);
+	size_t room = n < MESSAGE_MAX - 2 ? MESSAGE_MAX - 2 - n : 0;
+	size_t m = text_len < room ? text_len : room;
+	memcpy(buf + n, text, m);
+	deliver(buf, file, line, n, m, false);
 }
 
 void td_bad_input(const char *file, unsigned long line, const char *fmt, ...)

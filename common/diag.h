@@ -22,12 +22,29 @@ void td_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Fatal: print and exit 2 (out of memory, cannot write output). */
 void td_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
+/* A message in parts: file (NULL: none) and line (0: none) as given, text
+ * the message after its "tool: FILE:LINE: " prefix (no newline), and the
+ * whole line that would have been written, newline included. Valid only
+ * during the capture call. */
+struct td_diag_record {
+	const char *file;
+	unsigned long line;
+	const char *text;
+	size_t text_len;
+	const char *whole;
+	size_t whole_len;
+};
+
 /* This thread's messages (bad input, warnings, errors; not td_die's) go
- * to fn as the whole line that would have been written, newline included,
- * instead of to stderr: a reader on one thread hands them to another that
- * prints them in order with its own. NULL: stderr again. */
-typedef void (*td_diag_capture_fn)(void *ctx, const char *line, size_t len);
+ * to fn as records instead of to stderr: a reader on one thread hands them
+ * to another that prints them in order with its own, moving their line
+ * numbers if it must, with td_diag_emit. NULL: stderr again. */
+typedef void (*td_diag_capture_fn)(void *ctx, const struct td_diag_record *r);
 void td_diag_capture(td_diag_capture_fn fn, void *ctx);
+/* Says a message (file, line, text as in a record) as one made here would
+ * be said: the same bytes on stderr, or to this thread's capture. Not
+ * counted again. */
+void td_diag_emit(const char *file, unsigned long line, const char *text, size_t text_len);
 
 unsigned long td_bad_input_count(void);
 /* Exit code for a run whose result was otherwise RESULT (0 or 1). */

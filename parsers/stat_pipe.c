@@ -514,9 +514,11 @@ void stat_pipe_emit(void *pipe, const struct stat_record *r)
 	item_done(p, b, r);
 }
 
-static void pipe_message(void *pipe, const char *line, size_t len)
+static void pipe_message(void *pipe, const struct td_diag_record *r)
 {
 	struct stat_pipe *p = pipe;
+	const char *line = r->whole;
+	size_t len = r->whole_len;
 	struct pipe_block *b = filling(p);
 	struct pipe_item *it = &b->item[b->n++];
 	it->kind = ITEM_MESSAGE;

@@ -92,6 +92,36 @@ agree empty "empty file: no output, no message, exit 0 for any -j"
 printf '\n' >"$T_TMP/nl.txt"
 agree nl "a lone newline: alike"
 
+# a mapped file is handed out in chunks (2 MiB, or 1/64 of it under
+# TD_PLAIN=1) that the threads take as they come free: with 65 chunks on
+# three threads, a chunk's messages are moved to the input's line numbers
+# and nothing past the NUL byte is folded, whoever took which chunk
+for name in junk late bin bin1 trunc huge; do
+	cat "$T_TMP/$name.txt" | "$FOLD" -j1 >"$T_TMP/ref.out" 2>"$T_TMP/ref.err"
+	echo $? >"$T_TMP/ref.rc"
+	fails=0
+	for j in 2 3; do
+		TD_PLAIN=1 "$FOLD" -j$j "$T_TMP/$name.txt" >"$T_TMP/j.out" 2>"$T_TMP/j.err"
+		echo $? >"$T_TMP/j.rc"
+		sed -i "s|$T_TMP/$name.txt|<stdin>|" "$T_TMP/j.err"
+		for k in out err rc; do
+			cmp -s "$T_TMP/ref.$k" "$T_TMP/j.$k" || { fails=$((fails + 1)); diag "$name -j$j: std$k differs"; }
+		done
+	done
+	ok "$fails" "$name in 65 chunks on 2 and 3 threads: the stdout, stderr and exit code of one thread"
+done
+
+# a file whose last sample is open, cut into more chunks than it has
+# samples: the chunks after the last blank line are empty, and the note and
+# the open sample come from the thread that folded it, whoever that was
+head -c 60000 "$T_TMP/one.txt" >"$T_TMP/open.txt"
+"$FOLD" -j1 "$T_TMP/open.txt" >"$T_TMP/open.ref" 2>&1
+fails=0
+for i in $(seq 40); do
+	TD_PLAIN=1 "$FOLD" -j4 "$T_TMP/open.txt" 2>&1 | cmp -s - "$T_TMP/open.ref" || fails=$((fails + 1))
+done
+ok "$fails" "an open last sample after empty chunks, 40 runs on 4 threads: kept and noted as one thread does"
+
 # stdin that is a file read in part: the mapping starts where the reading is
 { head -n 3 >/dev/null; "$FOLD" -j2 >"$T_TMP/part.out" 2>"$T_TMP/part.err"; } <"$T_TMP/one.txt" 2>/dev/null
 tail -n +4 "$T_TMP/one.txt" | "$FOLD" -j1 >"$T_TMP/part.ref" 2>/dev/null

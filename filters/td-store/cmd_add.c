@@ -263,9 +263,9 @@ static void free_file(struct add_ctx *a)
 }
 
 /* Its messages were printed when the file was first derived. */
-static void discard_line(void *ctx, const char *line, size_t len)
+static void discard_line(void *ctx, const struct td_diag_record *r)
 {
-	(void)ctx, (void)line, (void)len;
+	(void)ctx, (void)r;
 }
 
 /* Sends every file of the batch again, after a rollback for STORE_RETRY

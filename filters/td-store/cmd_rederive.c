@@ -151,11 +151,10 @@ static void rederived(void *ctx, const struct derive_run *d)
 	free(old.v);
 }
 
-static void drop_message(void *ctx, const char *line, size_t len)
+static void drop_message(void *ctx, const struct td_diag_record *r)
 {
 	(void)ctx;
-	(void)line;
-	(void)len;
+	(void)r;
 }
 
 /* One capture: unpacked into a temporary file, derived, its runs replaced. */
