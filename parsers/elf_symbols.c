@@ -16,6 +16,7 @@
 #include "common/sorted.h"
 #include "common/grow.h"
 #include "common/plain.h"
+#include "common/radix.h"
 #include "perf_symtab.h"
 #include "elf_symbols.h"
 
@@ -131,11 +132,9 @@ static struct section_kind *section_kinds(Elf *elf, size_t *n)
  * type) in a text or data section, that are not absolute (symbol versions
  * such as GLIBC_2.2.5) and live in a section loaded at run time; not ARM
  * mapping symbols ($a $d $t $x). */
-static bool wanted(const struct section_kind *kinds, size_t nkinds, const GElf_Sym *s, const char *name, bool arm)
+static bool wanted_but_name(const struct section_kind *kinds, size_t nkinds, const GElf_Sym *s)
 {
-	if (!*name || s->st_shndx == SHN_UNDEF || s->st_shndx == SHN_ABS || s->st_shndx >= nkinds)
-		return false;
-	if (arm && name[0] == '$' && name[1] && strchr("adtx", name[1]) && (name[2] == '\0' || name[2] == '.'))
+	if (s->st_shndx == SHN_UNDEF || s->st_shndx == SHN_ABS || s->st_shndx >= nkinds)
 		return false;
 	int type = GELF_ST_TYPE(s->st_info), vis = GELF_ST_VISIBILITY(s->st_other);
 	bool label = type == STT_NOTYPE && vis != STV_HIDDEN && vis != STV_INTERNAL;
@@ -143,6 +142,12 @@ static bool wanted(const struct section_kind *kinds, size_t nkinds, const GElf_S
 		return false;
 	const struct section_kind *k = &kinds[s->st_shndx];
 	return k->loaded && (!label || k->text_or_data);
+}
+
+/* The name's part of the choice: its first 3 bytes (or up to its NUL). */
+static bool wanted_name(const char *name, bool arm)
+{
+	return *name && !(arm && name[0] == '$' && name[1] && strchr("adtx", name[1]) && (name[2] == '\0' || name[2] == '.'));
 }
 
 /* perf keeps a binary's symbols at file offsets ("adjusted"): its value
@@ -318,6 +323,7 @@ struct sym_reader {
 	int fd;
 	Elf *elf;
 	int cls;
+	unsigned char encoding;      /* the file's byte order (e_ident[EI_DATA]); 0 when unknown */
 	uint64_t at, count;          /* the section's offset and entries */
 	size_t entsize, chunk;       /* bytes read at once */
 	unsigned char *buf, *conv;
@@ -335,6 +341,8 @@ static bool sym_reader_open(struct sym_reader *r, Elf *elf, int fd, Elf_Scn *scn
 		r->data = elf_getdata(scn, NULL);
 		return r->data != NULL;
 	}
+	GElf_Ehdr eh;
+	r->encoding = gelf_getehdr(elf, &eh) ? eh.e_ident[EI_DATA] : 0;
 	r->buf = td_malloc(2 * chunk);
 	r->conv = r->buf + chunk;
 	return true;
@@ -360,10 +368,9 @@ static bool sym_reader_get(struct sym_reader *r, uint64_t i, GElf_Sym *s)
 		Elf_Data src = { .d_buf = r->buf, .d_type = ELF_T_SYM, .d_size = got - got % r->entsize,
 				 .d_version = EV_CURRENT };
 		Elf_Data dst = { .d_buf = r->conv, .d_type = ELF_T_SYM, .d_size = r->chunk, .d_version = EV_CURRENT };
-		GElf_Ehdr eh;
 		r->first = i;
 		r->n = 0;
-		if (src.d_size && gelf_getehdr(r->elf, &eh) && gelf_xlatetom(r->elf, &dst, &src, eh.e_ident[EI_DATA]))
+		if (src.d_size && r->encoding && gelf_xlatetom(r->elf, &dst, &src, r->encoding))
 			r->n = src.d_size / r->entsize;
 		if (i >= r->first + r->n)
 			return false;
@@ -441,6 +448,47 @@ static const char *name_start(struct elf_symbols *e, int fd, struct name_window 
 	return e->names + k;
 }
 
+/* The string table offsets, sorted, of the names wanted_name() keeps
+ * among the symbols that pass the other checks (n of them). The names
+ * are read in file order, the table front to back once: in symbol order
+ * a large binary's names jump about the table, a read for each jump. */
+static uint32_t *wanted_names(struct elf_symbols *e, int fd, struct sym_reader *r, size_t count,
+			      const struct section_kind *kinds, size_t nkinds, bool arm, size_t *n)
+{
+	uint32_t *offs = td_malloc((count + 1) * sizeof(*offs));
+	size_t m = 0, kept = 0;
+	for (size_t i = 0; i < count; i++) {
+		GElf_Sym s;
+		if (sym_reader_get(r, i, &s) && s.st_name < e->names_len && wanted_but_name(kinds, nkinds, &s))
+			offs[m++] = s.st_name;
+	}
+	td_radix_sort(offs, m, sizeof(*offs), 0, sizeof(*offs));
+	struct name_window w = { 0 };
+	for (size_t j = 0; j < m; j++) {
+		if (j && offs[j] == offs[j - 1])
+			continue;
+		uint32_t k = offs[j];
+		if (wanted_name(name_start(e, fd, &w, k), arm))
+			offs[kept++] = k;
+	}
+	free(w.buf);
+	*n = kept;
+	return offs;
+}
+
+static bool has_offset(const uint32_t *offs, size_t n, uint32_t k)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (offs[mid] < k)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && offs[lo] == k;
+}
+
 static bool read_table(struct elf_symbols *e, Elf *elf, int fd, Elf_Scn *scn, const GElf_Shdr *sh)
 {
 	struct sym_reader r;
@@ -453,18 +501,19 @@ static bool read_table(struct elf_symbols *e, Elf *elf, int fd, Elf_Scn *scn, co
 	size_t names_len = e->names_len;
 	GElf_Ehdr eh;
 	bool arm = gelf_getehdr(elf, &eh) && (eh.e_machine == EM_ARM || eh.e_machine == EM_AARCH64);
-	size_t count = sh->sh_size / sh->sh_entsize, nkinds;
+	size_t count = sh->sh_size / sh->sh_entsize, nkinds, ngood = 0;
 	struct section_kind *kinds = section_kinds(elf, &nkinds);
-	struct name_window w = { 0 };
+	/* mapped names are read from the file first, in order (a heap copy is read in place) */
+	uint32_t *good = e->map ? wanted_names(e, fd, &r, count, kinds, nkinds, arm, &ngood) : NULL;
 	perf_symtab_free(e->tab);     /* a table tried before held no functions */
 	e->n = 0;
 	e->tab = perf_symtab_new(shown_of, e);
 	perf_symtab_reserve(e->tab, count + 1);
 	for (size_t i = 0; i < count; i++) {
 		GElf_Sym s;
-		if (!sym_reader_get(&r, i, &s) || s.st_name >= names_len)
+		if (!sym_reader_get(&r, i, &s) || s.st_name >= names_len || !wanted_but_name(kinds, nkinds, &s))
 			continue;
-		if (!wanted(kinds, nkinds, &s, name_start(e, fd, &w, s.st_name), arm))
+		if (good ? !has_offset(good, ngood, s.st_name) : !wanted_name(e->names + s.st_name, arm))
 			continue;
 		int type = GELF_ST_TYPE(s.st_info);
 		if (arm && eh.e_machine == EM_ARM && type == STT_FUNC && (s.st_value & 1))
@@ -473,7 +522,7 @@ static bool read_table(struct elf_symbols *e, Elf *elf, int fd, Elf_Scn *scn, co
 		perf_symtab_insert(e->tab, start, s.st_size, GELF_ST_BIND(s.st_info), e->names + s.st_name);
 		e->n++;
 	}
-	free(w.buf);
+	free(good);
 	sym_reader_close(&r);
 	free(kinds);
 	return e->n > 0;
@@ -487,6 +536,55 @@ static Elf_Scn *section(Elf *elf, size_t shstrndx, const char *want, GElf_Shdr *
 			return scn;
 	}
 	return NULL;
+}
+
+/* A callee name longer than this is read alone (read_cstr). */
+#define PLT_WINDOW (16u << 10)
+
+struct plt_ref {
+	uint32_t key, i;             /* a dynamic symbol's index, then its name's offset; the relocation */
+};
+
+/* The callees' names of the nrel relocations (their symbols' indexes in
+ * rsym), read from the string table str into copies (NULL when one cannot
+ * be read). The symbols and then the names are read in file order:
+ * relocations name them in no order, and each out of order was a read. */
+static void plt_callee_names(int fd, struct sym_reader *dsyms, const GElf_Shdr *str, const uint32_t *rsym, size_t nrel,
+			     char **copies)
+{
+	struct plt_ref *refs = td_malloc((nrel + 1) * sizeof(*refs));
+	for (size_t i = 0; i < nrel; i++)
+		refs[i] = (struct plt_ref){ rsym[i], (uint32_t)i };
+	td_radix_sort(refs, nrel, sizeof(*refs), offsetof(struct plt_ref, key), sizeof(uint32_t));
+	size_t m = 0;
+	for (size_t j = 0; j < nrel; j++) {
+		GElf_Sym sym;
+		if (sym_reader_get(dsyms, refs[j].key, &sym) && sym.st_name < str->sh_size)
+			refs[m++] = (struct plt_ref){ sym.st_name, refs[j].i };
+	}
+	td_radix_sort(refs, m, sizeof(*refs), offsetof(struct plt_ref, key), sizeof(uint32_t));
+	char *win = td_malloc(PLT_WINDOW);
+	uint64_t first = 0, n = 0;
+	for (size_t j = 0; j < m; j++) {
+		uint64_t k = refs[j].key, room = str->sh_size - k;
+		const char *z = k >= first && k < first + n ? memchr(win + (k - first), '\0', first + n - k) : NULL;
+		if (!z) {
+			size_t want = room < PLT_WINDOW ? (size_t)room : PLT_WINDOW, got = 0;
+			while (got < want) {
+				ssize_t r = pread(fd, win + got, want - got, (off_t)(str->sh_offset + k + got));
+				if (r <= 0)
+					break;
+				got += (size_t)r;
+			}
+			first = k;
+			n = got;
+			z = memchr(win, '\0', got);
+		}
+		copies[refs[j].i] = z ? td_strndup(win + (k - first), (size_t)(z - (win + (k - first))))
+				      : read_cstr(fd, str->sh_offset + k, (size_t)room);
+	}
+	free(win);
+	free(refs);
 }
 
 /* perf 6.1 names the stubs of the procedure linkage table "callee@plt"
@@ -525,14 +623,23 @@ static void add_plt(struct elf_symbols *e, Elf *elf, int fd)
 	size_t nrel = rel.sh_size / rel.sh_entsize, names_len = 0;
 	const char **names = td_calloc(nrel + 1, sizeof(*names));
 	char **copies = td_calloc(nrel + 1, sizeof(*copies));
+	uint32_t *rsym = td_malloc((nrel + 1) * sizeof(*rsym));
 	for (size_t i = 0; i < nrel; i++) {
 		GElf_Rela ra;
 		GElf_Rel r;
 		uint64_t info = rel.sh_type == SHT_RELA ? (gelf_getrela(rdata, (int)i, &ra) ? ra.r_info : 0)
 							: (gelf_getrel(rdata, (int)i, &r) ? r.r_info : 0);
+		rsym[i] = (uint32_t)GELF_R_SYM(info);
+	}
+	bool batch = read_str && !td_plain() && nrel <= UINT32_MAX;
+	if (batch)
+		plt_callee_names(fd, &dsyms, &str, rsym, nrel, copies);
+	for (size_t i = 0; i < nrel; i++) {
 		GElf_Sym sym;
 		const char *name = NULL;
-		if (sym_reader_get(&dsyms, GELF_R_SYM(info), &sym)) {
+		if (batch)
+			name = copies[i];
+		else if (sym_reader_get(&dsyms, rsym[i], &sym)) {
 			if (!read_str)
 				name = elf_strptr(elf, dyn.sh_link, sym.st_name);
 			else if (sym.st_name < str.sh_size)
@@ -542,6 +649,7 @@ static void add_plt(struct elf_symbols *e, Elf *elf, int fd)
 		names[i] = shown ? shown : name ? name : "";
 		names_len += strlen(names[i]) + 5;
 	}
+	free(rsym);
 	sym_reader_close(&dsyms);
 	e->plt_names = td_malloc(names_len + 8);
 	e->plt_len = names_len + 8;
