@@ -100,6 +100,7 @@ static const char *keep_demangled(struct elf_symbols *e, char *name)
 }
 
 static char *shown_of(void *ctx, const char *name);
+static void shown_many(void *ctx, const char *const *names, size_t n, char **out);
 
 /* What perf's choice of symbols needs to know of the section one is in. */
 struct section_kind {
@@ -508,6 +509,8 @@ static bool read_table(struct elf_symbols *e, Elf *elf, int fd, Elf_Scn *scn, co
 	perf_symtab_free(e->tab);     /* a table tried before held no functions */
 	e->n = 0;
 	e->tab = perf_symtab_new(shown_of, e);
+	if (!td_plain())
+		perf_symtab_shown_batch(e->tab, shown_many);
 	perf_symtab_reserve(e->tab, count + 1);
 	for (size_t i = 0; i < count; i++) {
 		GElf_Sym s;
@@ -538,40 +541,28 @@ static Elf_Scn *section(Elf *elf, size_t shstrndx, const char *want, GElf_Shdr *
 	return NULL;
 }
 
-/* A callee name longer than this is read alone (read_cstr). */
-#define PLT_WINDOW (16u << 10)
+/* A name longer than this is read alone (read_cstr). */
+#define NAMES_WINDOW (16u << 10)
 
-struct plt_ref {
-	uint32_t key, i;             /* a dynamic symbol's index, then its name's offset; the relocation */
+struct name_ref {
+	uint32_t key, i;             /* a name's offset in its table (or a symbol's index); where it goes */
 };
 
-/* The callees' names of the nrel relocations (their symbols' indexes in
- * rsym), read from the string table str into copies (NULL when one cannot
- * be read). The symbols and then the names are read in file order:
- * relocations name them in no order, and each out of order was a read. */
-static void plt_callee_names(int fd, struct sym_reader *dsyms, const GElf_Shdr *str, const uint32_t *rsym, size_t nrel,
-			     char **copies)
+/* The names at refs[0..m) (offsets into the string table of size bytes
+ * at file offset at) read into out[i] in file order, through a window:
+ * NULL for one that cannot be read or does not end. refs are sorted. */
+static void read_sorted_names(int fd, uint64_t at, uint64_t size, struct name_ref *refs, size_t m, char **out)
 {
-	struct plt_ref *refs = td_malloc((nrel + 1) * sizeof(*refs));
-	for (size_t i = 0; i < nrel; i++)
-		refs[i] = (struct plt_ref){ rsym[i], (uint32_t)i };
-	td_radix_sort(refs, nrel, sizeof(*refs), offsetof(struct plt_ref, key), sizeof(uint32_t));
-	size_t m = 0;
-	for (size_t j = 0; j < nrel; j++) {
-		GElf_Sym sym;
-		if (sym_reader_get(dsyms, refs[j].key, &sym) && sym.st_name < str->sh_size)
-			refs[m++] = (struct plt_ref){ sym.st_name, refs[j].i };
-	}
-	td_radix_sort(refs, m, sizeof(*refs), offsetof(struct plt_ref, key), sizeof(uint32_t));
-	char *win = td_malloc(PLT_WINDOW);
+	td_radix_sort(refs, m, sizeof(*refs), offsetof(struct name_ref, key), sizeof(uint32_t));
+	char *win = td_malloc(NAMES_WINDOW);
 	uint64_t first = 0, n = 0;
 	for (size_t j = 0; j < m; j++) {
-		uint64_t k = refs[j].key, room = str->sh_size - k;
+		uint64_t k = refs[j].key, room = size - k;
 		const char *z = k >= first && k < first + n ? memchr(win + (k - first), '\0', first + n - k) : NULL;
 		if (!z) {
-			size_t want = room < PLT_WINDOW ? (size_t)room : PLT_WINDOW, got = 0;
+			size_t want = room < NAMES_WINDOW ? (size_t)room : NAMES_WINDOW, got = 0;
 			while (got < want) {
-				ssize_t r = pread(fd, win + got, want - got, (off_t)(str->sh_offset + k + got));
+				ssize_t r = pread(fd, win + got, want - got, (off_t)(at + k + got));
 				if (r <= 0)
 					break;
 				got += (size_t)r;
@@ -580,10 +571,30 @@ static void plt_callee_names(int fd, struct sym_reader *dsyms, const GElf_Shdr *
 			n = got;
 			z = memchr(win, '\0', got);
 		}
-		copies[refs[j].i] = z ? td_strndup(win + (k - first), (size_t)(z - (win + (k - first))))
-				      : read_cstr(fd, str->sh_offset + k, (size_t)room);
+		out[refs[j].i] = z ? td_strndup(win + (k - first), (size_t)(z - (win + (k - first))))
+				   : read_cstr(fd, at + k, (size_t)room);
 	}
 	free(win);
+}
+
+/* The callees' names of the nrel relocations (their symbols' indexes in
+ * rsym), read from the string table str into copies (NULL when one cannot
+ * be read). The symbols and then the names are read in file order:
+ * relocations name them in no order, and each out of order was a read. */
+static void plt_callee_names(int fd, struct sym_reader *dsyms, const GElf_Shdr *str, const uint32_t *rsym, size_t nrel,
+			     char **copies)
+{
+	struct name_ref *refs = td_malloc((nrel + 1) * sizeof(*refs));
+	for (size_t i = 0; i < nrel; i++)
+		refs[i] = (struct name_ref){ rsym[i], (uint32_t)i };
+	td_radix_sort(refs, nrel, sizeof(*refs), offsetof(struct name_ref, key), sizeof(uint32_t));
+	size_t m = 0;
+	for (size_t j = 0; j < nrel; j++) {
+		GElf_Sym sym;
+		if (sym_reader_get(dsyms, refs[j].key, &sym) && sym.st_name < str->sh_size)
+			refs[m++] = (struct name_ref){ sym.st_name, refs[j].i };
+	}
+	read_sorted_names(fd, str->sh_offset, str->sh_size, refs, m, copies);
 	free(refs);
 }
 
@@ -688,6 +699,36 @@ static char *shown_of(void *ctx, const char *name)
 			madvise(e->map, e->map_len, MADV_DONTNEED);
 	}
 	return td_demangle(name);
+}
+
+/* shown_of() for n names at once: those in the mapped table read from
+ * the file in its order (perf compares the symbols sharing an address,
+ * whose names lie all over the table). */
+static void shown_many(void *ctx, const char *const *names, size_t n, char **out)
+{
+	struct elf_symbols *e = ctx;
+	bool read = e->map && e->names_len < UINT32_MAX && names_fd(e);
+	struct name_ref *refs = read ? td_malloc((n + 1) * sizeof(*refs)) : NULL;
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) {
+		out[i] = NULL;
+		if (read && names[i] >= e->names && names[i] <= e->names + e->names_len)
+			refs[m++] = (struct name_ref){ (uint32_t)(names[i] - e->names), (uint32_t)i };
+	}
+	if (m)
+		read_sorted_names(e->fd, e->names_at, e->names_len + 1, refs, m, out);
+	free(refs);
+	for (size_t i = 0; i < n; i++) {
+		if (!out[i]) {
+			out[i] = shown_of(e, names[i]);
+			continue;
+		}
+		char *d = td_demangle(out[i]);
+		if (d) {
+			free(out[i]);
+			out[i] = d;
+		}
+	}
 }
 
 /* The name number of a range's name (see struct rec). */
