@@ -100,7 +100,7 @@ static const char *keep_demangled(struct elf_symbols *e, char *name)
 }
 
 static char *shown_of(void *ctx, const char *name);
-static void shown_many(void *ctx, const char *const *names, size_t n, char **out);
+static void shown_many(void *ctx, const char *const *names, size_t n, symtab_take_fn take, void *arg);
 
 /* What perf's choice of symbols needs to know of the section one is in. */
 struct section_kind {
@@ -285,8 +285,8 @@ static bool read_strings(struct elf_symbols *e, Elf *elf, int fd, size_t link)
 /* A table is read in chunks of this many bytes into one buffer (libelf's
  * copy of a whole section is megabytes of fresh memory per binary), and
  * the first bytes of its names, which decide whether a symbol counts,
- * through a window of the string table as large (names come nearly in
- * symbol order): no page of the mapping is touched while reading. */
+ * through a window of the string table as large (read in offset order,
+ * see wanted_names): no page of the mapping is touched while reading. */
 #define CHUNK (64u << 10)
 
 /* Names read through the mapping touch its pages, and the kernel maps
@@ -392,14 +392,7 @@ struct name_window {
 	unsigned char *buf;
 	uint64_t first, n;           /* string table offsets held */
 	size_t mapped;               /* names read through the mapping */
-	bool whole;                  /* the whole table was read (or tried) */
 };
-
-/* A string table up to this size is read whole once its names turn out
- * to come out of order; past it, a name out of order is read alone
- * (JUMP bytes from its start). */
-#define WHOLE_MAX (4u << 20)
-#define JUMP 256u
 
 /* Reads room bytes at the string table's offset k into the window. */
 static bool fill_window(struct elf_symbols *e, int fd, struct name_window *w, uint64_t k, size_t room)
@@ -419,40 +412,11 @@ static bool fill_window(struct elf_symbols *e, int fd, struct name_window *w, ui
 	return true;
 }
 
-/* The name at offset k, at least its first 3 bytes (or up to its NUL)
- * readable: from the heap copy, or a window read from the file, CHUNK
- * bytes at a time while names come in order, the whole table once they
- * do not (a .dynsym's come by hash), or JUMP bytes when it is too large.
- * The mapping only when the file cannot be read. */
-static const char *name_start(struct elf_symbols *e, int fd, struct name_window *w, uint64_t k)
-{
-	if (!e->map)
-		return e->names + k;
-	if (k >= w->first && k + 3 <= w->first + w->n)
-		return (const char *)w->buf + (k - w->first);
-	uint64_t room = e->names_len + 1 - k;
-	if (w->n == 0 || (k >= w->first && k < w->first + w->n + CHUNK)) {
-		if (!w->buf)
-			w->buf = td_malloc(CHUNK + 1);
-		if (fill_window(e, fd, w, k, room < CHUNK ? (size_t)room : CHUNK))
-			return (const char *)w->buf;
-	} else if (!w->whole && e->names_len < WHOLE_MAX) {
-		w->whole = true;
-		w->buf = td_realloc(w->buf, e->names_len + 2);
-		if (fill_window(e, fd, w, 0, e->names_len + 1) && k + 3 <= w->n)
-			return (const char *)w->buf + k;
-	} else if (fill_window(e, fd, w, k, room < JUMP ? (size_t)room : JUMP)) {
-		return (const char *)w->buf;
-	}
-	if (++w->mapped % SYMS_PER_RELEASE == 0)
-		madvise(e->map, e->map_len, MADV_DONTNEED);
-	return e->names + k;
-}
-
 /* The string table offsets, sorted, of the names wanted_name() keeps
  * among the symbols that pass the other checks (n of them). The names
- * are read in file order, the table front to back once: in symbol order
- * a large binary's names jump about the table, a read for each jump. */
+ * are read in file order, CHUNK bytes at a time, the table front to back
+ * once: in symbol order a large binary's names jump about the table, a
+ * read for each jump. */
 static uint32_t *wanted_names(struct elf_symbols *e, int fd, struct sym_reader *r, size_t count,
 			      const struct section_kind *kinds, size_t nkinds, bool arm, size_t *n)
 {
@@ -469,7 +433,22 @@ static uint32_t *wanted_names(struct elf_symbols *e, int fd, struct sym_reader *
 		if (j && offs[j] == offs[j - 1])
 			continue;
 		uint32_t k = offs[j];
-		if (wanted_name(name_start(e, fd, &w, k), arm))
+		const char *name;
+		if (k >= w.first && k + 3 <= w.first + w.n) {
+			name = (const char *)w.buf + (k - w.first);
+		} else {
+			uint64_t room = e->names_len + 1 - k;
+			if (!w.buf)
+				w.buf = td_malloc(CHUNK + 1);
+			if (fill_window(e, fd, &w, k, room < CHUNK ? (size_t)room : CHUNK)) {
+				name = (const char *)w.buf;
+			} else {
+				if (++w.mapped % SYMS_PER_RELEASE == 0)
+					madvise(e->map, e->map_len, MADV_DONTNEED);
+				name = e->names + k;
+			}
+		}
+		if (wanted_name(name, arm))
 			offs[kept++] = k;
 	}
 	free(w.buf);
@@ -549,9 +528,11 @@ struct name_ref {
 };
 
 /* The names at refs[0..m) (offsets into the string table of size bytes
- * at file offset at) read into out[i] in file order, through a window:
- * NULL for one that cannot be read or does not end. refs are sorted. */
-static void read_sorted_names(int fd, uint64_t at, uint64_t size, struct name_ref *refs, size_t m, char **out)
+ * at file offset at) read in file order through a window, each handed to
+ * put(arg, i, copy) as it is read: NULL for one that cannot be read or
+ * does not end. */
+static void read_sorted_names(int fd, uint64_t at, uint64_t size, struct name_ref *refs, size_t m,
+			      void (*put)(void *arg, size_t i, char *copy), void *arg)
 {
 	td_radix_sort(refs, m, sizeof(*refs), offsetof(struct name_ref, key), sizeof(uint32_t));
 	char *win = td_malloc(NAMES_WINDOW);
@@ -571,10 +552,15 @@ static void read_sorted_names(int fd, uint64_t at, uint64_t size, struct name_re
 			n = got;
 			z = memchr(win, '\0', got);
 		}
-		out[refs[j].i] = z ? td_strndup(win + (k - first), (size_t)(z - (win + (k - first))))
-				   : read_cstr(fd, at + k, (size_t)room);
+		put(arg, refs[j].i, z ? td_strndup(win + (k - first), (size_t)(z - (win + (k - first))))
+				      : read_cstr(fd, at + k, (size_t)room));
 	}
 	free(win);
+}
+
+static void put_copy(void *arg, size_t i, char *copy)
+{
+	((char **)arg)[i] = copy;
 }
 
 /* The callees' names of the nrel relocations (their symbols' indexes in
@@ -594,7 +580,7 @@ static void plt_callee_names(int fd, struct sym_reader *dsyms, const GElf_Shdr *
 		if (sym_reader_get(dsyms, refs[j].key, &sym) && sym.st_name < str->sh_size)
 			refs[m++] = (struct name_ref){ sym.st_name, refs[j].i };
 	}
-	read_sorted_names(fd, str->sh_offset, str->sh_size, refs, m, copies);
+	read_sorted_names(fd, str->sh_offset, str->sh_size, refs, m, put_copy, copies);
 	free(refs);
 }
 
@@ -626,8 +612,9 @@ static void add_plt(struct elf_symbols *e, Elf *elf, int fd)
 	if (!rdata || !dyn_scn || !gelf_getshdr(dyn_scn, &dyn) || dyn.sh_type != SHT_DYNSYM || dyn.sh_entsize == 0 ||
 	    !sym_reader_open(&dsyms, elf, fd, dyn_scn, &dyn, 4096))
 		return;
-	/* the callees' names read one by one: the whole .dynstr (megabytes
-	 * in a large binary) is not copied for a few hundred of them */
+	/* the callees' names read alone or in windows (plt_callee_names): the
+	 * whole .dynstr (megabytes in a large binary) is not copied for a few
+	 * hundred of them */
 	bool read_str = !dsyms.data && (str_scn = elf_getscn(elf, dyn.sh_link)) && gelf_getshdr(str_scn, &str) &&
 			str.sh_type == SHT_STRTAB && !(str.sh_flags & SHF_COMPRESSED) && str.sh_size <= SIZE_MAX / 2 &&
 			str.sh_offset <= (uint64_t)INT64_MAX - str.sh_size;
@@ -701,34 +688,49 @@ static char *shown_of(void *ctx, const char *name)
 	return td_demangle(name);
 }
 
+/* shown_many's names on their way to take(). */
+struct shown_batch {
+	struct elf_symbols *e;
+	const char *const *names;
+	bool *done;
+	symtab_take_fn take;
+	void *arg;
+};
+
+static void put_shown(void *arg, size_t i, char *copy)
+{
+	struct shown_batch *b = arg;
+	if (!copy)
+		return;              /* shown_of() tries it again */
+	b->done[i] = true;
+	char *d = td_demangle(copy);
+	if (d) {
+		free(copy);
+		copy = d;
+	}
+	b->take(b->arg, i, copy);
+}
+
 /* shown_of() for n names at once: those in the mapped table read from
  * the file in its order (perf compares the symbols sharing an address,
- * whose names lie all over the table). */
-static void shown_many(void *ctx, const char *const *names, size_t n, char **out)
+ * whose names lie all over the table), each measured as it is read. */
+static void shown_many(void *ctx, const char *const *names, size_t n, symtab_take_fn take, void *arg)
 {
 	struct elf_symbols *e = ctx;
 	bool read = e->map && e->names_len < UINT32_MAX && names_fd(e);
 	struct name_ref *refs = read ? td_malloc((n + 1) * sizeof(*refs)) : NULL;
+	struct shown_batch b = { e, names, td_calloc(n + 1, sizeof(bool)), take, arg };
 	size_t m = 0;
-	for (size_t i = 0; i < n; i++) {
-		out[i] = NULL;
+	for (size_t i = 0; i < n; i++)
 		if (read && names[i] >= e->names && names[i] <= e->names + e->names_len)
 			refs[m++] = (struct name_ref){ (uint32_t)(names[i] - e->names), (uint32_t)i };
-	}
 	if (m)
-		read_sorted_names(e->fd, e->names_at, e->names_len + 1, refs, m, out);
+		read_sorted_names(e->fd, e->names_at, e->names_len + 1, refs, m, put_shown, &b);
 	free(refs);
-	for (size_t i = 0; i < n; i++) {
-		if (!out[i]) {
-			out[i] = shown_of(e, names[i]);
-			continue;
-		}
-		char *d = td_demangle(out[i]);
-		if (d) {
-			free(out[i]);
-			out[i] = d;
-		}
-	}
+	for (size_t i = 0; i < n; i++)
+		if (!b.done[i])
+			take(arg, i, shown_of(e, names[i]));
+	free(b.done);
 }
 
 /* The name number of a range's name (see struct rec). */

@@ -123,7 +123,18 @@ static const struct sym *measured(struct perf_symtab *t, size_t i)
 }
 
 /* Symbols measured at once by shown_all, at most this many at a time. */
-#define BATCH 16384
+#define BATCH 4096
+
+struct batch {
+	struct perf_symtab *t;
+	const uint32_t *syms;
+};
+
+static void take_shown(void *arg, size_t i, char *shown)
+{
+	struct batch *b = arg;
+	measure(&b->t->s[b->syms[i]], shown);
+}
 
 /* The symbols of order[0..n) (sorted by start) that share a start, all
  * measured before they are compared, BATCH at a time. */
@@ -131,32 +142,30 @@ static void measure_shared_starts(struct perf_symtab *t, const uint32_t *order, 
 {
 	if (!t->shown_all || !t->shown)
 		return;
-	uint32_t *batch = NULL;
-	const char **names = NULL;
-	char **out = NULL;
+	size_t total = 0;
+	for (size_t k = 1; k < n; k++)
+		total += t->s[order[k - 1]].start == t->s[order[k]].start;
+	if (total == 0)
+		return;
+	size_t cap = 2 * total < BATCH ? 2 * total : BATCH;      /* a run of r shares r - 1 starts */
+	uint32_t *batch = td_malloc(cap * sizeof(*batch));
+	const char **names = td_malloc(cap * sizeof(*names));
+	struct batch b = { t, batch };
 	size_t m = 0;
 	for (size_t k = 0; k < n; k++) {
 		bool shared = (k > 0 && t->s[order[k - 1]].start == t->s[order[k]].start) ||
 			      (k + 1 < n && t->s[order[k + 1]].start == t->s[order[k]].start);
 		if (shared && !t->s[order[k]].measured) {
-			if (!batch) {
-				batch = td_malloc(BATCH * sizeof(*batch));
-				names = td_malloc(BATCH * sizeof(*names));
-				out = td_malloc(BATCH * sizeof(*out));
-			}
 			batch[m] = order[k];
 			names[m++] = t->s[order[k]].name;
 		}
-		if (m && (m == BATCH || k + 1 == n)) {
-			t->shown_all(t->ctx, names, m, out);
-			for (size_t i = 0; i < m; i++)
-				measure(&t->s[batch[i]], out[i]);
+		if (m && (m == cap || k + 1 == n)) {
+			t->shown_all(t->ctx, names, m, take_shown, &b);
 			m = 0;
 		}
 	}
 	free(batch);
 	free(names);
-	free(out);
 }
 
 /* perf's choose_best_symbol between symbols a and b at one address, with
