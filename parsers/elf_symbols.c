@@ -16,6 +16,7 @@
 #include "common/sorted.h"
 #include "common/grow.h"
 #include "common/plain.h"
+#include "common/radix.h"
 #include "perf_symtab.h"
 #include "elf_symbols.h"
 
@@ -99,6 +100,7 @@ static const char *keep_demangled(struct elf_symbols *e, char *name)
 }
 
 static char *shown_of(void *ctx, const char *name);
+static void shown_many(void *ctx, const char *const *names, size_t n, symtab_take_fn take, void *arg);
 
 /* What perf's choice of symbols needs to know of the section one is in. */
 struct section_kind {
@@ -131,11 +133,9 @@ static struct section_kind *section_kinds(Elf *elf, size_t *n)
  * type) in a text or data section, that are not absolute (symbol versions
  * such as GLIBC_2.2.5) and live in a section loaded at run time; not ARM
  * mapping symbols ($a $d $t $x). */
-static bool wanted(const struct section_kind *kinds, size_t nkinds, const GElf_Sym *s, const char *name, bool arm)
+static bool wanted_but_name(const struct section_kind *kinds, size_t nkinds, const GElf_Sym *s)
 {
-	if (!*name || s->st_shndx == SHN_UNDEF || s->st_shndx == SHN_ABS || s->st_shndx >= nkinds)
-		return false;
-	if (arm && name[0] == '$' && name[1] && strchr("adtx", name[1]) && (name[2] == '\0' || name[2] == '.'))
+	if (s->st_shndx == SHN_UNDEF || s->st_shndx == SHN_ABS || s->st_shndx >= nkinds)
 		return false;
 	int type = GELF_ST_TYPE(s->st_info), vis = GELF_ST_VISIBILITY(s->st_other);
 	bool label = type == STT_NOTYPE && vis != STV_HIDDEN && vis != STV_INTERNAL;
@@ -143,6 +143,12 @@ static bool wanted(const struct section_kind *kinds, size_t nkinds, const GElf_S
 		return false;
 	const struct section_kind *k = &kinds[s->st_shndx];
 	return k->loaded && (!label || k->text_or_data);
+}
+
+/* The name's part of the choice: its first 3 bytes (or up to its NUL). */
+static bool wanted_name(const char *name, bool arm)
+{
+	return *name && !(arm && name[0] == '$' && name[1] && strchr("adtx", name[1]) && (name[2] == '\0' || name[2] == '.'));
 }
 
 /* perf keeps a binary's symbols at file offsets ("adjusted"): its value
@@ -279,8 +285,8 @@ static bool read_strings(struct elf_symbols *e, Elf *elf, int fd, size_t link)
 /* A table is read in chunks of this many bytes into one buffer (libelf's
  * copy of a whole section is megabytes of fresh memory per binary), and
  * the first bytes of its names, which decide whether a symbol counts,
- * through a window of the string table as large (names come nearly in
- * symbol order): no page of the mapping is touched while reading. */
+ * through a window of the string table as large (read in offset order,
+ * see wanted_names): no page of the mapping is touched while reading. */
 #define CHUNK (64u << 10)
 
 /* Names read through the mapping touch its pages, and the kernel maps
@@ -318,6 +324,7 @@ struct sym_reader {
 	int fd;
 	Elf *elf;
 	int cls;
+	unsigned char encoding;      /* the file's byte order (e_ident[EI_DATA]); 0 when unknown */
 	uint64_t at, count;          /* the section's offset and entries */
 	size_t entsize, chunk;       /* bytes read at once */
 	unsigned char *buf, *conv;
@@ -335,6 +342,8 @@ static bool sym_reader_open(struct sym_reader *r, Elf *elf, int fd, Elf_Scn *scn
 		r->data = elf_getdata(scn, NULL);
 		return r->data != NULL;
 	}
+	GElf_Ehdr eh;
+	r->encoding = gelf_getehdr(elf, &eh) ? eh.e_ident[EI_DATA] : 0;
 	r->buf = td_malloc(2 * chunk);
 	r->conv = r->buf + chunk;
 	return true;
@@ -360,10 +369,9 @@ static bool sym_reader_get(struct sym_reader *r, uint64_t i, GElf_Sym *s)
 		Elf_Data src = { .d_buf = r->buf, .d_type = ELF_T_SYM, .d_size = got - got % r->entsize,
 				 .d_version = EV_CURRENT };
 		Elf_Data dst = { .d_buf = r->conv, .d_type = ELF_T_SYM, .d_size = r->chunk, .d_version = EV_CURRENT };
-		GElf_Ehdr eh;
 		r->first = i;
 		r->n = 0;
-		if (src.d_size && gelf_getehdr(r->elf, &eh) && gelf_xlatetom(r->elf, &dst, &src, eh.e_ident[EI_DATA]))
+		if (src.d_size && r->encoding && gelf_xlatetom(r->elf, &dst, &src, r->encoding))
 			r->n = src.d_size / r->entsize;
 		if (i >= r->first + r->n)
 			return false;
@@ -384,14 +392,7 @@ struct name_window {
 	unsigned char *buf;
 	uint64_t first, n;           /* string table offsets held */
 	size_t mapped;               /* names read through the mapping */
-	bool whole;                  /* the whole table was read (or tried) */
 };
-
-/* A string table up to this size is read whole once its names turn out
- * to come out of order; past it, a name out of order is read alone
- * (JUMP bytes from its start). */
-#define WHOLE_MAX (4u << 20)
-#define JUMP 256u
 
 /* Reads room bytes at the string table's offset k into the window. */
 static bool fill_window(struct elf_symbols *e, int fd, struct name_window *w, uint64_t k, size_t room)
@@ -411,34 +412,61 @@ static bool fill_window(struct elf_symbols *e, int fd, struct name_window *w, ui
 	return true;
 }
 
-/* The name at offset k, at least its first 3 bytes (or up to its NUL)
- * readable: from the heap copy, or a window read from the file, CHUNK
- * bytes at a time while names come in order, the whole table once they
- * do not (a .dynsym's come by hash), or JUMP bytes when it is too large.
- * The mapping only when the file cannot be read. */
-static const char *name_start(struct elf_symbols *e, int fd, struct name_window *w, uint64_t k)
+/* The string table offsets, sorted, of the names wanted_name() keeps
+ * among the symbols that pass the other checks (n of them). The names
+ * are read in file order, CHUNK bytes at a time, the table front to back
+ * once: in symbol order a large binary's names jump about the table, a
+ * read for each jump. */
+static uint32_t *wanted_names(struct elf_symbols *e, int fd, struct sym_reader *r, size_t count,
+			      const struct section_kind *kinds, size_t nkinds, bool arm, size_t *n)
 {
-	if (!e->map)
-		return e->names + k;
-	if (k >= w->first && k + 3 <= w->first + w->n)
-		return (const char *)w->buf + (k - w->first);
-	uint64_t room = e->names_len + 1 - k;
-	if (w->n == 0 || (k >= w->first && k < w->first + w->n + CHUNK)) {
-		if (!w->buf)
-			w->buf = td_malloc(CHUNK + 1);
-		if (fill_window(e, fd, w, k, room < CHUNK ? (size_t)room : CHUNK))
-			return (const char *)w->buf;
-	} else if (!w->whole && e->names_len < WHOLE_MAX) {
-		w->whole = true;
-		w->buf = td_realloc(w->buf, e->names_len + 2);
-		if (fill_window(e, fd, w, 0, e->names_len + 1) && k + 3 <= w->n)
-			return (const char *)w->buf + k;
-	} else if (fill_window(e, fd, w, k, room < JUMP ? (size_t)room : JUMP)) {
-		return (const char *)w->buf;
+	uint32_t *offs = td_malloc((count + 1) * sizeof(*offs));
+	size_t m = 0, kept = 0;
+	for (size_t i = 0; i < count; i++) {
+		GElf_Sym s;
+		if (sym_reader_get(r, i, &s) && s.st_name < e->names_len && wanted_but_name(kinds, nkinds, &s))
+			offs[m++] = s.st_name;
 	}
-	if (++w->mapped % SYMS_PER_RELEASE == 0)
-		madvise(e->map, e->map_len, MADV_DONTNEED);
-	return e->names + k;
+	td_radix_sort(offs, m, sizeof(*offs), 0, sizeof(*offs));
+	struct name_window w = { 0 };
+	for (size_t j = 0; j < m; j++) {
+		if (j && offs[j] == offs[j - 1])
+			continue;
+		uint32_t k = offs[j];
+		const char *name;
+		if (k >= w.first && k + 3 <= w.first + w.n) {
+			name = (const char *)w.buf + (k - w.first);
+		} else {
+			uint64_t room = e->names_len + 1 - k;
+			if (!w.buf)
+				w.buf = td_malloc(CHUNK + 1);
+			if (fill_window(e, fd, &w, k, room < CHUNK ? (size_t)room : CHUNK)) {
+				name = (const char *)w.buf;
+			} else {
+				if (++w.mapped % SYMS_PER_RELEASE == 0)
+					madvise(e->map, e->map_len, MADV_DONTNEED);
+				name = e->names + k;
+			}
+		}
+		if (wanted_name(name, arm))
+			offs[kept++] = k;
+	}
+	free(w.buf);
+	*n = kept;
+	return offs;
+}
+
+static bool has_offset(const uint32_t *offs, size_t n, uint32_t k)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (offs[mid] < k)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && offs[lo] == k;
 }
 
 static bool read_table(struct elf_symbols *e, Elf *elf, int fd, Elf_Scn *scn, const GElf_Shdr *sh)
@@ -453,18 +481,21 @@ static bool read_table(struct elf_symbols *e, Elf *elf, int fd, Elf_Scn *scn, co
 	size_t names_len = e->names_len;
 	GElf_Ehdr eh;
 	bool arm = gelf_getehdr(elf, &eh) && (eh.e_machine == EM_ARM || eh.e_machine == EM_AARCH64);
-	size_t count = sh->sh_size / sh->sh_entsize, nkinds;
+	size_t count = sh->sh_size / sh->sh_entsize, nkinds, ngood = 0;
 	struct section_kind *kinds = section_kinds(elf, &nkinds);
-	struct name_window w = { 0 };
+	/* mapped names are read from the file first, in order (a heap copy is read in place) */
+	uint32_t *good = e->map ? wanted_names(e, fd, &r, count, kinds, nkinds, arm, &ngood) : NULL;
 	perf_symtab_free(e->tab);     /* a table tried before held no functions */
 	e->n = 0;
 	e->tab = perf_symtab_new(shown_of, e);
+	if (!td_plain())
+		perf_symtab_shown_batch(e->tab, shown_many);
 	perf_symtab_reserve(e->tab, count + 1);
 	for (size_t i = 0; i < count; i++) {
 		GElf_Sym s;
-		if (!sym_reader_get(&r, i, &s) || s.st_name >= names_len)
+		if (!sym_reader_get(&r, i, &s) || s.st_name >= names_len || !wanted_but_name(kinds, nkinds, &s))
 			continue;
-		if (!wanted(kinds, nkinds, &s, name_start(e, fd, &w, s.st_name), arm))
+		if (good ? !has_offset(good, ngood, s.st_name) : !wanted_name(e->names + s.st_name, arm))
 			continue;
 		int type = GELF_ST_TYPE(s.st_info);
 		if (arm && eh.e_machine == EM_ARM && type == STT_FUNC && (s.st_value & 1))
@@ -473,7 +504,7 @@ static bool read_table(struct elf_symbols *e, Elf *elf, int fd, Elf_Scn *scn, co
 		perf_symtab_insert(e->tab, start, s.st_size, GELF_ST_BIND(s.st_info), e->names + s.st_name);
 		e->n++;
 	}
-	free(w.buf);
+	free(good);
 	sym_reader_close(&r);
 	free(kinds);
 	return e->n > 0;
@@ -487,6 +518,70 @@ static Elf_Scn *section(Elf *elf, size_t shstrndx, const char *want, GElf_Shdr *
 			return scn;
 	}
 	return NULL;
+}
+
+/* A name longer than this is read alone (read_cstr). */
+#define NAMES_WINDOW (16u << 10)
+
+struct name_ref {
+	uint32_t key, i;             /* a name's offset in its table (or a symbol's index); where it goes */
+};
+
+/* The names at refs[0..m) (offsets into the string table of size bytes
+ * at file offset at) read in file order through a window, each handed to
+ * put(arg, i, copy) as it is read: NULL for one that cannot be read or
+ * does not end. */
+static void read_sorted_names(int fd, uint64_t at, uint64_t size, struct name_ref *refs, size_t m,
+			      void (*put)(void *arg, size_t i, char *copy), void *arg)
+{
+	td_radix_sort(refs, m, sizeof(*refs), offsetof(struct name_ref, key), sizeof(uint32_t));
+	char *win = td_malloc(NAMES_WINDOW);
+	uint64_t first = 0, n = 0;
+	for (size_t j = 0; j < m; j++) {
+		uint64_t k = refs[j].key, room = size - k;
+		const char *z = k >= first && k < first + n ? memchr(win + (k - first), '\0', first + n - k) : NULL;
+		if (!z) {
+			size_t want = room < NAMES_WINDOW ? (size_t)room : NAMES_WINDOW, got = 0;
+			while (got < want) {
+				ssize_t r = pread(fd, win + got, want - got, (off_t)(at + k + got));
+				if (r <= 0)
+					break;
+				got += (size_t)r;
+			}
+			first = k;
+			n = got;
+			z = memchr(win, '\0', got);
+		}
+		put(arg, refs[j].i, z ? td_strndup(win + (k - first), (size_t)(z - (win + (k - first))))
+				      : read_cstr(fd, at + k, (size_t)room));
+	}
+	free(win);
+}
+
+static void put_copy(void *arg, size_t i, char *copy)
+{
+	((char **)arg)[i] = copy;
+}
+
+/* The callees' names of the nrel relocations (their symbols' indexes in
+ * rsym), read from the string table str into copies (NULL when one cannot
+ * be read). The symbols and then the names are read in file order:
+ * relocations name them in no order, and each out of order was a read. */
+static void plt_callee_names(int fd, struct sym_reader *dsyms, const GElf_Shdr *str, const uint32_t *rsym, size_t nrel,
+			     char **copies)
+{
+	struct name_ref *refs = td_malloc((nrel + 1) * sizeof(*refs));
+	for (size_t i = 0; i < nrel; i++)
+		refs[i] = (struct name_ref){ rsym[i], (uint32_t)i };
+	td_radix_sort(refs, nrel, sizeof(*refs), offsetof(struct name_ref, key), sizeof(uint32_t));
+	size_t m = 0;
+	for (size_t j = 0; j < nrel; j++) {
+		GElf_Sym sym;
+		if (sym_reader_get(dsyms, refs[j].key, &sym) && sym.st_name < str->sh_size)
+			refs[m++] = (struct name_ref){ sym.st_name, refs[j].i };
+	}
+	read_sorted_names(fd, str->sh_offset, str->sh_size, refs, m, put_copy, copies);
+	free(refs);
 }
 
 /* perf 6.1 names the stubs of the procedure linkage table "callee@plt"
@@ -517,22 +612,32 @@ static void add_plt(struct elf_symbols *e, Elf *elf, int fd)
 	if (!rdata || !dyn_scn || !gelf_getshdr(dyn_scn, &dyn) || dyn.sh_type != SHT_DYNSYM || dyn.sh_entsize == 0 ||
 	    !sym_reader_open(&dsyms, elf, fd, dyn_scn, &dyn, 4096))
 		return;
-	/* the callees' names read one by one: the whole .dynstr (megabytes
-	 * in a large binary) is not copied for a few hundred of them */
+	/* the callees' names read alone or in windows (plt_callee_names): the
+	 * whole .dynstr (megabytes in a large binary) is not copied for a few
+	 * hundred of them */
 	bool read_str = !dsyms.data && (str_scn = elf_getscn(elf, dyn.sh_link)) && gelf_getshdr(str_scn, &str) &&
 			str.sh_type == SHT_STRTAB && !(str.sh_flags & SHF_COMPRESSED) && str.sh_size <= SIZE_MAX / 2 &&
 			str.sh_offset <= (uint64_t)INT64_MAX - str.sh_size;
 	size_t nrel = rel.sh_size / rel.sh_entsize, names_len = 0;
 	const char **names = td_calloc(nrel + 1, sizeof(*names));
 	char **copies = td_calloc(nrel + 1, sizeof(*copies));
+	uint32_t *rsym = td_malloc((nrel + 1) * sizeof(*rsym));
 	for (size_t i = 0; i < nrel; i++) {
 		GElf_Rela ra;
 		GElf_Rel r;
 		uint64_t info = rel.sh_type == SHT_RELA ? (gelf_getrela(rdata, (int)i, &ra) ? ra.r_info : 0)
 							: (gelf_getrel(rdata, (int)i, &r) ? r.r_info : 0);
+		rsym[i] = (uint32_t)GELF_R_SYM(info);
+	}
+	bool batch = read_str && !td_plain() && nrel <= UINT32_MAX;
+	if (batch)
+		plt_callee_names(fd, &dsyms, &str, rsym, nrel, copies);
+	for (size_t i = 0; i < nrel; i++) {
 		GElf_Sym sym;
 		const char *name = NULL;
-		if (sym_reader_get(&dsyms, GELF_R_SYM(info), &sym)) {
+		if (batch)
+			name = copies[i];
+		else if (sym_reader_get(&dsyms, rsym[i], &sym)) {
 			if (!read_str)
 				name = elf_strptr(elf, dyn.sh_link, sym.st_name);
 			else if (sym.st_name < str.sh_size)
@@ -542,6 +647,7 @@ static void add_plt(struct elf_symbols *e, Elf *elf, int fd)
 		names[i] = shown ? shown : name ? name : "";
 		names_len += strlen(names[i]) + 5;
 	}
+	free(rsym);
 	sym_reader_close(&dsyms);
 	e->plt_names = td_malloc(names_len + 8);
 	e->plt_len = names_len + 8;
@@ -580,6 +686,51 @@ static char *shown_of(void *ctx, const char *name)
 			madvise(e->map, e->map_len, MADV_DONTNEED);
 	}
 	return td_demangle(name);
+}
+
+/* shown_many's names on their way to take(). */
+struct shown_batch {
+	struct elf_symbols *e;
+	const char *const *names;
+	bool *done;
+	symtab_take_fn take;
+	void *arg;
+};
+
+static void put_shown(void *arg, size_t i, char *copy)
+{
+	struct shown_batch *b = arg;
+	if (!copy)
+		return;              /* shown_of() tries it again */
+	b->done[i] = true;
+	char *d = td_demangle(copy);
+	if (d) {
+		free(copy);
+		copy = d;
+	}
+	b->take(b->arg, i, copy);
+}
+
+/* shown_of() for n names at once: those in the mapped table read from
+ * the file in its order (perf compares the symbols sharing an address,
+ * whose names lie all over the table), each measured as it is read. */
+static void shown_many(void *ctx, const char *const *names, size_t n, symtab_take_fn take, void *arg)
+{
+	struct elf_symbols *e = ctx;
+	bool read = e->map && e->names_len < UINT32_MAX && names_fd(e);
+	struct name_ref *refs = read ? td_malloc((n + 1) * sizeof(*refs)) : NULL;
+	struct shown_batch b = { e, names, td_calloc(n + 1, sizeof(bool)), take, arg };
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (read && names[i] >= e->names && names[i] <= e->names + e->names_len)
+			refs[m++] = (struct name_ref){ (uint32_t)(names[i] - e->names), (uint32_t)i };
+	if (m)
+		read_sorted_names(e->fd, e->names_at, e->names_len + 1, refs, m, put_shown, &b);
+	free(refs);
+	for (size_t i = 0; i < n; i++)
+		if (!b.done[i])
+			take(arg, i, shown_of(e, names[i]));
+	free(b.done);
 }
 
 /* The name number of a range's name (see struct rec). */

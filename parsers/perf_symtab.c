@@ -38,6 +38,7 @@ struct perf_symtab {
 	size_t nfixed;               /* how many were inserted before the fix-ups */
 	bool fixed;
 	symtab_name_fn shown;
+	symtab_names_fn shown_all;
 	void *ctx;
 	struct node *n;              /* the replay's tree */
 	size_t nodes;
@@ -51,6 +52,11 @@ struct perf_symtab *perf_symtab_new(symtab_name_fn shown, void *ctx)
 	t->shown = shown;
 	t->ctx = ctx;
 	return t;
+}
+
+void perf_symtab_shown_batch(struct perf_symtab *t, symtab_names_fn shown_all)
+{
+	t->shown_all = shown_all;
 }
 
 void perf_symtab_free(struct perf_symtab *t)
@@ -97,20 +103,69 @@ static int leading_underscores(const char *s)
 
 /* perf compares symbols by the names it shows (demangled): measured
  * once, the shown name itself let go. */
+static void measure(struct sym *s, char *d)
+{
+	const char *x = d ? d : s->name;
+	int u = leading_underscores(x);
+	size_t len = strlen(x);
+	s->underscores = (uint16_t)(u < UINT16_MAX ? u : UINT16_MAX);
+	s->shown_len = (uint32_t)(len < UINT32_MAX ? len : UINT32_MAX);
+	s->measured = true;
+	free(d);
+}
+
 static const struct sym *measured(struct perf_symtab *t, size_t i)
 {
 	struct sym *s = &t->s[i];
-	if (!s->measured) {
-		char *d = t->shown ? t->shown(t->ctx, s->name) : NULL;
-		const char *x = d ? d : s->name;
-		int u = leading_underscores(x);
-		size_t len = strlen(x);
-		s->underscores = (uint16_t)(u < UINT16_MAX ? u : UINT16_MAX);
-		s->shown_len = (uint32_t)(len < UINT32_MAX ? len : UINT32_MAX);
-		s->measured = true;
-		free(d);
-	}
+	if (!s->measured)
+		measure(s, t->shown ? t->shown(t->ctx, s->name) : NULL);
 	return s;
+}
+
+/* Symbols measured at once by shown_all, at most this many at a time. */
+#define BATCH 4096
+
+struct batch {
+	struct perf_symtab *t;
+	const uint32_t *syms;
+};
+
+static void take_shown(void *arg, size_t i, char *shown)
+{
+	struct batch *b = arg;
+	measure(&b->t->s[b->syms[i]], shown);
+}
+
+/* The symbols of order[0..n) (sorted by start) that share a start, all
+ * measured before they are compared, BATCH at a time. */
+static void measure_shared_starts(struct perf_symtab *t, const uint32_t *order, size_t n)
+{
+	if (!t->shown_all || !t->shown)
+		return;
+	size_t total = 0;
+	for (size_t k = 1; k < n; k++)
+		total += t->s[order[k - 1]].start == t->s[order[k]].start;
+	if (total == 0)
+		return;
+	size_t cap = 2 * total < BATCH ? 2 * total : BATCH;      /* a run of r shares r - 1 starts */
+	uint32_t *batch = td_malloc(cap * sizeof(*batch));
+	const char **names = td_malloc(cap * sizeof(*names));
+	struct batch b = { t, batch };
+	size_t m = 0;
+	for (size_t k = 0; k < n; k++) {
+		bool shared = (k > 0 && t->s[order[k - 1]].start == t->s[order[k]].start) ||
+			      (k + 1 < n && t->s[order[k + 1]].start == t->s[order[k]].start);
+		if (shared && !t->s[order[k]].measured) {
+			batch[m] = order[k];
+			names[m++] = t->s[order[k]].name;
+		}
+		if (m && (m == cap || k + 1 == n)) {
+			t->shown_all(t->ctx, names, m, take_shown, &b);
+			m = 0;
+		}
+	}
+	free(batch);
+	free(names);
 }
 
 /* perf's choose_best_symbol between symbols a and b at one address, with
@@ -533,6 +588,7 @@ static size_t fix_sorted(struct perf_symtab *t, uint32_t *order, size_t n, uint6
 			end[order[k - 1]] = t->s[order[k]].start;
 	if (end[order[n - 1]] == t->s[order[n - 1]].start)
 		end[order[n - 1]] = page_end(t->s[order[n - 1]].start);
+	measure_shared_starts(t, order, n);
 	size_t kept = 0;
 	for (size_t k = 0; k < n; k++) {
 		size_t i = order[k];

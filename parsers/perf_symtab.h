@@ -33,6 +33,13 @@ struct symtab_range {
 typedef char *(*symtab_name_fn)(void *ctx, const char *name);
 
 struct perf_symtab *perf_symtab_new(symtab_name_fn shown, void *ctx);
+/* Optional: the same for n names at once, handed to take(arg, i, shown)
+ * one by one in any order (shown as the name function's result for
+ * names[i]), asked for the symbols sharing a start before perf's
+ * comparisons of them, so that a file's names can be read in its order. */
+typedef void (*symtab_take_fn)(void *arg, size_t i, char *shown);
+typedef void (*symtab_names_fn)(void *ctx, const char *const *names, size_t n, symtab_take_fn take, void *arg);
+void perf_symtab_shown_batch(struct perf_symtab *t, symtab_names_fn shown_all);
 void perf_symtab_free(struct perf_symtab *t);
 
 /* bind is the ELF binding (STB_LOCAL, STB_GLOBAL, STB_WEAK); name must
