@@ -1151,26 +1151,32 @@ static uint32_t resolve_by_text(struct fold *f, const char *sym, uint64_t off, c
 	return (uint32_t)(c - f->cache);
 }
 
-static uint32_t *plain_slot(struct fold *f, bool java, uint32_t sym_id)
+static void __attribute__((noinline)) plain_grow(struct fold *f, bool java, uint32_t sym_id)
 {
-	size_t cap = f->plain_cap[java];
-	if (sym_id >= cap) {
-		size_t want = cap ? cap : 1024;
-		while (want <= sym_id)
-			want *= 2;
-		f->plain[java] = td_realloc(f->plain[java], want * sizeof(uint32_t));
-		memset(f->plain[java] + cap, 0, (want - cap) * sizeof(uint32_t));
-		f->plain_cap[java] = want;
-	}
+	size_t cap = f->plain_cap[java], want = cap ? cap : 1024;
+	while (want <= sym_id)
+		want *= 2;
+	f->plain[java] = td_realloc(f->plain[java], want * sizeof(uint32_t));
+	memset(f->plain[java] + cap, 0, (want - cap) * sizeof(uint32_t));
+	f->plain_cap[java] = want;
+}
+
+static inline uint32_t *plain_slot(struct fold *f, bool java, uint32_t sym_id)
+{
+	if (__builtin_expect(sym_id >= f->plain_cap[java], 0))
+		plain_grow(f, java, sym_id);
 	return &f->plain[java][sym_id];
 }
+
+static void resolved_frame_missed(struct fold *f, uint32_t *plain, const char *sym, uint64_t sym_off,
+				  const char *dso, uint64_t addr);
 
 void fold_resolved_frame(struct fold *f, const char *sym, uint64_t sym_off, const char *dso, uint64_t addr, uint32_t sym_id)
 {
 	if (!f->in_sample)
 		return;
 	uint32_t *plain = plain_slot(f, f->java, sym_id);
-	if (*plain && *plain != NOT_PLAIN) {
+	if (__builtin_expect(*plain && *plain != NOT_PLAIN, 1)) {
 		if (*plain & ONE_NAME) {
 			vec_push(&f->frames, *plain & ~ONE_NAME);
 			f->frames_total++;
@@ -1179,6 +1185,14 @@ void fold_resolved_frame(struct fold *f, const char *sym, uint64_t sym_off, cons
 		}
 		return;
 	}
+	resolved_frame_missed(f, plain, sym, sym_off, dso, addr);
+}
+
+/* A frame whose names its sym_id alone does not give yet: out of line,
+ * so that the common case above stays small. */
+static void __attribute__((noinline)) resolved_frame_missed(struct fold *f, uint32_t *plain, const char *sym,
+							     uint64_t sym_off, const char *dso, uint64_t addr)
+{
 	struct resolved_key exact = { sym, dso, addr, sym_off, f->java, 0 };
 	if (*plain == NOT_PLAIN) {
 		struct resolved_slot *e = resolved_slot(f, &exact);
@@ -1250,11 +1264,28 @@ bool fold_cached_header(struct fold *f, const char *comm, int32_t tid, const cha
 	return true;
 }
 
+/* v in decimal, as "%d" prints it (no NUL); returns its length. A
+ * thread's first sample comes here: printf costs more than the rest. */
+static int decimal(char out[16], int32_t v)
+{
+	char tmp[16];
+	int n = 0, len = 0;
+	uint32_t u = v < 0 ? 0u - (uint32_t)v : (uint32_t)v;
+	do
+		tmp[n++] = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		out[len++] = '-';
+	while (n)
+		out[len++] = tmp[--n];
+	return len;
+}
+
 void fold_cache_header(struct fold *f, const char *comm, int32_t tid, const char *event, const char *line, size_t len)
 {
 	struct script_header h;
 	char digits[16];
-	int nd = snprintf(digits, sizeof digits, "%d", (int)tid);
+	int nd = decimal(digits, tid);
 	bool parsed = parse_header(f, line, len, &h);
 	/* only when the line's parse depends on comm, tid and event alone */
 	if (len == 0 || line[0] == '#' || !parsed || !span_is(h.comm, comm) || h.pid.n != 0 ||
