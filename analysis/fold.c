@@ -122,11 +122,10 @@ struct fold {
 	struct td_intern *header_keys;   /* fold_cached_header: "comm\0tid\0event" */
 	struct cached_header { uint32_t pname; bool java, kept; } *headers;
 	size_t headers_cap;
-	struct recent_header {           /* the last keys found, by tid: no hashing for them */
+	struct recent_header {           /* the last keys found, by tid: no key built, no hashing */
 		int32_t tid;
 		uint32_t id;             /* in header_keys, + 1; 0: empty */
-		uint32_t n;
-		char key[52];
+		char comm[32], event[24];   /* the key's parts, NUL-terminated */
 	} recent[RECENT_HEADERS];
 	uint64_t *skipped_samples;
 	size_t skipped_cap;
@@ -1230,25 +1229,30 @@ static size_t header_key(char *buf, size_t cap, const char *comm, int32_t tid, c
 	return nc + 1 + sizeof tid + ne;
 }
 
-/* The id of a header key in header_keys, or UINT32_MAX. */
-static uint32_t header_id(struct fold *f, int32_t tid, const char *key, size_t n)
+/* The id of the header key of (comm, tid, event) in header_keys, or
+ * UINT32_MAX. The recent entry of tid holds the parts of a key: the same
+ * parts are the same key. */
+static uint32_t header_id(struct fold *f, const char *comm, int32_t tid, const char *event)
 {
 	struct recent_header *r = &f->recent[(uint32_t)tid % RECENT_HEADERS];
-	if (r->id && r->tid == tid && r->n == n && memcmp(r->key, key, n) == 0)
+	if (r->id && r->tid == tid && strcmp(r->comm, comm) == 0 && strcmp(r->event, event) == 0)
 		return r->id - 1;
-	uint32_t id = td_intern_find(f->header_keys, key, n);
-	if (id != UINT32_MAX && n <= sizeof r->key) {
-		*r = (struct recent_header){ tid, id + 1, (uint32_t)n, "" };
-		memcpy(r->key, key, n);
+	char key[512];
+	size_t n = header_key(key, sizeof key, comm, tid, event);
+	uint32_t id = n ? td_intern_find(f->header_keys, key, n) : UINT32_MAX;
+	size_t nc = strlen(comm), ne = strlen(event);
+	if (id != UINT32_MAX && nc < sizeof r->comm && ne < sizeof r->event) {
+		r->tid = tid;
+		r->id = id + 1;
+		memcpy(r->comm, comm, nc + 1);
+		memcpy(r->event, event, ne + 1);
 	}
 	return id;
 }
 
 bool fold_cached_header(struct fold *f, const char *comm, int32_t tid, const char *event, uint64_t period)
 {
-	char key[512];
-	size_t n = header_key(key, sizeof key, comm, tid, event);
-	uint32_t id = n ? header_id(f, tid, key, n) : UINT32_MAX;
+	uint32_t id = header_id(f, comm, tid, event);
 	if (id == UINT32_MAX)
 		return false;
 	const struct cached_header *c = &f->headers[id];

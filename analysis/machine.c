@@ -140,6 +140,7 @@ struct sym_slot {
 	uint32_t dso;                /* index + 1; 0: empty */
 	uint32_t sym_id;
 };
+_Static_assert(SYM_WAYS * sizeof(struct sym_slot) == 64, "a set is one cache line");
 
 #define SYM_BITS 14
 
@@ -695,9 +696,12 @@ static enum dso_kind user_map_kind(const struct pd_record *r, const char **name,
 	uint32_t prot = r->type == PERF_RECORD_MMAP2 ? r->u.mmap.prot
 			: (r->misc & PERF_RECORD_MISC_MMAP_DATA) ? PROT_READ : PROT_EXEC;
 	const char *n = *name;
-	bool anon = strcmp(n, "//anon") == 0 || strncmp(n, "/dev/zero", 9) == 0 ||
-		    strncmp(n, "/anon_hugepage", 14) == 0 || (r->type == PERF_RECORD_MMAP2 && (r->u.mmap.flags & MAP_HUGETLB));
-	bool no_dso = strncmp(n, "[stack", 6) == 0 || strncmp(n, "/SYSV", 5) == 0 || strcmp(n, "[heap]") == 0;
+	/* most are paths of binaries, which start like none of these names */
+	bool special = n[0] != '/' || n[1] == '/' || n[1] == 'd' || n[1] == 'a' || n[1] == 'S';
+	bool anon = (special && (strcmp(n, "//anon") == 0 || strncmp(n, "/dev/zero", 9) == 0 ||
+				 strncmp(n, "/anon_hugepage", 14) == 0)) ||
+		    (r->type == PERF_RECORD_MMAP2 && (r->u.mmap.flags & MAP_HUGETLB));
+	bool no_dso = special && (strncmp(n, "[stack", 6) == 0 || strncmp(n, "/SYSV", 5) == 0 || strcmp(n, "[heap]") == 0);
 	*identity = anon || no_dso;
 	if ((anon || no_dso) && (prot & PROT_EXEC)) {
 		snprintf(jit, 64, "/tmp/perf-%d.map", (int)r->u.mmap.pid);
@@ -706,7 +710,7 @@ static enum dso_kind user_map_kind(const struct pd_record *r, const char **name,
 	}
 	if (anon || no_dso || (n[0] == '[' && strcmp(n, "[vdso]") != 0))
 		return DSO_NONE;
-	return strcmp(n, "[vdso]") == 0 ? DSO_VDSO : DSO_FILE;
+	return n[0] == '[' ? DSO_VDSO : DSO_FILE;
 }
 
 /* The build id an MMAP2 record carries ("" if none). */
@@ -893,7 +897,7 @@ static void map_symbol(struct machine *m, const struct map *mp, uint64_t ip, str
 	for (int w = 0; set && w < SYM_WAYS; w++)
 		if (set[w].dso == mp->dso + 1 && set[w].key == key) {
 			struct sym_slot hit = set[w];
-			memmove(set + 1, set, (size_t)w * sizeof(*set));
+			set[w] = set[0];      /* two ways: the other one becomes the older */
 			set[0] = hit;
 			out->sym = hit.sym;
 			out->sym_off = key - hit.start;
@@ -905,7 +909,7 @@ static void map_symbol(struct machine *m, const struct map *mp, uint64_t ip, str
 	const char *pair[2] = { out->sym, out->dso };
 	out->sym_id = td_intern(m->sym_ids, (const char *)pair, sizeof pair);
 	if (set) {
-		memmove(set + 1, set, (SYM_WAYS - 1) * sizeof(*set));
+		set[1] = set[0];
 		set[0] = (struct sym_slot){ key, start, out->sym, mp->dso + 1, out->sym_id };
 	}
 }
