@@ -131,11 +131,10 @@ struct fold {
 	struct td_intern *header_keys;   /* fold_cached_header: "comm\0tid\0event" */
 	struct cached_header { uint32_t pname; bool java, kept; } *headers;
 	size_t headers_cap;
-	struct recent_header {           /* the last keys found, by tid: no hashing for them */
+	struct recent_header {           /* the last keys found, by tid: no key built, no hashing */
 		int32_t tid;
 		uint32_t id;             /* in header_keys, + 1; 0: empty */
-		uint32_t n;
-		char key[52];
+		char comm[32], event[24];   /* the key's parts, NUL-terminated */
 	} recent[RECENT_HEADERS];
 	uint64_t *skipped_samples;
 	size_t skipped_cap;
@@ -1294,26 +1293,32 @@ static uint32_t resolve_by_text(struct fold *f, const char *sym, uint64_t off, c
 	return (uint32_t)(c - f->cache);
 }
 
-static uint32_t *plain_slot(struct fold *f, bool java, uint32_t sym_id)
+static void __attribute__((noinline)) plain_grow(struct fold *f, bool java, uint32_t sym_id)
 {
-	size_t cap = f->plain_cap[java];
-	if (sym_id >= cap) {
-		size_t want = cap ? cap : 1024;
-		while (want <= sym_id)
-			want *= 2;
-		f->plain[java] = td_realloc(f->plain[java], want * sizeof(uint32_t));
-		memset(f->plain[java] + cap, 0, (want - cap) * sizeof(uint32_t));
-		f->plain_cap[java] = want;
-	}
+	size_t cap = f->plain_cap[java], want = cap ? cap : 1024;
+	while (want <= sym_id)
+		want *= 2;
+	f->plain[java] = td_realloc(f->plain[java], want * sizeof(uint32_t));
+	memset(f->plain[java] + cap, 0, (want - cap) * sizeof(uint32_t));
+	f->plain_cap[java] = want;
+}
+
+static inline uint32_t *plain_slot(struct fold *f, bool java, uint32_t sym_id)
+{
+	if (__builtin_expect(sym_id >= f->plain_cap[java], 0))
+		plain_grow(f, java, sym_id);
 	return &f->plain[java][sym_id];
 }
+
+static void resolved_frame_missed(struct fold *f, uint32_t *plain, const char *sym, uint64_t sym_off,
+				  const char *dso, uint64_t addr);
 
 void fold_resolved_frame(struct fold *f, const char *sym, uint64_t sym_off, const char *dso, uint64_t addr, uint32_t sym_id)
 {
 	if (!f->in_sample)
 		return;
 	uint32_t *plain = plain_slot(f, f->java, sym_id);
-	if (*plain && *plain != NOT_PLAIN) {
+	if (__builtin_expect(*plain && *plain != NOT_PLAIN, 1)) {
 		if (*plain & ONE_NAME) {
 			vec_push(&f->frames, *plain & ~ONE_NAME);
 			f->frames_total++;
@@ -1322,6 +1327,14 @@ void fold_resolved_frame(struct fold *f, const char *sym, uint64_t sym_off, cons
 		}
 		return;
 	}
+	resolved_frame_missed(f, plain, sym, sym_off, dso, addr);
+}
+
+/* A frame whose names its sym_id alone does not give yet: out of line,
+ * so that the common case above stays small. */
+static void __attribute__((noinline)) resolved_frame_missed(struct fold *f, uint32_t *plain, const char *sym,
+							     uint64_t sym_off, const char *dso, uint64_t addr)
+{
 	struct resolved_key exact = { sym, dso, addr, sym_off, f->java, 0 };
 	if (*plain == NOT_PLAIN) {
 		struct resolved_slot *e = resolved_slot(f, &exact);
@@ -1359,25 +1372,30 @@ static size_t header_key(char *buf, size_t cap, const char *comm, int32_t tid, c
 	return nc + 1 + sizeof tid + ne;
 }
 
-/* The id of a header key in header_keys, or UINT32_MAX. */
-static uint32_t header_id(struct fold *f, int32_t tid, const char *key, size_t n)
+/* The id of the header key of (comm, tid, event) in header_keys, or
+ * UINT32_MAX. The recent entry of tid holds the parts of a key: the same
+ * parts are the same key. */
+static uint32_t header_id(struct fold *f, const char *comm, int32_t tid, const char *event)
 {
 	struct recent_header *r = &f->recent[(uint32_t)tid % RECENT_HEADERS];
-	if (r->id && r->tid == tid && r->n == n && memcmp(r->key, key, n) == 0)
+	if (r->id && r->tid == tid && strcmp(r->comm, comm) == 0 && strcmp(r->event, event) == 0)
 		return r->id - 1;
-	uint32_t id = td_intern_find(f->header_keys, key, n);
-	if (id != UINT32_MAX && n <= sizeof r->key) {
-		*r = (struct recent_header){ tid, id + 1, (uint32_t)n, "" };
-		memcpy(r->key, key, n);
+	char key[512];
+	size_t n = header_key(key, sizeof key, comm, tid, event);
+	uint32_t id = n ? td_intern_find(f->header_keys, key, n) : UINT32_MAX;
+	size_t nc = strlen(comm), ne = strlen(event);
+	if (id != UINT32_MAX && nc < sizeof r->comm && ne < sizeof r->event) {
+		r->tid = tid;
+		r->id = id + 1;
+		memcpy(r->comm, comm, nc + 1);
+		memcpy(r->event, event, ne + 1);
 	}
 	return id;
 }
 
 bool fold_cached_header(struct fold *f, const char *comm, int32_t tid, const char *event, uint64_t period)
 {
-	char key[512];
-	size_t n = header_key(key, sizeof key, comm, tid, event);
-	uint32_t id = n ? header_id(f, tid, key, n) : UINT32_MAX;
+	uint32_t id = header_id(f, comm, tid, event);
 	if (id == UINT32_MAX)
 		return false;
 	const struct cached_header *c = &f->headers[id];
@@ -1393,11 +1411,28 @@ bool fold_cached_header(struct fold *f, const char *comm, int32_t tid, const cha
 	return true;
 }
 
+/* v in decimal, as "%d" prints it (no NUL); returns its length. A
+ * thread's first sample comes here: printf costs more than the rest. */
+static int decimal(char out[16], int32_t v)
+{
+	char tmp[16];
+	int n = 0, len = 0;
+	uint32_t u = v < 0 ? 0u - (uint32_t)v : (uint32_t)v;
+	do
+		tmp[n++] = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		out[len++] = '-';
+	while (n)
+		out[len++] = tmp[--n];
+	return len;
+}
+
 void fold_cache_header(struct fold *f, const char *comm, int32_t tid, const char *event, const char *line, size_t len)
 {
 	struct script_header h;
 	char digits[16];
-	int nd = snprintf(digits, sizeof digits, "%d", (int)tid);
+	int nd = decimal(digits, tid);
 	bool parsed = parse_header(f, line, len, &h);
 	/* only when the line's parse depends on comm, tid and event alone */
 	if (len == 0 || line[0] == '#' || !parsed || !span_is(h.comm, comm) || h.pid.n != 0 ||

@@ -93,7 +93,7 @@ struct machine {
 	int32_t last_pid;            /* the process last looked up, */
 	uint32_t last_proc;          /* its index + 1 (0: none) */
 	struct resolved *cache;      /* direct-mapped, by (pid, cpumode, ip) */
-	struct sym_slot *syms;       /* direct-mapped, by (dso, key) */
+	struct sym_slot *syms;       /* two-way set associative, by (dso, key) */
 	uint32_t no_sym_id;          /* sym_ids' id of (no symbol, no dso) */
 	struct td_intern *bid_names; /* the file's build-id table: file names, */
 	size_t *bid_first;           /* by their id: the index of their first entry */
@@ -128,13 +128,19 @@ struct resolved {
 
 #define CACHE_BITS 14
 
-/* A binary's symbol at a key (see map_symbol). */
+/* A binary's symbol at a key (see map_symbol). A set is SYM_WAYS slots
+ * in one cache line, the one used last first: a system-wide recording
+ * meets a few hundred thousand (binary, key) pairs, and with one slot per
+ * set a third of the lookups that missed had been evicted by another pair
+ * of the same slot. */
+#define SYM_WAYS 2
 struct sym_slot {
 	uint64_t key, start;
 	const char *sym;
 	uint32_t dso;                /* index + 1; 0: empty */
 	uint32_t sym_id;
 };
+_Static_assert(SYM_WAYS * sizeof(struct sym_slot) == 64, "a set is one cache line");
 
 #define SYM_BITS 14
 
@@ -690,9 +696,12 @@ static enum dso_kind user_map_kind(const struct pd_record *r, const char **name,
 	uint32_t prot = r->type == PERF_RECORD_MMAP2 ? r->u.mmap.prot
 			: (r->misc & PERF_RECORD_MISC_MMAP_DATA) ? PROT_READ : PROT_EXEC;
 	const char *n = *name;
-	bool anon = strcmp(n, "//anon") == 0 || strncmp(n, "/dev/zero", 9) == 0 ||
-		    strncmp(n, "/anon_hugepage", 14) == 0 || (r->type == PERF_RECORD_MMAP2 && (r->u.mmap.flags & MAP_HUGETLB));
-	bool no_dso = strncmp(n, "[stack", 6) == 0 || strncmp(n, "/SYSV", 5) == 0 || strcmp(n, "[heap]") == 0;
+	/* most are paths of binaries, which start like none of these names */
+	bool special = n[0] != '/' || n[1] == '/' || n[1] == 'd' || n[1] == 'a' || n[1] == 'S';
+	bool anon = (special && (strcmp(n, "//anon") == 0 || strncmp(n, "/dev/zero", 9) == 0 ||
+				 strncmp(n, "/anon_hugepage", 14) == 0)) ||
+		    (r->type == PERF_RECORD_MMAP2 && (r->u.mmap.flags & MAP_HUGETLB));
+	bool no_dso = special && (strncmp(n, "[stack", 6) == 0 || strncmp(n, "/SYSV", 5) == 0 || strcmp(n, "[heap]") == 0);
 	*identity = anon || no_dso;
 	if ((anon || no_dso) && (prot & PROT_EXEC)) {
 		snprintf(jit, 64, "/tmp/perf-%d.map", (int)r->u.mmap.pid);
@@ -701,7 +710,7 @@ static enum dso_kind user_map_kind(const struct pd_record *r, const char **name,
 	}
 	if (anon || no_dso || (n[0] == '[' && strcmp(n, "[vdso]") != 0))
 		return DSO_NONE;
-	return strcmp(n, "[vdso]") == 0 ? DSO_VDSO : DSO_FILE;
+	return n[0] == '[' ? DSO_VDSO : DSO_FILE;
 }
 
 /* The build id an MMAP2 record carries ("" if none). */
@@ -870,10 +879,10 @@ static bool symbols_final(const struct machine *m, const struct dso *d)
 			     ((d->kind == DSO_KERNEL || d->kind == DSO_MODULE) && m->ksyms_tried));
 }
 
-static struct sym_slot *sym_slot(const struct machine *m, uint32_t dso, uint64_t key)
+static struct sym_slot *sym_set(const struct machine *m, uint32_t dso, uint64_t key)
 {
 	uint64_t h = (key ^ (uint64_t)dso << 40) * 0x9e3779b97f4a7c15u;
-	return &m->syms[h >> (64 - SYM_BITS)];
+	return &m->syms[(h >> (64 - SYM_BITS + 1)) * SYM_WAYS];
 }
 
 /* The symbol of ip in the map's binary, ip's offset into it and the
@@ -884,19 +893,25 @@ static void map_symbol(struct machine *m, const struct map *mp, uint64_t ip, str
 	if (!d->loaded)
 		load_symbols(m, d);
 	uint64_t key = symbol_key(d, mp, ip), start;
-	struct sym_slot *s = !m->plain && symbols_final(m, d) ? sym_slot(m, mp->dso, key) : NULL;
-	if (s && s->dso == mp->dso + 1 && s->key == key) {
-		out->sym = s->sym;
-		out->sym_off = key - s->start;
-		out->sym_id = s->sym_id;
-		return;
-	}
+	struct sym_slot *set = !m->plain && symbols_final(m, d) ? sym_set(m, mp->dso, key) : NULL;
+	for (int w = 0; set && w < SYM_WAYS; w++)
+		if (set[w].dso == mp->dso + 1 && set[w].key == key) {
+			struct sym_slot hit = set[w];
+			set[w] = set[0];      /* two ways: the other one becomes the older */
+			set[0] = hit;
+			out->sym = hit.sym;
+			out->sym_off = key - hit.start;
+			out->sym_id = hit.sym_id;
+			return;
+		}
 	out->sym = symbol_at(m, d, key, &start);
 	out->sym_off = key - start;
 	const char *pair[2] = { out->sym, out->dso };
 	out->sym_id = td_intern(m->sym_ids, (const char *)pair, sizeof pair);
-	if (s)
-		*s = (struct sym_slot){ key, start, out->sym, mp->dso + 1, out->sym_id };
+	if (set) {
+		set[1] = set[0];
+		set[0] = (struct sym_slot){ key, start, out->sym, mp->dso + 1, out->sym_id };
+	}
 }
 
 /* Without a kernel MMAP record perf keeps the map it made at start-up
@@ -972,20 +987,28 @@ static uint64_t generation(struct machine *m, int32_t pid, int cpumode)
 	return (uint64_t)1 << 63 | process(m, pid)->gen;
 }
 
+/* A cache miss: out of line, so that a hit (most frames) saves and
+ * restores no registers for it. */
+static void __attribute__((noinline)) resolve_missed(struct machine *m, int32_t pid, int cpumode, uint64_t ip,
+						      uint64_t gen, struct resolved *c, struct machine_frame *out)
+{
+	resolve(m, pid, cpumode, ip, out);
+	if (generation(m, pid, cpumode) != gen)
+		return;                       /* symbols or maps were loaded on the way */
+	*c = (struct resolved){ ip, pid, (int16_t)cpumode, gen, *out };
+}
+
 void machine_resolve(struct machine *m, int32_t pid, int cpumode, uint64_t ip, struct machine_frame *out)
 {
 	if (cpumode == PERF_RECORD_MISC_KERNEL)
 		pid = -1;                     /* one kernel for all */
 	struct resolved *c = cache_slot(m, pid, cpumode, ip);
 	uint64_t gen = generation(m, pid, cpumode);
-	if (c->gen == gen && c->ip == ip && c->pid == pid && c->cpumode == cpumode) {
+	if (__builtin_expect(c->gen == gen && c->ip == ip && c->pid == pid && c->cpumode == cpumode, 1)) {
 		*out = c->f;
 		return;
 	}
-	resolve(m, pid, cpumode, ip, out);
-	if (generation(m, pid, cpumode) != gen)
-		return;                       /* symbols or maps were loaded on the way */
-	*c = (struct resolved){ ip, pid, (int16_t)cpumode, gen, *out };
+	resolve_missed(m, pid, cpumode, ip, gen, c, out);
 }
 
 /* perf's machine__kernel_start, computed once, at the first need. */
@@ -1200,7 +1223,7 @@ struct machine *machine_new(const struct perf_data *d, const struct machine_opti
 	start_loader(m, d);
 	m->cache = td_calloc((size_t)1 << CACHE_BITS, sizeof(*m->cache));
 	m->plain = td_plain();
-	m->syms = m->plain ? NULL : td_calloc((size_t)1 << SYM_BITS, sizeof(*m->syms));
+	m->syms = m->plain ? NULL : td_calloc_aligned(SYM_WAYS * sizeof(*m->syms), ((size_t)1 << SYM_BITS) * sizeof(*m->syms));
 	m->sym_ids = td_intern_new();
 	const char *none[2] = { NULL, NULL };
 	m->no_sym_id = td_intern(m->sym_ids, (const char *)none, sizeof none);

@@ -264,6 +264,31 @@ static void emit_frame(struct replay *r, const struct pd_sample *s, int cpumode,
 	}
 }
 
+/* A callchain's frames to a sink that takes them as values: each entry
+ * resolved straight into one frame (what emit_frame does for a
+ * callchain entry, which never stands for inline frames). */
+static void emit_chain(struct replay *r, const struct pd_sample *s)
+{
+	if (!r->sink.frame) {
+		each_frame(r, s, emit_frame);
+		return;
+	}
+	int32_t pid = sample_pid(s);
+	int cpumode = PERF_RECORD_MISC_USER;
+	unsigned entries = 0;
+	struct machine_frame f;
+	for (uint64_t i = 0; i < s->nr_callchain && entries < r->max_stack; i++) {
+		uint64_t ip = chain_entry(s, i);
+		if (pd_is_context(ip)) {
+			cpumode = context_cpumode(ip);
+			continue;
+		}
+		entries++;
+		machine_resolve(r->m, pid, cpumode, ip, &f);
+		r->sink.frame(r->sink.ctx, &f);
+	}
+}
+
 /* ---- holding samples back --------------------------------------------------------- */
 
 /* Reading /proc/kallsyms takes tens of milliseconds, and the first
@@ -481,7 +506,7 @@ static void sample(struct replay *r, const struct pd_record *rec)
 		else
 			r->sink.line(r->sink.ctx, head, n);
 		if (!discarded) {
-			each_frame(r, s, emit_frame);
+			emit_chain(r, s);
 			each_unwound(r, s, emit_frame);
 		}
 		r->sink.line(r->sink.ctx, "", 0);

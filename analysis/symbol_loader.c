@@ -108,6 +108,8 @@ struct symbol_loader {
 	bool has_kallsyms_thread;
 	pthread_mutex_t lock;
 	pthread_cond_t changed;          /* a job done, kallsyms read */
+	pthread_mutex_t build;           /* held while a binary's table is built: one at a time, on */
+					 /* whichever thread, bounds the building arrays' memory */
 	struct td_queue queue;           /* jobs to read: their index + 1 */
 	bool stop;
 	atomic_bool kallsyms_read;
@@ -133,6 +135,15 @@ static struct job *next_job(struct symbol_loader *l)
 		}
 		pthread_mutex_unlock(&l->lock);
 	}
+}
+
+/* A binary's table, built while no other thread builds one. */
+static struct elf_symbols *build(struct symbol_loader *l, const char *name, const char *build_id, bool vdso)
+{
+	pthread_mutex_lock(&l->build);
+	struct elf_symbols *e = symbol_places_load(&l->places, name, build_id, vdso);
+	pthread_mutex_unlock(&l->build);
+	return e;
 }
 
 /* kallsyms on a thread of their own: samples with kernel frames can wait
@@ -161,7 +172,7 @@ static void *read_binaries(void *arg)
 		char *name = td_strndup(j->name, strlen(j->name));
 		bool vdso = j->vdso;
 		pthread_mutex_unlock(&l->lock);
-		struct elf_symbols *e = symbol_places_load(&l->places, name, build_id, vdso);
+		struct elf_symbols *e = build(l, name, build_id, vdso);
 		free(name);
 		pthread_mutex_lock(&l->lock);
 		l->jobs[at].elf = e;
@@ -180,11 +191,13 @@ struct symbol_loader *symbol_loader_start(const char *kallsyms_path, const struc
 	l->kallsyms_path = kallsyms_path;
 	l->names = td_intern_new();
 	pthread_mutex_init(&l->lock, NULL);
+	pthread_mutex_init(&l->build, NULL);
 	pthread_cond_init(&l->changed, NULL);
 	td_queue_init(&l->queue, QUEUE_JOBS);
 	if (pthread_create(&l->thread, NULL, read_binaries, l) != 0) {
 		td_queue_destroy(&l->queue);
 		pthread_mutex_destroy(&l->lock);
+		pthread_mutex_destroy(&l->build);
 		pthread_cond_destroy(&l->changed);
 		td_intern_free(l->names);
 		free(l);
@@ -218,6 +231,7 @@ void symbol_loader_stop(struct symbol_loader *l)
 	td_intern_free(l->names);
 	td_queue_destroy(&l->queue);
 	pthread_mutex_destroy(&l->lock);
+	pthread_mutex_destroy(&l->build);
 	pthread_cond_destroy(&l->changed);
 	free(l);
 }
@@ -259,8 +273,18 @@ bool symbol_loader_take(struct symbol_loader *l, const char *name, const char *b
 	uint32_t id = td_intern_find(l->names, name, strlen(name));
 	bool taken = false;
 	if (id != UINT32_MAX && strcmp(l->jobs[id].build_id, build_id) == 0) {
-		if (l->jobs[id].state == QUEUED)
-			l->jobs[id].state = TAKEN;      /* not begun: the caller reads it now */
+		if (l->jobs[id].state == QUEUED) {      /* not begun: read here, now */
+			l->jobs[id].state = LOADING;
+			char *job_name = td_strndup(l->jobs[id].name, strlen(l->jobs[id].name));
+			bool vdso = l->jobs[id].vdso;
+			pthread_mutex_unlock(&l->lock);
+			struct elf_symbols *e = build(l, job_name, build_id, vdso);
+			free(job_name);
+			pthread_mutex_lock(&l->lock);
+			l->jobs[id].elf = e;
+			l->jobs[id].state = DONE;
+			pthread_cond_broadcast(&l->changed);
+		}
 		while (l->jobs[id].state == LOADING)
 			pthread_cond_wait(&l->changed, &l->lock);
 		if (l->jobs[id].state == DONE) {

@@ -5,7 +5,8 @@
  * for each. The loader reads kallsyms and, in the order they are asked
  * for, the binaries whose mappings the reading thread has seen:
  * by the time a sample needs one, its table is usually there. A table
- * not begun yet is left to the caller, who then reads it itself. */
+ * not begun yet is read on the caller's thread when it is taken. One
+ * table is built at a time, whichever thread builds it. */
 #ifndef TD_SYMBOL_LOADER_H
 #define TD_SYMBOL_LOADER_H
 
@@ -43,10 +44,10 @@ bool symbol_loader_kallsyms_ready(struct symbol_loader *l);
 /* Asks for a binary's symbols (any thread; a name asked for again is
  * ignored). */
 void symbol_loader_want(struct symbol_loader *l, const char *name, const char *build_id, bool vdso);
-/* The binary's table when it was asked for with this build id and is
- * read or being read (waiting for it): true, *out set (NULL: none found),
- * and the caller owns it. false when it was not asked for, or not begun
- * (then it will not be): the caller reads it. */
+/* The binary's table when it was asked for with this build id (waiting
+ * for it, or reading it now when not begun): true, *out set (NULL: none
+ * found), and the caller owns it. false when it was not asked for: the
+ * caller reads it. */
 bool symbol_loader_take(struct symbol_loader *l, const char *name, const char *build_id, struct elf_symbols **out);
 
 #endif
