@@ -8,6 +8,7 @@
 #endif
 #include "common/bytes.h"
 #include "common/diag.h"
+#include "common/grow.h"
 #include "common/intern.h"
 #include "common/plain.h"
 #include "common/swar.h"
@@ -37,17 +38,22 @@ struct event_count {
 };
 
 /* fold_text's memo of sample bodies (the frame lines between a header and
- * the blank line), keyed by the XXH3-128 of their bytes and the java flag:
- * the frame ids those lines push, in order. An entry is made only for a
- * body whose every line folded as a frame line, so a hit does exactly what
+ * the blank line) and the state they are read in (open sample, java): the
+ * frame ids those lines push, in order. Found by a hash of the bytes and
+ * the state, then compared in full with the stored bytes: a hash alone
+ * could give one body another's stack. An entry is made only for a body
+ * whose every line folded as a frame line, so a hit does exactly what
  * reading the lines would. Bounded: full, it is emptied and refilled. */
 #define MEMO_MAX_BODIES (1u << 16)
 #define MEMO_MAX_IDS (1u << 20)
+#define MEMO_MAX_TEXT (4u << 20)
 
 struct memo_slot {
-	uint64_t lo, hi;             /* lo == hi == 0: empty */
+	uint64_t hash;
+	uint32_t text_at, text_len;  /* into memo.text; text_len 0: empty */
 	uint32_t first, nids;        /* into memo.ids */
 	uint32_t nlines, unknown;
+	uint32_t state;              /* memo_state() of the read */
 };
 
 /* Where few bodies repeat (a system-wide recording full of unique
@@ -62,6 +68,8 @@ struct body_memo {
 	size_t cap, n;
 	uint32_t *ids;
 	size_t nids, ids_cap;
+	char *text;
+	size_t ntext, text_cap;
 	uint32_t lookups, hits, rest;
 };
 
@@ -236,6 +244,7 @@ void fold_free(struct fold *f)
 	free(f->plain[1]);
 	free(f->memo.slot);
 	free(f->memo.ids);
+	free(f->memo.text);
 	free(f->lines.slot);
 	free(f->lines.arena);
 	free(f->lines.text);
@@ -983,14 +992,21 @@ static void memo_clear(struct body_memo *m)
 		memset(m->slot, 0, m->cap * sizeof(*m->slot));
 	m->n = 0;
 	m->nids = 0;
+	m->ntext = 0;
 }
 
-static struct memo_slot *memo_find(struct body_memo *m, uint64_t lo, uint64_t hi)
+/* The slot of this body read in this state, or the empty slot where it
+ * would go. */
+static struct memo_slot *memo_find(struct body_memo *m, uint64_t hash, const char *body, size_t len,
+				   uint32_t state)
 {
 	size_t mask = m->cap - 1;
-	for (size_t i = lo & mask;; i = (i + 1) & mask) {
+	for (size_t i = hash & mask;; i = (i + 1) & mask) {
 		struct memo_slot *s = &m->slot[i];
-		if ((s->lo == lo && s->hi == hi) || (s->lo == 0 && s->hi == 0))
+		if (!s->text_len)
+			return s;
+		if (s->hash == hash && s->text_len == len && s->state == state &&
+		    memcmp(m->text + s->text_at, body, len) == 0)
 			return s;
 	}
 }
@@ -1001,35 +1017,40 @@ static void memo_grow(struct body_memo *m)
 	size_t old_cap = m->cap;
 	m->cap = old_cap ? old_cap * 2 : 1024;
 	m->slot = td_calloc(m->cap, sizeof(*m->slot));
-	for (size_t i = 0; i < old_cap; i++)
-		if (old[i].lo || old[i].hi)
-			*memo_find(m, old[i].lo, old[i].hi) = old[i];
+	size_t mask = m->cap - 1;
+	for (size_t i = 0; i < old_cap; i++) {
+		if (!old[i].text_len)
+			continue;
+		size_t j = old[i].hash & mask;
+		while (m->slot[j].text_len)
+			j = (j + 1) & mask;
+		m->slot[j] = old[i];
+	}
 	free(old);
 }
 
-/* Remembers ids[0..n) as what the body with this hash pushes. */
-static void memo_put(struct body_memo *m, uint64_t lo, uint64_t hi, const uint32_t *ids, size_t n,
-		     unsigned long nlines, uint64_t unknown)
+/* Remembers ids[0..n) as what this body, read in this state, pushes. */
+static void memo_put(struct body_memo *m, uint64_t hash, const char *body, size_t len, uint32_t state,
+		     const uint32_t *ids, size_t n, unsigned long nlines, uint64_t unknown)
 {
-	if ((lo == 0 && hi == 0) || n > MEMO_MAX_IDS / 4 || nlines > UINT32_MAX)
+	if (!len || len > MEMO_MAX_TEXT / 4 || n > MEMO_MAX_IDS / 4 || nlines > UINT32_MAX)
 		return;
-	if (m->n >= MEMO_MAX_BODIES || m->nids + n > MEMO_MAX_IDS)
+	if (m->n >= MEMO_MAX_BODIES || m->nids + n > MEMO_MAX_IDS || m->ntext + len > MEMO_MAX_TEXT)
 		memo_clear(m);
 	if (2 * (m->n + 1) > m->cap)
 		memo_grow(m);
-	if (m->nids + n > m->ids_cap) {
-		m->ids_cap = m->ids_cap ? m->ids_cap * 2 : 4096;
-		while (m->ids_cap < m->nids + n)
-			m->ids_cap *= 2;
-		m->ids = td_realloc(m->ids, m->ids_cap * sizeof(*m->ids));
-	}
-	struct memo_slot *s = memo_find(m, lo, hi);
-	if (s->lo || s->hi)
+	struct memo_slot *s = memo_find(m, hash, body, len, state);
+	if (s->text_len)
 		return;
+	TD_ALLOC_GROW(m->ids, m->nids + n, m->ids_cap);
+	TD_ALLOC_GROW(m->text, m->ntext + len, m->text_cap);
 	if (n)
 		memcpy(m->ids + m->nids, ids, n * sizeof(*ids));
-	*s = (struct memo_slot){ lo, hi, (uint32_t)m->nids, (uint32_t)n, (uint32_t)nlines, (uint32_t)unknown };
+	memcpy(m->text + m->ntext, body, len);
+	*s = (struct memo_slot){ hash, (uint32_t)m->ntext, (uint32_t)len, (uint32_t)m->nids, (uint32_t)n,
+				 (uint32_t)nlines, (uint32_t)unknown, state };
 	m->nids += n;
+	m->ntext += len;
 	m->n++;
 }
 
@@ -1165,9 +1186,10 @@ size_t fold_text(struct fold *f, const char *p, size_t n, const char *file, unsi
 		/* what a body does depends on its bytes and on whether a sample
 		 * is open (its lines are folded or ignored) and java (names) */
 		bool open = f->in_sample;
-		XXH128_hash_t h = XXH3_128bits_withSeed(p, body, open ? f->java : 2);
-		struct memo_slot *s = m->cap ? memo_find(m, h.low64, h.high64) : NULL;
-		bool hit = s && (s->lo || s->hi);
+		uint32_t state = open ? f->java : 2;
+		uint64_t hash = XXH3_64bits_withSeed(p, body, state);
+		struct memo_slot *s = m->cap ? memo_find(m, hash, p, body, state) : NULL;
+		bool hit = s && s->text_len;
 		if (++m->lookups == MEMO_PERIOD) {
 			m->rest = (m->hits + hit) * 2 < m->lookups ? MEMO_REST : 0;
 			m->lookups = m->hits = 0;
@@ -1205,8 +1227,8 @@ size_t fold_text(struct fold *f, const char *p, size_t n, const char *file, unsi
 			p = nl + 1;
 		}
 		if (frames_only && f->in_sample == open && f->frames.n >= from)
-			memo_put(m, h.low64, h.high64, f->frames.v + from, f->frames.n - from, lines,
-				 f->frames_unknown - unknown);
+			memo_put(m, hash, stop - body, body, state, f->frames.v + from, f->frames.n - from,
+				 lines, f->frames_unknown - unknown);
 	}
 	return lineno - first;
 }
