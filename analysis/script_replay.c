@@ -182,7 +182,7 @@ static bool chain_discarded(const struct replay *r, const struct pd_sample *s, b
 
 typedef void (*frame_fn)(struct replay *r, const struct pd_sample *s, int cpumode, uint64_t ip);
 
-static void each_frame(struct replay *r, const struct pd_sample *s, frame_fn fn)
+static inline __attribute__((always_inline)) void each_frame(struct replay *r, const struct pd_sample *s, frame_fn fn)
 {
 	int cpumode = PERF_RECORD_MISC_USER;
 	unsigned entries = 0;
@@ -264,29 +264,23 @@ static void emit_frame(struct replay *r, const struct pd_sample *s, int cpumode,
 	}
 }
 
-/* A callchain's frames to a sink that takes them as values: each entry
- * resolved straight into one frame (what emit_frame does for a
- * callchain entry, which never stands for inline frames). */
+/* A callchain entry to a sink that takes frames as values: resolved
+ * straight into one frame (what emit_frame does for a callchain entry,
+ * which never stands for inline frames), with no frame array. */
+static void resolve_to_sink(struct replay *r, const struct pd_sample *s, int cpumode, uint64_t ip)
+{
+	struct machine_frame f;
+	machine_resolve(r->m, sample_pid(s), cpumode, ip, &f);
+	r->sink.frame(r->sink.ctx, &f);
+}
+
+/* A callchain's frames; each_frame is inlined with each callee */
 static void emit_chain(struct replay *r, const struct pd_sample *s)
 {
-	if (!r->sink.frame) {
+	if (r->sink.frame)
+		each_frame(r, s, resolve_to_sink);
+	else
 		each_frame(r, s, emit_frame);
-		return;
-	}
-	int32_t pid = sample_pid(s);
-	int cpumode = PERF_RECORD_MISC_USER;
-	unsigned entries = 0;
-	struct machine_frame f;
-	for (uint64_t i = 0; i < s->nr_callchain && entries < r->max_stack; i++) {
-		uint64_t ip = chain_entry(s, i);
-		if (pd_is_context(ip)) {
-			cpumode = context_cpumode(ip);
-			continue;
-		}
-		entries++;
-		machine_resolve(r->m, pid, cpumode, ip, &f);
-		r->sink.frame(r->sink.ctx, &f);
-	}
 }
 
 /* ---- holding samples back --------------------------------------------------------- */

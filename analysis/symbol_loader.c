@@ -137,13 +137,24 @@ static struct job *next_job(struct symbol_loader *l)
 	}
 }
 
-/* A binary's table, built while no other thread builds one. */
-static struct elf_symbols *build(struct symbol_loader *l, const char *name, const char *build_id, bool vdso)
+/* Builds the table of job at, LOADING, on this thread while no other
+ * thread builds one; the lock is held on entry and on return, and down
+ * meanwhile (jobs may move then: the load works on copies). */
+static void run_job(struct symbol_loader *l, size_t at)
 {
+	char build_id[41];
+	memcpy(build_id, l->jobs[at].build_id, sizeof build_id);
+	char *name = td_strndup(l->jobs[at].name, strlen(l->jobs[at].name));
+	bool vdso = l->jobs[at].vdso;
+	pthread_mutex_unlock(&l->lock);
 	pthread_mutex_lock(&l->build);
 	struct elf_symbols *e = symbol_places_load(&l->places, name, build_id, vdso);
 	pthread_mutex_unlock(&l->build);
-	return e;
+	free(name);
+	pthread_mutex_lock(&l->lock);
+	l->jobs[at].elf = e;
+	l->jobs[at].state = DONE;
+	pthread_cond_broadcast(&l->changed);
 }
 
 /* kallsyms on a thread of their own: samples with kernel frames can wait
@@ -165,19 +176,7 @@ static void *read_binaries(void *arg)
 	struct symbol_loader *l = arg;
 	struct job *j;
 	while ((j = next_job(l))) {
-		/* jobs may move while the lock is down: keep what the load needs */
-		size_t at = (size_t)(j - l->jobs);
-		char build_id[41];
-		memcpy(build_id, j->build_id, sizeof build_id);
-		char *name = td_strndup(j->name, strlen(j->name));
-		bool vdso = j->vdso;
-		pthread_mutex_unlock(&l->lock);
-		struct elf_symbols *e = build(l, name, build_id, vdso);
-		free(name);
-		pthread_mutex_lock(&l->lock);
-		l->jobs[at].elf = e;
-		l->jobs[at].state = DONE;
-		pthread_cond_broadcast(&l->changed);
+		run_job(l, (size_t)(j - l->jobs));
 		pthread_mutex_unlock(&l->lock);
 	}
 	pthread_mutex_unlock(&l->lock);
@@ -275,15 +274,7 @@ bool symbol_loader_take(struct symbol_loader *l, const char *name, const char *b
 	if (id != UINT32_MAX && strcmp(l->jobs[id].build_id, build_id) == 0) {
 		if (l->jobs[id].state == QUEUED) {      /* not begun: read here, now */
 			l->jobs[id].state = LOADING;
-			char *job_name = td_strndup(l->jobs[id].name, strlen(l->jobs[id].name));
-			bool vdso = l->jobs[id].vdso;
-			pthread_mutex_unlock(&l->lock);
-			struct elf_symbols *e = build(l, job_name, build_id, vdso);
-			free(job_name);
-			pthread_mutex_lock(&l->lock);
-			l->jobs[id].elf = e;
-			l->jobs[id].state = DONE;
-			pthread_cond_broadcast(&l->changed);
+			run_job(l, id);
 		}
 		while (l->jobs[id].state == LOADING)
 			pthread_cond_wait(&l->changed, &l->lock);
