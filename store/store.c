@@ -272,9 +272,11 @@ static int failed(struct td_store *s)
 {
 	struct store_backend *b = s->b;
 	rollback_keeping_error(s);
-	bool retry = (s->assumed && !strcmp(b->conflict, "captures_pkey")) || !strcmp(b->conflict, "deadlock");
+	bool deadlock = !strcmp(b->conflict, "deadlock");
+	bool retry = (s->assumed && !strcmp(b->conflict, "captures_pkey")) || deadlock;
 	if (!retry)
 		return -1;
+	s->serialize |= deadlock;
 	s->repeats = true;
 	s->lookup = s->batching;
 	return STORE_RETRY;
@@ -298,6 +300,14 @@ int store_add_begin(struct td_store *s, const struct store_capture *c)
 			return -1;
 		s->open = true;
 		s->assumed = false;
+		/* Two adds sending the same captures in other orders deadlock;
+		 * the server aborts one, and its batch, sent again, can deadlock
+		 * with the other's again, round after round. Batches sent after a
+		 * deadlock take this lock first: they run one at a time, and a
+		 * writer that never deadlocked is left to finish. */
+		if (s->serialize && b->dialect == STORE_POSTGRES &&
+		    b->ops->exec(b, "SELECT pg_advisory_xact_lock(727385)", NULL, 0, NULL, NULL) < 0)
+			return failed(s);
 	}
 	if (!c)
 		return 0;

@@ -30,6 +30,7 @@ struct td_store {
 	bool open;                 /* a transaction is open */
 	bool assumed;              /* the open transaction took some capture as new */
 	bool lookup;               /* a batch is being added again: every capture's runs are looked up */
+	bool serialize;            /* a batch of this add deadlocked: its transactions queue behind one lock */
 };
 
 #define STORE_RETRY (-2)           /* store_add_end: the file must be added again (store_add_begin says how) */
