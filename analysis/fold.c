@@ -1099,27 +1099,6 @@ static const char *find_newline(const char *p, const char *end)
 	return memchr(p, '\n', (size_t)(end - p));
 }
 
-/* n bytes at p equal n at t: 16 at a time, the last 16 overlapping the
- * ones before. */
-static bool same_line(const char *p, const char *t, size_t n)
-{
-#if defined(__SSE2__)
-	if (n >= 16) {
-		size_t i = 0;
-		for (; i + 16 < n; i += 16) {
-			__m128i a = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
-			__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(t + i));
-			if (_mm_movemask_epi8(_mm_cmpeq_epi8(a, b)) != 0xffff)
-				return false;
-		}
-		__m128i a = _mm_loadu_si128((const __m128i *)(const void *)(p + n - 16));
-		__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(t + n - 16));
-		return _mm_movemask_epi8(_mm_cmpeq_epi8(a, b)) == 0xffff;
-	}
-#endif
-	return td_same_bytes(p, t, n);
-}
-
 /* The line at p when it is, byte for byte up to its newline, the one that
  * followed the sample's previous frame line last time (REC_TEXT): pushes
  * its record as reading it would and returns its length to the newline;
@@ -1133,7 +1112,7 @@ static inline size_t predicted_line(struct fold *f, const char *p, const char *e
 		return 0;
 	uint32_t next = prev[REC_NEXT];
 	if ((arena[next + REC_LENS] & REC_JAVA) != (f->java ? REC_JAVA : 0) ||
-	    !same_line(p, f->lines.text + prev[REC_TEXT], tl))
+	    !td_same_bytes(p, f->lines.text + prev[REC_TEXT], tl))
 		return 0;
 	rec_names(f, next);
 	return tl;
