@@ -58,10 +58,12 @@ struct memo_slot {
 
 /* Where few bodies repeat (a system-wide recording full of unique
  * stacks) the memo costs more than it saves: after each MEMO_PERIOD
- * lookups that hit less than half of the time, the next
- * MEMO_REST bodies are read without it. */
-#define MEMO_PERIOD 16384u
-#define MEMO_REST (7 * MEMO_PERIOD)
+ * lookups that hit less than half of the time, the next bodies are read
+ * without it, MEMO_REST periods of them after the first such period and
+ * twice as many after each next one in a row, up to MEMO_REST_MAX. */
+#define MEMO_PERIOD 4096u
+#define MEMO_REST 7u
+#define MEMO_REST_MAX 255u
 
 struct body_memo {
 	struct memo_slot *slot;
@@ -71,6 +73,7 @@ struct body_memo {
 	char *text;
 	size_t ntext, text_cap;
 	uint32_t lookups, hits, rest;
+	uint32_t rest_periods;       /* of the next rest; 0: MEMO_REST */
 };
 
 /* Frame lines by their key text (java, symbol without its offset, dso):
@@ -1170,7 +1173,13 @@ size_t fold_text(struct fold *f, const char *p, size_t n, const char *file, unsi
 		struct memo_slot *s = m->cap ? memo_find(m, hash, p, body, state) : NULL;
 		bool hit = s && s->text_len;
 		if (++m->lookups == MEMO_PERIOD) {
-			m->rest = (m->hits + hit) * 2 < m->lookups ? MEMO_REST : 0;
+			if ((m->hits + hit) * 2 < m->lookups) {
+				uint32_t periods = m->rest_periods ? m->rest_periods : MEMO_REST;
+				m->rest = periods * MEMO_PERIOD;
+				m->rest_periods = periods * 2 + 1 < MEMO_REST_MAX ? periods * 2 + 1 : MEMO_REST_MAX;
+			} else {
+				m->rest_periods = 0;
+			}
 			m->lookups = m->hits = 0;
 		} else {
 			m->hits += hit;
