@@ -18,7 +18,7 @@
 #define MAX_WARNINGS FOLD_MAX_WARNINGS
 #define RECENT_HEADERS 64
 #define HEADER_KEYS_MAX 4096         /* fold_cache_header's keys kept at most */
-#define HEADER_MEMO 256              /* header starts remembered (header_memo) */
+#define HEADER_MEMO 1024             /* header starts remembered (header_memo) */
 #define HEADER_MEMO_TEXT 46
 
 struct id_vec {
@@ -642,9 +642,22 @@ static uint64_t mix_span(uint64_t h, const char *p, size_t n)
 	return h;
 }
 
+/* n bytes at p into h: 8 at its start, middle and end (all, if fewer
+ * than 8). A lookup compares the whole key on a hash match, so keys that
+ * differ elsewhere only share a hash; a line's key is hashed on every
+ * line the prediction misses, where mixing every byte cost more. */
+static uint64_t mix_sampled(uint64_t h, const char *p, size_t n)
+{
+	if (n < 8)
+		return mix_span(h, p, n);
+	h = mix(h, td_swar_load(p));
+	h = mix(h, td_swar_load(p + n / 2 - 4));
+	return mix(h, td_swar_load(p + n - 8));
+}
+
 static uint32_t line_hash(struct td_span sym, struct td_span dso, uint32_t lens)
 {
-	uint64_t h = mix_span(mix_span(mix(lens, (uint64_t)dso.n << 32), sym.p, sym.n), dso.p, dso.n);
+	uint64_t h = mix_sampled(mix_sampled(mix(lens, (uint64_t)dso.n << 32), sym.p, sym.n), dso.p, dso.n);
 	h = mix(h, h >> 29);
 	return (uint32_t)h ^ (uint32_t)(h >> 32);
 }

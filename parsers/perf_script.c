@@ -347,7 +347,7 @@ static size_t skip_word(const char *s, size_t i, size_t n)
 }
 #endif
 
-static bool parse_frame_fast(const char *s, size_t n, struct script_frame *f)
+static inline __attribute__((always_inline)) bool parse_frame_fast(const char *s, size_t n, struct script_frame *f)
 {
 	size_t pc0 = skip_spaces(s, 0, n);
 	size_t pc1 = skip_word(s, pc0, n);
@@ -369,7 +369,7 @@ static bool parse_frame_fast(const char *s, size_t n, struct script_frame *f)
 	return frame_spans(s, pc0, pc1, i, open, r, f);
 }
 
-bool script_parse_frame(const char *s, size_t n, struct script_frame *f)
+__attribute__((always_inline)) inline bool script_parse_frame(const char *s, size_t n, struct script_frame *f)
 {
 	return plain_parse() ? script_parse_frame_plain(s, n, f) : parse_frame_fast(s, n, f);
 }
