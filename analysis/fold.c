@@ -59,8 +59,10 @@ struct memo_slot {
 /* Where few bodies repeat (a system-wide recording full of unique
  * stacks) the memo costs more than it saves: after each MEMO_PERIOD
  * lookups that hit less than half of the time, the next bodies are read
- * without it, MEMO_REST periods of them after the first such period and
- * twice as many after each next one in a row, up to MEMO_REST_MAX. */
+ * without it: MEMO_REST periods of them after the first such period, then
+ * 2n + 1 after a rest of n periods is followed by another poor period, up
+ * to MEMO_REST_MAX; a period that hits half of the time or more keeps the
+ * memo on and the rests start over. */
 #define MEMO_PERIOD 4096u
 #define MEMO_REST 7u
 #define MEMO_REST_MAX 255u
