@@ -797,8 +797,8 @@ void machine_want_symbols(struct machine *m, const struct pd_record *r)
 	char jit[64], build_id[41];
 	bool identity;
 	enum dso_kind kind = user_map_kind(r, &name, jit, &identity);
-	if (kind != DSO_FILE && kind != DSO_VDSO)
-		return;
+	if ((kind != DSO_FILE && kind != DSO_VDSO) || symbol_loader_asked(m->loader, name))
+		return;          /* a binary is mapped again and again: its build id is looked up once */
 	snprintf(build_id, sizeof build_id, "%s", recorded_build_id(m, name));
 	if (!*build_id)
 		record_build_id(r, build_id);

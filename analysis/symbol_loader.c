@@ -266,6 +266,14 @@ void symbol_loader_want(struct symbol_loader *l, const char *name, const char *b
 	pthread_mutex_unlock(&l->lock);
 }
 
+bool symbol_loader_asked(struct symbol_loader *l, const char *name)
+{
+	pthread_mutex_lock(&l->lock);
+	bool asked = td_intern_find(l->names, name, strlen(name)) != UINT32_MAX;
+	pthread_mutex_unlock(&l->lock);
+	return asked;
+}
+
 bool symbol_loader_take(struct symbol_loader *l, const char *name, const char *build_id, struct elf_symbols **out)
 {
 	pthread_mutex_lock(&l->lock);

@@ -44,6 +44,8 @@ bool symbol_loader_kallsyms_ready(struct symbol_loader *l);
 /* Asks for a binary's symbols (any thread; a name asked for again is
  * ignored). */
 void symbol_loader_want(struct symbol_loader *l, const char *name, const char *build_id, bool vdso);
+/* Whether name was asked for already (want() would ignore it). */
+bool symbol_loader_asked(struct symbol_loader *l, const char *name);
 /* The binary's table when it was asked for with this build id (waiting
  * for it, or reading it now when not begun): true, *out set (NULL: none
  * found), and the caller owns it. false when it was not asked for: the

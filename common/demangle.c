@@ -1,8 +1,10 @@
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <libiberty/demangle.h>
 #include "common/diag.h"
+#include "common/plain.h"
 #include "demangle.h"
 
 static int hex_digit(char c)
@@ -31,8 +33,20 @@ static char *ocaml_demangle(const char *name)
 	return out;
 }
 
+/* Whether name is C++ to libiberty: "_Z" and not possibly a legacy Rust
+ * name ("_ZN" ... "17h" + 16 hex digits + "E", and a suffix such as
+ * ".llvm.N" may follow; Rust's v0 names start "_R"). cplus_demangle tries
+ * Rust first, which reads the whole name before it gives up on a C++ one,
+ * then the C++ demangler: a C++ name goes to that one directly, with the
+ * options cplus_demangle would pass (its default style, auto). */
+static bool cxx_only(const char *name)
+{
+	return name[0] == '_' && name[1] == 'Z' && (name[2] != 'N' || !strstr(name + 3, "17h"));
+}
+
 char *td_demangle(const char *name)
 {
-	char *s = cplus_demangle(name, DMGL_NO_OPTS);
+	char *s = cxx_only(name) && !td_plain() ? cplus_demangle_v3(name, DMGL_NO_OPTS | DMGL_AUTO)
+					   : cplus_demangle(name, DMGL_NO_OPTS);
 	return s ? s : ocaml_demangle(name);
 }
