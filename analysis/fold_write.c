@@ -11,6 +11,7 @@
  * a radix sort of the first tokens packed in 64 bits, then each run of
  * equal keys by the next tokens, and so on. Otherwise (or with TD_PLAIN=1)
  * the texts are compared byte by byte. */
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -20,6 +21,7 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#include "common/bytes.h"
 #include "common/diag.h"
 #include "common/grow.h"
 #include "common/intern.h"
@@ -235,6 +237,7 @@ static int cmp_ranked(const struct ranking *r, const struct out_line *x, const s
 
 #define INSERTION_MAX 12             /* a run this short is sorted by comparing */
 #define RADIX_MIN 256                /* a run this long by a radix sort of its keys */
+#define THREADED_MIN 4096            /* stacks sorted on two threads (fold_options.threads > 1) */
 
 static int cmp_sort_keys(const void *a, const void *b)
 {
@@ -250,8 +253,9 @@ struct run {
 /* Sorts lines[0..n) (distinct stacks) by their rank sequences: each run
  * of lines equal so far is sorted by its next r->per tokens, and its runs
  * of equal keys are pushed to be sorted by the ones after (a stack of
- * runs, not recursion: stacks may share thousands of frames). */
-static void sort_ranked(const struct ranking *r, struct out_line *lines, size_t n)
+ * runs, not recursion: stacks may share thousands of frames). keyed: the
+ * lines are sorted by their first keys already (sort_first). */
+static void sort_ranked(const struct ranking *r, struct out_line *lines, size_t n, bool keyed)
 {
 	struct run *todo = NULL;
 	size_t ntodo = 0, cap = 0;
@@ -270,12 +274,15 @@ static void sort_ranked(const struct ranking *r, struct out_line *lines, size_t 
 			}
 			continue;
 		}
-		for (size_t i = 0; i < run.n; i++)
-			l[i].sort = key_at(r, &l[i], run.depth);
-		if (run.n >= RADIX_MIN)
-			td_radix_sort(l, run.n, sizeof(*l), offsetof(struct out_line, sort), sizeof(uint64_t));
-		else
-			qsort(l, run.n, sizeof(*l), cmp_sort_keys);
+		if (!keyed) {
+			for (size_t i = 0; i < run.n; i++)
+				l[i].sort = key_at(r, &l[i], run.depth);
+			if (run.n >= RADIX_MIN)
+				td_radix_sort(l, run.n, sizeof(*l), offsetof(struct out_line, sort), sizeof(uint64_t));
+			else
+				qsort(l, run.n, sizeof(*l), cmp_sort_keys);
+		}
+		keyed = false;
 		/* equal keys: equal tokens, none past either stack's end (an
 		 * end token is equal only to itself, in the same stack) */
 		for (size_t a = 0, b; a < run.n; a = b) {
@@ -290,6 +297,27 @@ static void sort_ranked(const struct ranking *r, struct out_line *lines, size_t 
 	free(todo);
 }
 
+/* lines[0..n) sorted by their first keys, for sort_ranked to go on. */
+static void sort_first(const struct ranking *r, struct out_line *lines, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		lines[i].sort = key_at(r, &lines[i], 0);
+	td_radix_sort(lines, n, sizeof(*lines), offsetof(struct out_line, sort), sizeof(uint64_t));
+}
+
+struct sort_job {
+	const struct ranking *r;
+	struct out_line *lines;
+	size_t n;
+};
+
+static void *sort_job(void *arg)
+{
+	struct sort_job *j = arg;
+	sort_ranked(j->r, j->lines, j->n, true);
+	return NULL;
+}
+
 /* ---- output ------------------------------------------------------------------------ */
 
 #define OUT_BLOCK (256u << 10)       /* output is written in blocks of this many bytes */
@@ -298,17 +326,17 @@ static void sort_ranked(const struct ranking *r, struct out_line *lines, size_t 
  * parsing cost as much as joining the line. */
 static size_t count_text(char *out, uint64_t count)
 {
-	char digits[20];
-	size_t n = 0;
+	char digits[24];
+	char *p = digits + sizeof digits;
+	*--p = '\n';
 	do {
-		digits[n++] = (char)('0' + count % 10);
+		*--p = (char)('0' + count % 10);
 		count /= 10;
 	} while (count);
-	out[0] = ' ';
-	for (size_t i = 0; i < n; i++)
-		out[1 + i] = digits[n - 1 - i];
-	out[1 + n] = '\n';
-	return n + 2;
+	*--p = ' ';
+	size_t n = (size_t)(digits + sizeof digits - p);
+	td_copy_bytes(out, p, n);
+	return n;
 }
 
 /* Writes lines[0..n) in their order, joined into a buffer that is written
@@ -331,7 +359,7 @@ static void write_lines(const struct fold_stacks *f, const struct out_line *line
 			}
 			if (i)
 				text[used++] = ';';
-			memcpy(text + used, name, len);
+			td_copy_bytes(text + used, name, len);
 			used += len;
 		}
 		if (used + 32 > cap) {
@@ -368,11 +396,28 @@ void fold_write(struct fold *fold, FILE *out)
 		while (r.bits < 32 && (uint64_t)2 * nnames >> r.bits)
 			r.bits++;
 		r.per = 64 / r.bits;
-		sort_ranked(&r, lines, nstacks);
+		sort_first(&r, lines, nstacks);
+		/* on two threads: the lines from a first key near the middle on
+		 * on another, while this one sorts and writes those before */
+		size_t half = nstacks / 2;
+		while (half > 0 && half < nstacks && lines[half].sort == lines[half - 1].sort)
+			half++;
+		struct sort_job job = { &r, lines + half, nstacks - half };
+		pthread_t t;
+		bool threaded = f->threads > 1 && nstacks >= THREADED_MIN && half < nstacks &&
+				pthread_create(&t, NULL, sort_job, &job) == 0;
+		if (!threaded)
+			half = nstacks;
+		sort_ranked(&r, lines, half, true);
+		write_lines(f, lines, half, out);
+		if (threaded) {
+			pthread_join(t, NULL);
+			write_lines(f, lines + half, job.n, out);
+		}
 	} else {
 		qsort(lines, nstacks, sizeof(*lines), cmp_text);
+		write_lines(f, lines, nstacks, out);
 	}
 	free(rank);
-	write_lines(f, lines, nstacks, out);
 	free(lines);
 }

@@ -71,11 +71,12 @@ ok $? "with no ';' in a name (ranks used) the stacks come in LC_ALL=C byte order
 # up to 50 frames (runs of equal keys long enough for the radix sort, the
 # comparison sort and insertion, level after level), names that prefix
 # each other within and past 8 bytes, and with one stack of 33000 names
-# (ranks wider than 16 bits) and without
+# (ranks wider than 16 bits) and without; over 4096 stacks, so -j2 sorts
+# on two threads
 awk -v wide="$T_TMP/synthetic-deep-wide.txt" 'BEGIN {
 	srand(23)
 	nm = split("a a0 a.b ab a-b abcdefghij abcdefghij.x abcdefghij0 abcdefghijk b x_y", mid, " ")
-	for (k = 0; k < 4000; k++) {
+	for (k = 0; k < 9000; k++) {
 		printf "%s %d 1.0: %d cpu-clock:\n", (k % 5 ? "cc" : "cc1"), k, k % 3 + 1
 		depth = int(rand() * 60) + 1
 		shared = int(rand() * 50)
