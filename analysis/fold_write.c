@@ -320,7 +320,7 @@ static void *sort_job(void *arg)
 
 /* ---- output ------------------------------------------------------------------------ */
 
-#define OUT_BLOCK (256u << 10)       /* output is written in blocks of this many bytes */
+#define OUT_BLOCK (64u << 10)        /* output is written in blocks of this many bytes */
 
 /* " COUNT\n" at out (room for 22 bytes); its length. snprintf's format
  * parsing cost as much as joining the line. */
