@@ -1,7 +1,19 @@
 /* fold_write: the folded stacks sorted by their text, byte by byte (as
- * stackcollapse-perf.pl sorts its keys), and written "a;b;c COUNT" a line. */
+ * stackcollapse-perf.pl sorts its keys), and written "a;b;c COUNT" a line.
+ *
+ * A stack's text is a run of tokens, each a name and what follows it: ';'
+ * or, for the leaf, the end of the text. When no name holds a ';' or a NUL
+ * byte, no token is a prefix of another (the end reads as a byte below all
+ * others), so the texts compare as their tokens' ranks do, the first
+ * differing token deciding. The tokens are ranked once (a radix sort of
+ * their first 8 bytes, ties by their bytes), then the stacks are sorted
+ * by their rank sequences a few tokens at a time, most significant first:
+ * a radix sort of the first tokens packed in 64 bits, then each run of
+ * equal keys by the next tokens, and so on. Otherwise (or with TD_PLAIN=1)
+ * the texts are compared byte by byte. */
 #include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,17 +21,21 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#include "common/bytes.h"
 #include "common/diag.h"
+#include "common/grow.h"
 #include "common/intern.h"
 #include "common/plain.h"
+#include "common/radix.h"
 #include "common/swar.h"
 #include "fold_internal.h"
 
-/* An output line: stack s's ids (unaligned arena bytes) and its count. */
+/* An output line: stack s's ids (unaligned arena bytes) and, while it is
+ * sorted, the key of its tokens at the depth being sorted. */
 struct out_line {
+	uint64_t sort;
 	const char *key;
-	size_t nids;
-	uint64_t count;
+	uint32_t nids, s;
 };
 
 static uint32_t id_at(const char *key, size_t i)
@@ -54,6 +70,8 @@ static size_t shared_ids(const char *x, const char *y, size_t n)
 		i++;
 	return i;
 }
+
+/* ---- byte by byte: a name may hold a ';' (or TD_PLAIN=1) ---------------------------- */
 
 /* Reads a stack's text ("a;b;c") byte by byte from its name ids, from name
  * `at` on (after the ';' before it): the sort needs no text built. */
@@ -93,14 +111,16 @@ static int cursor_next(struct text_cursor *c)
 }
 
 static const struct td_intern *sort_names;     /* qsort has no context argument */
-/* Each name's place among all names as a stack's text holds them: followed
- * by ';' (rank_mid) or ending the text (rank_end). NULL: a name holds a
- * ';' itself, and the texts are compared byte by byte. */
-static const uint32_t *rank_mid, *rank_end;
 
-/* The byte order of the two stacks' texts from name i on. */
-static int cmp_text_from(const struct out_line *x, const struct out_line *y, size_t i)
+/* The byte order of the two stacks' texts (LC_ALL=C sort's): equal leading
+ * ids are equal leading names, so only the text from the first differing
+ * name on decides. */
+static int cmp_text(const void *a, const void *b)
 {
+	const struct out_line *x = a, *y = b;
+	size_t n = x->nids < y->nids ? x->nids : y->nids, i = shared_ids(x->key, y->key, n);
+	if (i == n)
+		return x->nids == y->nids ? 0 : x->nids < y->nids ? -1 : 1;
 	struct text_cursor cx, cy;
 	cursor_at(&cx, sort_names, x, i);
 	cursor_at(&cy, sort_names, y, i);
@@ -113,169 +133,249 @@ static int cmp_text_from(const struct out_line *x, const struct out_line *y, siz
 	}
 }
 
-/* The byte order of the two stacks' texts (LC_ALL=C sort's): equal leading
- * ids are equal leading names, so only the text from the first differing
- * name on decides. With no ';' inside a name, each name with what follows
- * it (';' or the text's end) is a token no other token is a prefix of, so
- * the first differing token decides, by its rank; a token ending the text
- * against one that does not is read as text. */
-static int cmp_lines(const void *a, const void *b)
+/* ---- by token ranks ---------------------------------------------------------------- */
+
+/* Token 2 * id + end: name id followed by ';' (end 0) or ending the text. */
+struct token {
+	uint64_t head;                /* its first 8 bytes, big-endian, padded with 0 */
+	uint32_t tok;
+};
+
+static int token_byte(const char *name, size_t len, uint32_t end, size_t i)
 {
-	const struct out_line *x = a, *y = b;
-	size_t n = x->nids < y->nids ? x->nids : y->nids, i = shared_ids(x->key, y->key, n);
-	if (i == n)
-		return x->nids == y->nids ? 0 : x->nids < y->nids ? -1 : 1;
-	bool end_x = i + 1 == x->nids, end_y = i + 1 == y->nids;
-	if (rank_mid && end_x == end_y) {
-		const uint32_t *rank = end_x ? rank_end : rank_mid;
-		uint32_t rx = rank[id_at(x->key, i)], ry = rank[id_at(y->key, i)];
-		return rx < ry ? -1 : 1;
-	}
-	return cmp_text_from(x, y, i);
+	return i < len ? (unsigned char)name[i] : i == len ? (end ? 0 : ';') : -1;
 }
 
-/* Name order for the ranks: bytes, then a shorter name's next byte (';' or,
- * ending the text, nothing) against the longer one's byte there. */
-static int cmp_names_followed(uint32_t a, uint32_t b, int next)
+/* The byte order of two tokens whose first 8 bytes are equal. */
+static int cmp_tokens(const void *a, const void *b)
 {
-	size_t la, lb;
-	const char *sa = td_intern_str(sort_names, a, &la), *sb = td_intern_str(sort_names, b, &lb);
-	int c = memcmp(sa, sb, la < lb ? la : lb);
-	if (c || la == lb)
+	const struct token *x = a, *y = b;
+	size_t lx, ly;
+	const char *sx = td_intern_str(sort_names, x->tok >> 1, &lx);
+	const char *sy = td_intern_str(sort_names, y->tok >> 1, &ly);
+	size_t n = lx < ly ? lx : ly;
+	int c = n > 8 ? memcmp(sx + 8, sy + 8, n - 8) : 0;
+	if (c)
 		return c;
-	if (la < lb)
-		return next < (unsigned char)sb[la] ? -1 : 1;
-	return (unsigned char)sa[lb] < next ? -1 : 1;
+	for (size_t i = n > 8 ? n : 8;; i++) {
+		int bx = token_byte(sx, lx, x->tok & 1, i), by = token_byte(sy, ly, y->tok & 1, i);
+		if (bx != by)
+			return bx < by ? -1 : 1;
+		if (bx < 0)
+			return 0;
+	}
 }
 
-static int cmp_names_mid(const void *a, const void *b)
-{
-	return cmp_names_followed(*(const uint32_t *)a, *(const uint32_t *)b, ';');
-}
-
-static int cmp_names_end(const void *a, const void *b)
-{
-	return cmp_names_followed(*(const uint32_t *)a, *(const uint32_t *)b, -1);
-}
-
-/* rank[id]: the place of name id in the order cmp gives; false if a name
- * holds a ';' (the ranks would not order the texts). */
-static bool rank_names(const struct td_intern *names, uint32_t *order, uint32_t *rank,
-		       int (*cmp)(const void *, const void *))
+/* rank[token] (1, 2, ...: 0 is a place past a stack's end) in the tokens'
+ * byte order; false, and no ranks, if a name holds a ';' or a NUL byte. */
+static bool rank_tokens(const struct td_intern *names, uint32_t *rank)
 {
 	uint32_t n = td_intern_count(names);
-	for (uint32_t i = 0; i < n; i++) {
+	struct token *t = td_malloc(((size_t)2 * n + 1) * sizeof(*t));
+	for (uint32_t id = 0; id < n; id++) {
 		size_t len;
-		const char *s = td_intern_str(names, i, &len);
-		if (memchr(s, ';', len))
+		const char *s = td_intern_str(names, id, &len);
+		if (memchr(s, ';', len) || memchr(s, '\0', len)) {
+			free(t);
 			return false;
-		order[i] = i;
+		}
+		uint64_t h = 0;
+		for (size_t i = 0; i < 8; i++)
+			h = h << 8 | (uint64_t)(i < len ? (unsigned char)s[i] : i == len ? ';' : 0);
+		t[2 * id] = (struct token){ h, 2 * id };
+		if (len < 8)
+			h &= ~((uint64_t)0xff << (8 * (7 - len)));          /* its end reads as 0 */
+		t[2 * id + 1] = (struct token){ h, 2 * id + 1 };
 	}
-	qsort(order, n, sizeof(*order), cmp);
-	for (uint32_t r = 0; r < n; r++)
-		rank[order[r]] = r;
+	size_t nt = (size_t)2 * n;
+	td_radix_sort(t, nt, sizeof(*t), offsetof(struct token, head), sizeof(uint64_t));
+	for (size_t a = 0, b; a < nt; a = b) {
+		for (b = a + 1; b < nt && t[b].head == t[a].head; b++)
+			;
+		if (b - a > 1)
+			qsort(t + a, b - a, sizeof(*t), cmp_tokens);
+	}
+	for (size_t r = 0; r < nt; r++)
+		rank[t[r].tok] = (uint32_t)r + 1;
+	free(t);
 	return true;
 }
 
-/* The ids of stack s (arena bytes are not aligned, so copy them out). */
+/* What a ranked sort needs: the ranks, and how many ranks a 64-bit key packs. */
+struct ranking {
+	const uint32_t *rank;
+	unsigned bits, per;           /* bits a rank; ranks a key */
+};
+
+static uint32_t token_rank(const struct ranking *r, const struct out_line *l, size_t i)
+{
+	return r->rank[2 * id_at(l->key, i) + (i + 1 == l->nids)];
+}
+
+/* The ranks of l's tokens d, d + 1, ... (0 past its end), packed. */
+static uint64_t key_at(const struct ranking *r, const struct out_line *l, size_t d)
+{
+	uint64_t k = 0;
+	for (unsigned j = 0; j < r->per; j++)
+		k = k << r->bits | (d + j < l->nids ? token_rank(r, l, d + j) : 0);
+	return k;
+}
+
+/* The order of two stacks whose first d tokens are equal (both longer):
+ * the first differing id is the first differing token, or one stack's
+ * ids are the other's first ones (the shorter text is its prefix). */
+static int cmp_ranked(const struct ranking *r, const struct out_line *x, const struct out_line *y, size_t d)
+{
+	size_t n = x->nids < y->nids ? x->nids : y->nids;
+	if (d > n)
+		d = n;                   /* not for distinct stacks; kept in bounds all the same */
+	size_t i = d + shared_ids(x->key + d * 4, y->key + d * 4, n - d);
+	if (i == n)
+		return x->nids < y->nids ? -1 : x->nids > y->nids;
+	return token_rank(r, x, i) < token_rank(r, y, i) ? -1 : 1;
+}
+
+#define INSERTION_MAX 12             /* a run this short is sorted by comparing */
+#define RADIX_MIN 256                /* a run this long by a radix sort of its keys */
+#define THREADED_MIN 4096            /* stacks sorted on two threads (fold_options.threads > 1) */
+
+static int cmp_sort_keys(const void *a, const void *b)
+{
+	uint64_t x = ((const struct out_line *)a)->sort, y = ((const struct out_line *)b)->sort;
+	return x < y ? -1 : x > y;
+}
+
+/* A run of lines whose first `depth` tokens are equal, waiting to be sorted. */
+struct run {
+	size_t at, n, depth;
+};
+
+/* Sorts lines[0..n) (distinct stacks) by their rank sequences: each run
+ * of lines equal so far is sorted by its next r->per tokens, and its runs
+ * of equal keys are pushed to be sorted by the ones after (a stack of
+ * runs, not recursion: stacks may share thousands of frames). keyed: the
+ * lines are sorted by their first keys already (sort_first). */
+static void sort_ranked(const struct ranking *r, struct out_line *lines, size_t n, bool keyed)
+{
+	struct run *todo = NULL;
+	size_t ntodo = 0, cap = 0;
+	TD_ALLOC_GROW(todo, 1, cap);
+	todo[ntodo++] = (struct run){ 0, n, 0 };
+	while (ntodo) {
+		struct run run = todo[--ntodo];
+		struct out_line *l = lines + run.at;
+		if (run.n <= INSERTION_MAX) {
+			for (size_t i = 1; i < run.n; i++) {
+				struct out_line x = l[i];
+				size_t j = i;
+				for (; j > 0 && cmp_ranked(r, &x, &l[j - 1], run.depth) < 0; j--)
+					l[j] = l[j - 1];
+				l[j] = x;
+			}
+			continue;
+		}
+		if (!keyed) {
+			for (size_t i = 0; i < run.n; i++)
+				l[i].sort = key_at(r, &l[i], run.depth);
+			if (run.n >= RADIX_MIN)
+				td_radix_sort(l, run.n, sizeof(*l), offsetof(struct out_line, sort), sizeof(uint64_t));
+			else
+				qsort(l, run.n, sizeof(*l), cmp_sort_keys);
+		}
+		keyed = false;
+		/* equal keys: equal tokens, none past either stack's end (an
+		 * end token is equal only to itself, in the same stack) */
+		for (size_t a = 0, b; a < run.n; a = b) {
+			for (b = a + 1; b < run.n && l[b].sort == l[a].sort; b++)
+				;
+			if (b - a > 1) {
+				TD_ALLOC_GROW(todo, ntodo + 1, cap);
+				todo[ntodo++] = (struct run){ run.at + a, b - a, run.depth + r->per };
+			}
+		}
+	}
+	free(todo);
+}
+
+/* lines[0..n) sorted by their first keys, for sort_ranked to go on. */
+static void sort_first(const struct ranking *r, struct out_line *lines, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		lines[i].sort = key_at(r, &lines[i], 0);
+	td_radix_sort(lines, n, sizeof(*lines), offsetof(struct out_line, sort), sizeof(uint64_t));
+}
+
+struct sort_job {
+	const struct ranking *r;
+	struct out_line *lines;
+	size_t n;
+};
+
+static void *sort_job(void *arg)
+{
+	struct sort_job *j = arg;
+	sort_ranked(j->r, j->lines, j->n, true);
+	return NULL;
+}
+
+/* ---- output ------------------------------------------------------------------------ */
+
+#define OUT_BLOCK (64u << 10)        /* output is written in blocks of this many bytes */
+
 /* " COUNT\n" at out (room for 22 bytes); its length. snprintf's format
  * parsing cost as much as joining the line. */
 static size_t count_text(char *out, uint64_t count)
 {
-	char digits[20];
-	size_t n = 0;
+	char digits[24];
+	char *p = digits + sizeof digits;
+	*--p = '\n';
 	do {
-		digits[n++] = (char)('0' + count % 10);
+		*--p = (char)('0' + count % 10);
 		count /= 10;
 	} while (count);
-	out[0] = ' ';
-	for (size_t i = 0; i < n; i++)
-		out[1 + i] = digits[n - 1 - i];
-	out[1 + n] = '\n';
-	return n + 2;
+	*--p = ' ';
+	size_t n = (size_t)(digits + sizeof digits - p);
+	td_copy_bytes(out, p, n);
+	return n;
 }
 
-/* Writes lines[0..n) in their order, each line joined just before it is
- * written: memory holds one line of text. */
+/* Writes lines[0..n) in their order, joined into a buffer that is written
+ * OUT_BLOCK bytes or so at a time. */
 static void write_lines(const struct fold_stacks *f, const struct out_line *lines, size_t n, FILE *out)
 {
-	char *text = NULL;
-	size_t cap = 0;
+	size_t cap = OUT_BLOCK + 4096, used = 0;
+	char *text = td_malloc(cap);
 	for (size_t s = 0; s < n; s++) {
-		size_t used = 0;
 		for (size_t i = 0; i < lines[s].nids; i++) {
 			size_t len;
 			const char *name = td_intern_str(f->names, id_at(lines[s].key, i), &len);
 			if (used + len + 32 > cap) {
-				cap = (used + len + 32) * 2;
-				text = td_realloc(text, cap);
+				fwrite(text, 1, used, out);
+				used = 0;
+				if (len + 32 > cap) {
+					cap = len + 32;
+					text = td_realloc(text, cap);
+				}
 			}
 			if (i)
 				text[used++] = ';';
-			memcpy(text + used, name, len);
+			td_copy_bytes(text + used, name, len);
 			used += len;
 		}
 		if (used + 32 > cap) {
-			cap = used + 32;
-			text = td_realloc(text, cap);
+			fwrite(text, 1, used, out);
+			used = 0;
 		}
-		used += count_text(text + used, lines[s].count);
-		fwrite(text, 1, used, out);
+		used += count_text(text + used, f->counts[lines[s].s]);
+		if (used >= OUT_BLOCK) {
+			fwrite(text, 1, used, out);
+			used = 0;
+		}
 	}
+	fwrite(text, 1, used, out);
 	free(text);
 }
 
-#define WRITE_PART_MIN 8192          /* output lines a sorting thread takes at least */
-#define SPLIT_SAMPLE 64              /* sampled lines a splitter, to choose the parts */
-
-/* One thread's part of the output: lines between two splitters, sorted
- * on a thread of its own; the caller writes the parts in order, so memory
- * never holds more than a line of output text. */
-struct write_part {
-	struct out_line *lines;
-	size_t n;
-	pthread_t thread;
-	bool started;
-};
-
-static void *sort_part(void *arg)
-{
-	struct write_part *w = arg;
-	qsort(w->lines, w->n, sizeof(*w->lines), cmp_lines);
-	return NULL;
-}
-
-struct rank_job {
-	const struct td_intern *names;
-	uint32_t *order, *rank;
-	bool ok;
-};
-
-static void *rank_mid_names(void *arg)
-{
-	struct rank_job *j = arg;
-	j->ok = rank_names(j->names, j->order, j->rank, cmp_names_mid);
-	return NULL;
-}
-
-/* The part (0 .. nsplit) line l falls in: the splitters it is not below. */
-static size_t part_of(const struct out_line *l, const struct out_line *split, size_t nsplit)
-{
-	size_t lo = 0, hi = nsplit;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (cmp_lines(&split[mid], l) <= 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* Sorted by text. With opt.threads > 1 and enough lines, the lines are
- * cut into parts between splitters (quantiles of a sorted sample), each
- * sorted by its own thread, and the parts are written in order: the bytes
- * one thread writes. */
 void fold_write(struct fold *fold, FILE *out)
 {
 	const struct fold_stacks st = fold_settled(fold);
@@ -285,78 +385,39 @@ void fold_write(struct fold *fold, FILE *out)
 	for (uint32_t s = 0; s < nstacks; s++) {
 		size_t klen;
 		lines[s].key = td_intern_str(f->stacks, s, &klen);
-		lines[s].nids = klen / sizeof(uint32_t);
-		lines[s].count = f->counts[s];
+		lines[s].nids = (uint32_t)(klen / sizeof(uint32_t));
+		lines[s].s = s;
 	}
-	size_t nparts = f->threads > 1 ? (size_t)f->threads : 1;
-	if (nparts > nstacks / WRITE_PART_MIN)
-		nparts = nstacks / WRITE_PART_MIN ? nstacks / WRITE_PART_MIN : 1;
-	sort_names = f->names;
 	uint32_t nnames = td_intern_count(f->names);
-	uint32_t *ranks = td_malloc(4 * ((size_t)nnames + 1) * sizeof(*ranks));
-	uint32_t *order = ranks + 2 * ((size_t)nnames + 1);
-	bool ranked = false;
-	if (!td_plain()) {
-		/* the two rankings are independent: the second on a thread of its own */
-		struct rank_job mid = { f->names, order + nnames + 1, ranks, false };
+	uint32_t *rank = td_malloc(((size_t)2 * nnames + 1) * sizeof(*rank));
+	sort_names = f->names;
+	if (!td_plain() && rank_tokens(f->names, rank)) {
+		struct ranking r = { rank, 1, 0 };
+		while (r.bits < 32 && (uint64_t)2 * nnames >> r.bits)
+			r.bits++;
+		r.per = 64 / r.bits;
+		sort_first(&r, lines, nstacks);
+		/* on two threads: the lines from a first key near the middle on
+		 * on another, while this one sorts and writes those before */
+		size_t half = nstacks / 2;
+		while (half > 0 && half < nstacks && lines[half].sort == lines[half - 1].sort)
+			half++;
+		struct sort_job job = { &r, lines + half, nstacks - half };
 		pthread_t t;
-		bool threaded = nparts > 1 && pthread_create(&t, NULL, rank_mid_names, &mid) == 0;
+		bool threaded = f->threads > 1 && nstacks >= THREADED_MIN && half < nstacks &&
+				pthread_create(&t, NULL, sort_job, &job) == 0;
 		if (!threaded)
-			rank_mid_names(&mid);
-		ranked = rank_names(f->names, order, ranks + nnames + 1, cmp_names_end);
-		if (threaded)
+			half = nstacks;
+		sort_ranked(&r, lines, half, true);
+		write_lines(f, lines, half, out);
+		if (threaded) {
 			pthread_join(t, NULL);
-		ranked = ranked && mid.ok;
-	}
-	rank_mid = ranked ? ranks : NULL;
-	rank_end = ranked ? ranks + nnames + 1 : NULL;
-	struct write_part *parts = td_calloc(nparts, sizeof(*parts));
-	struct out_line *sorted = lines;
-	if (nparts > 1) {
-		/* splitters: every SPLIT_SAMPLE-th of a sorted evenly spaced sample */
-		size_t nsample = nparts * SPLIT_SAMPLE, nsplit = nparts - 1;
-		struct out_line *sample = td_malloc(nsample * sizeof(*sample));
-		for (size_t i = 0; i < nsample; i++)
-			sample[i] = lines[(size_t)((double)i * nstacks / (double)nsample)];
-		qsort(sample, nsample, sizeof(*sample), cmp_lines);
-		for (size_t k = 0; k < nsplit; k++)
-			sample[k] = sample[(k + 1) * SPLIT_SAMPLE];
-		uint32_t *part = td_malloc((nstacks + 1) * sizeof(*part));
-		size_t *at = td_calloc(nparts + 1, sizeof(*at));
-		for (uint32_t s = 0; s < nstacks; s++) {
-			part[s] = (uint32_t)part_of(&lines[s], sample, nsplit);
-			at[part[s] + 1]++;
+			write_lines(f, lines + half, job.n, out);
 		}
-		for (size_t k = 0; k < nparts; k++) {
-			parts[k].n = at[k + 1];
-			at[k + 1] += at[k];
-		}
-		sorted = td_malloc((nstacks + 1) * sizeof(*sorted));
-		for (size_t k = 0; k < nparts; k++)
-			parts[k].lines = sorted + at[k];
-		for (uint32_t s = 0; s < nstacks; s++)
-			sorted[at[part[s]]++] = lines[s];
-		free(at);
-		free(part);
-		free(sample);
 	} else {
-		parts[0].lines = lines;
-		parts[0].n = nstacks;
+		qsort(lines, nstacks, sizeof(*lines), cmp_text);
+		write_lines(f, lines, nstacks, out);
 	}
-	for (size_t k = 1; k < nparts; k++)
-		parts[k].started = pthread_create(&parts[k].thread, NULL, sort_part, &parts[k]) == 0;
-	for (size_t k = 0; k < nparts; k++) {
-		if (parts[k].started)
-			pthread_join(parts[k].thread, NULL);
-		else
-			sort_part(&parts[k]);
-		write_lines(f, parts[k].lines, parts[k].n, out);
-	}
-	rank_mid = rank_end = NULL;
-	free(ranks);
-	free(parts);
-	if (sorted != lines)
-		free(sorted);
+	free(rank);
 	free(lines);
 }
-

@@ -67,6 +67,43 @@ ok "$fails" "sorted by name ranks equals TD_PLAIN=1's byte order on names that p
 run_to "$T_TMP/ranked" "$F" "$T_TMP/synthetic-ranked.txt"
 sed 's/ [0-9]*$//' "$T_TMP/ranked.out" | LC_ALL=C sort -c 2>"$T_TMP/sort-c"
 ok $? "with no ';' in a name (ranks used) the stacks come in LC_ALL=C byte order"
+# the ranked sort a few tokens at a time (fold_write): deep stacks sharing
+# up to 50 frames (runs of equal keys long enough for the radix sort, the
+# comparison sort and insertion, level after level), names that prefix
+# each other within and past 8 bytes, and with one stack of 33000 names
+# (ranks wider than 16 bits) and without; over 4096 stacks, so -j2 sorts
+# on two threads
+awk -v wide="$T_TMP/synthetic-deep-wide.txt" 'BEGIN {
+	srand(23)
+	nm = split("a a0 a.b ab a-b abcdefghij abcdefghij.x abcdefghij0 abcdefghijk b x_y", mid, " ")
+	for (k = 0; k < 9000; k++) {
+		printf "%s %d 1.0: %d cpu-clock:\n", (k % 5 ? "cc" : "cc1"), k, k % 3 + 1
+		depth = int(rand() * 60) + 1
+		shared = int(rand() * 50)
+		variant = int(rand() * 3)
+		for (j = 0; j < depth; j++)
+			f[j] = j < shared ? "deep_frame_" (j * 7 + variant) % 23 : mid[int(rand() * nm) + 1]
+		for (j = depth - 1; j >= 0; j--)
+			printf "\t%x %s+0x1 (/x/l)\n", k * 64 + j, f[j]
+		print ""
+	}
+	printf "cc 1 1.0: 1 cpu-clock:\n" >wide
+	for (j = 0; j < 33000; j++)
+		printf "\t%x fn_shared_prefix_%d+0x1 (/x/l)\n", j, j >wide
+	print "" >wide
+}' >"$T_TMP/synthetic-deep.txt"
+cat "$T_TMP/synthetic-deep.txt" >>"$T_TMP/synthetic-deep-wide.txt"
+fails=0
+for f in synthetic-deep synthetic-deep-wide; do
+	for j in 1 2; do
+		compare "$f -j$j" -j$j "$T_TMP/$f.txt" >>"$T_TMP/fails-deep" || fails=$((fails + 1))
+	done
+done
+ok "$fails" "the ranked sort equals TD_PLAIN=1's byte order on deep stacks sharing long prefixes, ranks of 16 bits and of 17"
+[ -s "$T_TMP/fails-deep" ] && sed 's/^/# /' "$T_TMP/fails-deep"
+run_to "$T_TMP/deep" "$F" "$T_TMP/synthetic-deep-wide.txt"
+sed 's/ [0-9]*$//' "$T_TMP/deep.out" | LC_ALL=C sort -c 2>"$T_TMP/sort-c"
+ok $? "deep stacks come in LC_ALL=C byte order"
 # the caches of frame lines (each line checked against the one that followed
 # its predecessor last time), of headers' event tails and of root names, on
 # the real captures with their headers rewritten: root names that collide in
