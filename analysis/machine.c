@@ -98,12 +98,15 @@ struct machine {
 	char *caches;                /* the region holding cache and syms (map_caches) */
 	struct resolved *cache;      /* direct-mapped, by (pid, cpumode, ip) */
 	struct sym_slot *syms;       /* two-way set associative, by (dso, key) */
-	uint32_t no_sym_id;          /* sym_ids' id of (no symbol, no dso) */
+	uint32_t no_sym_id;          /* the sym_id of (no symbol, no dso) */
 	struct td_intern *bid_names; /* the file's build-id table: file names, */
 	size_t *bid_first;           /* by their id: the index of their first entry */
 	size_t bid_cap, bid_seen;    /* entries indexed */
 	bool plain;                  /* td_plain(): no syms, maps_insert walks */
-	struct td_intern *sym_ids;   /* (sym, dso) pointer pairs */
+	struct td_intern *sym_ids;   /* (sym, dso) pointer pairs not noted in a symbol table */
+	uint32_t *pair_ids;          /* by sym_ids' id: the pair's sym_id */
+	size_t pair_ids_cap;
+	uint32_t nsym_ids;           /* sym_ids handed out */
 	struct td_intern *inl_keys;  /* (dso, key) of the addresses whose inline chains are known */
 	struct inl_chain { uint32_t first, n; } *inl;
 	size_t inl_cap;
@@ -903,6 +906,22 @@ static bool symbols_final(const struct machine *m, const struct dso *d)
 			     ((d->kind == DSO_KERNEL || d->kind == DSO_MODULE) && m->ksyms_tried));
 }
 
+/* A sym_id names one (symbol, binary) pair. A symbol of a binary's
+ * table gets its own from a counter and keeps it in the table
+ * (elf_symbols_find_noted): a pair found there is never hashed. Other
+ * pairs (kernel, JIT, inline frames, none; all of them under
+ * td_plain()) are interned by their pointers. */
+static uint32_t pair_id(struct machine *m, const char *sym, const char *dso)
+{
+	const char *pair[2] = { sym, dso };
+	uint32_t n = td_intern_count(m->sym_ids), id = td_intern(m->sym_ids, (const char *)pair, sizeof pair);
+	if (id == n) {
+		TD_ALLOC_GROW(m->pair_ids, (size_t)n + 1, m->pair_ids_cap);
+		m->pair_ids[id] = m->nsym_ids++;
+	}
+	return m->pair_ids[id];
+}
+
 static struct sym_slot *sym_set(const struct machine *m, uint32_t dso, uint64_t key)
 {
 	uint64_t h = (key ^ (uint64_t)dso << 40) * 0x9e3779b97f4a7c15u;
@@ -936,13 +955,12 @@ static void map_symbol(struct machine *m, const struct map *mp, uint64_t ip, str
 		out->sym = symbol_at(m, d, key, &start);
 	}
 	out->sym_off = key - start;
-	if (note && *note) {          /* the binary's table keeps the symbol's id: no hashing */
+	if (note) {
+		if (!*note)
+			*note = ++m->nsym_ids;
 		out->sym_id = *note - 1;
 	} else {
-		const char *pair[2] = { out->sym, out->dso };
-		out->sym_id = td_intern(m->sym_ids, (const char *)pair, sizeof pair);
-		if (note)
-			*note = out->sym_id + 1;
+		out->sym_id = pair_id(m, out->sym, out->dso);
 	}
 	if (set) {
 		set[1] = set[0];
@@ -1177,8 +1195,7 @@ int machine_resolve_user(struct machine *m, int32_t pid, uint64_t ip, struct mac
 			continue;
 		out[i].sym = e->sym;
 		out[i].dso = inlined_dso;
-		const char *pair[2] = { e->sym, inlined_dso };
-		out[i].sym_id = td_intern(m->sym_ids, (const char *)pair, sizeof pair);
+		out[i].sym_id = pair_id(m, e->sym, inlined_dso);
 	}
 	return n;
 }
@@ -1304,8 +1321,7 @@ struct machine *machine_new(const struct perf_data *d, const struct machine_opti
 	m->plain = td_plain();
 	map_caches(m);
 	m->sym_ids = td_intern_new();
-	const char *none[2] = { NULL, NULL };
-	m->no_sym_id = td_intern(m->sym_ids, (const char *)none, sizeof none);
+	m->no_sym_id = pair_id(m, NULL, NULL);
 	m->inl_keys = td_intern_new();
 	m->inl_names = td_intern_new();
 	set_comm(m, thread(m, 0, 0, NULL), "swapper");    /* perf's idle thread */
@@ -1332,6 +1348,7 @@ void machine_free(struct machine *m)
 	free(m->kmaps.v);
 	munmap(m->caches, CACHES_BYTES);
 	td_intern_free(m->sym_ids);
+	free(m->pair_ids);
 	td_intern_free(m->inl_keys);
 	td_intern_free(m->inl_names);
 	free(m->inl);
