@@ -41,7 +41,8 @@ size_t fold_text(struct fold *f, const char *p, size_t n, const char *file, unsi
 /* A callchain frame the caller resolved itself (perf.data replay), in
  * place of the line "\t%16lx sym+0xOFF (dso)" perf script would print
  * (sym or dso NULL: "[unknown]"); folds to the same names. sym_id names
- * the (sym, dso) pair densely (0, 1, ...): names are cached by it and by
+ * the (sym, dso) pair densely (0, 1, ...; one pair per id, not always
+ * one id per pair): names are cached by it and by
  * the pointers, whose text must not change while the fold lives. */
 void fold_resolved_frame(struct fold *f, const char *sym, uint64_t sym_off, const char *dso, uint64_t addr,
 			 uint32_t sym_id);

@@ -59,6 +59,7 @@ struct thread {
 };
 
 #define COMM_SLOTS 256
+#define TID_SLOTS 256
 #define PROC_SLOTS 256
 
 struct machine {
@@ -82,6 +83,8 @@ struct machine {
 	struct kallsyms *ksyms;
 	bool ksyms_tried;
 	struct comm_slot { int32_t pid, tid; uint32_t thread; } comm_cache[COMM_SLOTS];   /* thread: index + 1 */
+	struct tid_slot { int32_t tid; uint32_t id; } tid_cache[TID_SLOTS];   /* id: index + 1; 0 empty */
+	uint32_t last_dso;           /* the dso dso_of() gave last, + 1 (0: none) */
 	char ksyms_path[700];        /* where they come from */
 	bool ksyms_ahead;            /* the loader reads them */
 	struct symbol_places places;
@@ -92,14 +95,18 @@ struct machine {
 	struct proc_slot { int32_t pid; uint32_t id; } proc_cache[PROC_SLOTS];   /* id: index + 1; 0 empty */
 	int32_t last_pid;            /* the process last looked up, */
 	uint32_t last_proc;          /* its index + 1 (0: none) */
+	char *caches;                /* the region holding cache and syms (map_caches) */
 	struct resolved *cache;      /* direct-mapped, by (pid, cpumode, ip) */
 	struct sym_slot *syms;       /* two-way set associative, by (dso, key) */
-	uint32_t no_sym_id;          /* sym_ids' id of (no symbol, no dso) */
+	uint32_t no_sym_id;          /* the sym_id of (no symbol, no dso) */
 	struct td_intern *bid_names; /* the file's build-id table: file names, */
 	size_t *bid_first;           /* by their id: the index of their first entry */
 	size_t bid_cap, bid_seen;    /* entries indexed */
 	bool plain;                  /* td_plain(): no syms, maps_insert walks */
-	struct td_intern *sym_ids;   /* (sym, dso) pointer pairs */
+	struct td_intern *sym_ids;   /* (sym, dso) pointer pairs not noted in a symbol table */
+	uint32_t *pair_ids;          /* by sym_ids' id: the pair's sym_id */
+	size_t pair_ids_cap;
+	uint32_t nsym_ids;           /* sym_ids handed out */
 	struct td_intern *inl_keys;  /* (dso, key) of the addresses whose inline chains are known */
 	struct inl_chain { uint32_t first, n; } *inl;
 	size_t inl_cap;
@@ -142,7 +149,10 @@ struct sym_slot {
 };
 _Static_assert(SYM_WAYS * sizeof(struct sym_slot) == 64, "a set is one cache line");
 
-#define SYM_BITS 14
+#define SYM_BITS 15
+#define CACHES_BYTES ((size_t)2 << 20)
+_Static_assert(((size_t)1 << CACHE_BITS) * sizeof(struct resolved) + ((size_t)1 << SYM_BITS) * sizeof(struct sym_slot) <=
+	       CACHES_BYTES, "the caches fit their region");
 
 static void maps_insert(struct maps *ms, const struct map *mp, bool bisect);
 
@@ -177,8 +187,14 @@ static const char *recorded_build_id(struct machine *m, const char *name)
 
 static uint32_t dso_of(struct machine *m, const char *name, enum dso_kind kind)
 {
-	size_t len = strlen(name);
+	size_t len = strlen(name), last_len;
+	if (m->last_dso) {            /* a binary's MMAPs come one after another */
+		const char *last = td_intern_str(m->names, m->last_dso - 1, &last_len);
+		if (last_len == len && memcmp(last, name, len) == 0)
+			return m->last_dso - 1;
+	}
 	uint32_t id = td_intern(m->names, name, len);
+	m->last_dso = id + 1;
 	if (id < m->ndsos)
 		return id;
 	TD_ALLOC_GROW(m->dsos, m->ndsos + 1, m->dsos_cap);
@@ -530,10 +546,21 @@ static inline struct maps *process(struct machine *m, int32_t pid)
 
 static void thread_exited(struct machine *m, struct thread *t);
 
+/* The index of thread tid in threads (new: == td_intern_count before).
+ * Side-band records come in runs per thread (a process's MMAPs): the
+ * index is kept by tid, as a tid's index never changes. */
+static uint32_t thread_index(struct machine *m, int32_t tid)
+{
+	struct tid_slot *c = &m->tid_cache[(uint32_t)tid % TID_SLOTS];
+	if (c->id == 0 || c->tid != tid)
+		*c = (struct tid_slot){ tid, td_intern(m->tids, (const char *)&tid, sizeof tid) + 1 };
+	return c->id - 1;
+}
+
 static struct thread *thread(struct machine *m, int32_t pid, int32_t tid, bool *created)
 {
 	uint32_t n = td_intern_count(m->tids);
-	uint32_t id = td_intern(m->tids, (const char *)&tid, sizeof tid);
+	uint32_t id = thread_index(m, tid);
 	if (id >= m->threads_cap) {
 		size_t cap = td_alloc_nr(m->threads_cap, (size_t)id + 1, sizeof(*m->threads));
 		m->threads = td_realloc_array(m->threads, cap, sizeof(*m->threads));
@@ -879,6 +906,22 @@ static bool symbols_final(const struct machine *m, const struct dso *d)
 			     ((d->kind == DSO_KERNEL || d->kind == DSO_MODULE) && m->ksyms_tried));
 }
 
+/* A sym_id names one (symbol, binary) pair. A symbol of a binary's
+ * table gets its own from a counter and keeps it in the table
+ * (elf_symbols_find_noted): a pair found there is never hashed. Other
+ * pairs (kernel, JIT, inline frames, none; all of them under
+ * td_plain()) are interned by their pointers. */
+static uint32_t pair_id(struct machine *m, const char *sym, const char *dso)
+{
+	const char *pair[2] = { sym, dso };
+	uint32_t n = td_intern_count(m->sym_ids), id = td_intern(m->sym_ids, (const char *)pair, sizeof pair);
+	if (id == n) {
+		TD_ALLOC_GROW(m->pair_ids, (size_t)n + 1, m->pair_ids_cap);
+		m->pair_ids[id] = m->nsym_ids++;
+	}
+	return m->pair_ids[id];
+}
+
 static struct sym_slot *sym_set(const struct machine *m, uint32_t dso, uint64_t key)
 {
 	uint64_t h = (key ^ (uint64_t)dso << 40) * 0x9e3779b97f4a7c15u;
@@ -904,10 +947,21 @@ static void map_symbol(struct machine *m, const struct map *mp, uint64_t ip, str
 			out->sym_id = hit.sym_id;
 			return;
 		}
-	out->sym = symbol_at(m, d, key, &start);
+	uint32_t *note = NULL;
+	if (!m->plain && (d->kind == DSO_FILE || d->kind == DSO_VDSO) && d->elf) {
+		start = 0;
+		out->sym = elf_symbols_find_noted(d->elf, key, &start, &note);
+	} else {
+		out->sym = symbol_at(m, d, key, &start);
+	}
 	out->sym_off = key - start;
-	const char *pair[2] = { out->sym, out->dso };
-	out->sym_id = td_intern(m->sym_ids, (const char *)pair, sizeof pair);
+	if (note) {
+		if (!*note)
+			*note = ++m->nsym_ids;
+		out->sym_id = *note - 1;
+	} else {
+		out->sym_id = pair_id(m, out->sym, out->dso);
+	}
 	if (set) {
 		set[1] = set[0];
 		set[0] = (struct sym_slot){ key, start, out->sym, mp->dso + 1, out->sym_id };
@@ -987,11 +1041,25 @@ static uint64_t generation(struct machine *m, int32_t pid, int cpumode)
 	return (uint64_t)1 << 63 | process(m, pid)->gen;
 }
 
-/* A cache miss: out of line, so that a hit (most frames) saves and
- * restores no registers for it. */
-static void __attribute__((noinline)) resolve_missed(struct machine *m, int32_t pid, int cpumode, uint64_t ip,
-						      uint64_t gen, struct resolved *c, struct machine_frame *out)
+/* The cache's answer for (pid, cpumode, ip) if it holds one. */
+static inline bool cache_hit(const struct resolved *c, uint64_t gen, int32_t pid, int cpumode, uint64_t ip)
 {
+	return c->gen == gen && c->ip == ip && c->pid == pid && c->cpumode == cpumode;
+}
+
+/* Not answered by machine_resolve's first look (a cache miss, or another
+ * process than the last one's frames): out of line, with few enough
+ * arguments to be jumped to, so that a hit saves and restores no
+ * registers for it. */
+static void __attribute__((noinline)) resolve_missed(struct machine *m, int32_t pid, int cpumode, uint64_t ip,
+						      struct machine_frame *out)
+{
+	struct resolved *c = cache_slot(m, pid, cpumode, ip);
+	uint64_t gen = generation(m, pid, cpumode);
+	if (cache_hit(c, gen, pid, cpumode, ip)) {
+		*out = c->f;
+		return;
+	}
 	resolve(m, pid, cpumode, ip, out);
 	if (generation(m, pid, cpumode) != gen)
 		return;                       /* symbols or maps were loaded on the way */
@@ -1000,15 +1068,22 @@ static void __attribute__((noinline)) resolve_missed(struct machine *m, int32_t 
 
 void machine_resolve(struct machine *m, int32_t pid, int cpumode, uint64_t ip, struct machine_frame *out)
 {
-	if (cpumode == PERF_RECORD_MISC_KERNEL)
+	uint64_t gen;
+	if (cpumode == PERF_RECORD_MISC_KERNEL) {
 		pid = -1;                     /* one kernel for all */
-	struct resolved *c = cache_slot(m, pid, cpumode, ip);
-	uint64_t gen = generation(m, pid, cpumode);
-	if (__builtin_expect(c->gen == gen && c->ip == ip && c->pid == pid && c->cpumode == cpumode, 1)) {
+		gen = (uint64_t)m->kernel_gen << 32;
+	} else if (m->last_proc && m->last_pid == pid) {    /* generation(), when process() needs no lookup */
+		gen = (uint64_t)1 << 63 | m->procs[m->last_proc - 1].gen;
+	} else {
+		resolve_missed(m, pid, cpumode, ip, out);
+		return;
+	}
+	const struct resolved *c = cache_slot(m, pid, cpumode, ip);
+	if (__builtin_expect(cache_hit(c, gen, pid, cpumode, ip), 1)) {
 		*out = c->f;
 		return;
 	}
-	resolve_missed(m, pid, cpumode, ip, gen, c, out);
+	resolve_missed(m, pid, cpumode, ip, out);
 }
 
 /* perf's machine__kernel_start, computed once, at the first need. */
@@ -1120,8 +1195,7 @@ int machine_resolve_user(struct machine *m, int32_t pid, uint64_t ip, struct mac
 			continue;
 		out[i].sym = e->sym;
 		out[i].dso = inlined_dso;
-		const char *pair[2] = { e->sym, inlined_dso };
-		out[i].sym_id = td_intern(m->sym_ids, (const char *)pair, sizeof pair);
+		out[i].sym_id = pair_id(m, e->sym, inlined_dso);
 	}
 	return n;
 }
@@ -1202,6 +1276,29 @@ size_t machine_user_maps(struct machine *m, int32_t pid, const struct machine_mo
 
 /* ---- life ------------------------------------------------------------------------- */
 
+/* Both caches in one region of CACHES_BYTES, aligned to its size and
+ * asked to be one huge page: their lookups land anywhere in 1.5 MiB, and
+ * with 4 KiB pages most of them missed the TLB as well as the caches.
+ * The region is zeroed by the kernel (an empty cache) and resident as
+ * soon as it is touched, as the caches were. */
+static void map_caches(struct machine *m)
+{
+	size_t len = 2 * CACHES_BYTES;
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		td_die("out of memory");
+	size_t lead = (CACHES_BYTES - (uintptr_t)p % CACHES_BYTES) % CACHES_BYTES;
+	if (lead)
+		munmap(p, lead);
+	munmap(p + lead + CACHES_BYTES, CACHES_BYTES - lead);
+	m->caches = p + lead;
+#ifdef MADV_HUGEPAGE
+	madvise(m->caches, CACHES_BYTES, MADV_HUGEPAGE);
+#endif
+	m->cache = (struct resolved *)m->caches;
+	m->syms = m->plain ? NULL : (struct sym_slot *)(m->caches + ((size_t)1 << CACHE_BITS) * sizeof(*m->cache));
+}
+
 struct machine *machine_new(const struct perf_data *d, const struct machine_options *o)
 {
 	struct machine *m = td_calloc(1, sizeof(*m));
@@ -1221,12 +1318,10 @@ struct machine *machine_new(const struct perf_data *d, const struct machine_opti
 	m->kernel_gen = 1;
 	choose_kallsyms(m);
 	start_loader(m, d);
-	m->cache = td_calloc((size_t)1 << CACHE_BITS, sizeof(*m->cache));
 	m->plain = td_plain();
-	m->syms = m->plain ? NULL : td_calloc_aligned(SYM_WAYS * sizeof(*m->syms), ((size_t)1 << SYM_BITS) * sizeof(*m->syms));
+	map_caches(m);
 	m->sym_ids = td_intern_new();
-	const char *none[2] = { NULL, NULL };
-	m->no_sym_id = td_intern(m->sym_ids, (const char *)none, sizeof none);
+	m->no_sym_id = pair_id(m, NULL, NULL);
 	m->inl_keys = td_intern_new();
 	m->inl_names = td_intern_new();
 	set_comm(m, thread(m, 0, 0, NULL), "swapper");    /* perf's idle thread */
@@ -1251,9 +1346,9 @@ void machine_free(struct machine *m)
 	free(m->exited);
 	free(m->threads);
 	free(m->kmaps.v);
-	free(m->cache);
-	free(m->syms);
+	munmap(m->caches, CACHES_BYTES);
 	td_intern_free(m->sym_ids);
+	free(m->pair_ids);
 	td_intern_free(m->inl_keys);
 	td_intern_free(m->inl_names);
 	free(m->inl);

@@ -32,7 +32,8 @@ struct machine_frame {
 	uint64_t sym_off;            /* addr - symbol start */
 	const char *dso;             /* NULL: no map ("[unknown]") */
 	uint64_t addr;               /* as perf prints it: map-relative for user maps */
-	uint32_t sym_id;             /* dense id of the (sym, dso) pair */
+	uint32_t sym_id;             /* dense id (0, 1, ...) naming the (sym, dso) pair: one pair
+					each (a pair may have more than one) */
 };
 
 struct machine;

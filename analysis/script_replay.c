@@ -52,6 +52,7 @@ struct replay {
 	struct unwind_pool *pool;    /* --call-graph dwarf samples */
 	bool deferring;              /* their unwinding runs on the pool's workers */
 	bool unwinding;              /* the frames played now were unwound */
+	int32_t chain_pid;           /* resolve_to_sink's: the sample's pid */
 	uint64_t ips[1024];
 	char line[4096];
 };
@@ -163,12 +164,13 @@ static bool chain_discarded(const struct replay *r, const struct pd_sample *s, b
 {
 	unsigned entries = 0;
 	int cpumode = PERF_RECORD_MISC_USER;
+	int32_t pid = sample_pid(s);
 	*kernel = false;
 	for (uint64_t i = 0; i < s->nr_callchain && entries < r->max_stack; i++) {
 		uint64_t ip = chain_entry(s, i);
 		if (!pd_is_context(ip)) {
 			entries++;
-			machine_prefetch(r->m, sample_pid(s), cpumode, ip);
+			machine_prefetch(r->m, pid, cpumode, ip);
 			*kernel |= cpumode == PERF_RECORD_MISC_KERNEL;
 		} else if (ip != (uint64_t)PERF_CONTEXT_KERNEL && ip != (uint64_t)PERF_CONTEXT_USER &&
 			   ip != (uint64_t)PERF_CONTEXT_HV) {
@@ -269,18 +271,21 @@ static void emit_frame(struct replay *r, const struct pd_sample *s, int cpumode,
  * which never stands for inline frames), with no frame array. */
 static void resolve_to_sink(struct replay *r, const struct pd_sample *s, int cpumode, uint64_t ip)
 {
+	(void)s;
 	struct machine_frame f;
-	machine_resolve(r->m, sample_pid(s), cpumode, ip, &f);
+	machine_resolve(r->m, r->chain_pid, cpumode, ip, &f);
 	r->sink.frame(r->sink.ctx, &f);
 }
 
 /* A callchain's frames; each_frame is inlined with each callee */
 static void emit_chain(struct replay *r, const struct pd_sample *s)
 {
-	if (r->sink.frame)
+	if (r->sink.frame) {
+		r->chain_pid = sample_pid(s);
 		each_frame(r, s, resolve_to_sink);
-	else
+	} else {
 		each_frame(r, s, emit_frame);
+	}
 }
 
 /* ---- holding samples back --------------------------------------------------------- */

@@ -44,6 +44,7 @@ struct wide {
 /* The shown (demangled) name of a range, kept once a lookup returned it. */
 struct shown {
 	uint32_t rec1;               /* rec + 1; 0: empty slot */
+	uint32_t note;               /* the caller's (elf_symbols_find_noted); 0 until set */
 	const char *name;
 };
 
@@ -1058,12 +1059,12 @@ static struct shown *shown_slot(struct shown *t, size_t cap, uint32_t rec)
  * demangle whole than to read, so names are demangled when a lookup first
  * returns them (or when perf compares two symbols at one address), and
  * kept by range from then on. */
-static const char *shown_name(struct elf_symbols *e, size_t r)
+static struct shown *shown_entry(struct elf_symbols *e, size_t r)
 {
 	if (e->shown_cap) {
 		struct shown *s = shown_slot(e->shown, e->shown_cap, (uint32_t)r);
 		if (s->rec1)
-			return s->name;
+			return s;
 	}
 	if (2 * (e->nshown + 1) > e->shown_cap) {
 		size_t cap = e->shown_cap ? 2 * e->shown_cap : 64;
@@ -1086,10 +1087,12 @@ static const char *shown_name(struct elf_symbols *e, size_t r)
 	} else if (copy) {
 		name = keep_demangled(e, copy);
 	}
-	*shown_slot(e->shown, e->shown_cap, (uint32_t)r) = (struct shown){ (uint32_t)r + 1, name };
+	struct shown *s = shown_slot(e->shown, e->shown_cap, (uint32_t)r);
+	*s = (struct shown){ (uint32_t)r + 1, 0, name };
 	e->nshown++;
-	return name;
+	return s;
 }
+
 
 static const struct wide *wide_of(const struct elf_symbols *e, size_t r)
 {
@@ -1097,7 +1100,8 @@ static const struct wide *wide_of(const struct elf_symbols *e, size_t r)
 	return &e->wide[td_count_at_or_before(e->wide, e->nwide, sizeof(*e->wide), offsetof(struct wide, rec), r) - 1];
 }
 
-const char *elf_symbols_find(const struct elf_symbols *e, uint64_t vaddr, uint64_t *start)
+/* The entry of the range covering vaddr (*start its start), or NULL. */
+static struct shown *find_shown(const struct elf_symbols *e, uint64_t vaddr, uint64_t *start)
 {
 	size_t lo = td_count_at_or_before(e->rec, e->nrec, sizeof(*e->rec), offsetof(struct rec, lo), vaddr);
 	if (lo == 0)
@@ -1113,7 +1117,20 @@ const char *elf_symbols_find(const struct elf_symbols *e, uint64_t vaddr, uint64
 			return NULL;
 		*start = r->lo;
 	}
-	return shown_name((struct elf_symbols *)e, lo - 1);     /* a lookup may demangle, once */
+	return shown_entry((struct elf_symbols *)e, lo - 1);     /* a lookup may demangle, once */
+}
+
+const char *elf_symbols_find(const struct elf_symbols *e, uint64_t vaddr, uint64_t *start)
+{
+	const struct shown *s = find_shown(e, vaddr, start);
+	return s ? s->name : NULL;
+}
+
+const char *elf_symbols_find_noted(const struct elf_symbols *e, uint64_t vaddr, uint64_t *start, uint32_t **note)
+{
+	struct shown *s = find_shown(e, vaddr, start);
+	*note = s ? &s->note : NULL;
+	return s ? s->name : NULL;
 }
 
 bool elf_symbols_lookup(const struct elf_symbols *e, uint64_t vaddr, char *buf, size_t cap)

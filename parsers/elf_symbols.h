@@ -41,6 +41,10 @@ bool elf_symbols_is_pie(const struct elf_symbols *e);
 bool elf_symbols_lookup(const struct elf_symbols *e, uint64_t key, char *buf, size_t cap);
 /* The symbol covering key (its name, *start its key); NULL if none. */
 const char *elf_symbols_find(const struct elf_symbols *e, uint64_t key, uint64_t *start);
+/* The same, with *note pointing at a number the caller keeps with the
+ * symbol found (0 until the caller sets it; NULL when no symbol covers
+ * key). The pointer is valid until the next lookup in e. */
+const char *elf_symbols_find_noted(const struct elf_symbols *e, uint64_t key, uint64_t *start, uint32_t **note);
 size_t elf_symbols_count(const struct elf_symbols *e);
 /* The GNU build id in hex ("" if none). Symbols come from the file's
  * .symtab, else from /usr/lib/debug/.build-id/xx/rest.debug, else .dynsym. */
