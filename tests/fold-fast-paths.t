@@ -27,6 +27,12 @@ cat "$T_TMP/all.txt" "$T_TMP/all.txt" "$T_TMP/all.txt" >"$T_TMP/all3.txt"
 sed 's/$/\r/' "$T_TMP/all.txt" >"$T_TMP/all-crlf.txt"
 
 compare() { same_as_plain "$1" "$F" "${@:2}"; }   # compare DESCRIPTION ARGS...
+# in_byte_order FILE DESCRIPTION: td-fold FILE's stacks come in LC_ALL=C order
+in_byte_order() {
+	run_to "$T_TMP/order" "$F" "$1"
+	sed 's/ [0-9]*$//' "$T_TMP/order.out" | LC_ALL=C sort -c 2>"$T_TMP/sort-c"
+	ok $? "$2"
+}
 fails=0
 for f in "${inputs[@]}"; do
 	compare "$(basename "$f")" "$f" >>"$T_TMP/fails" || fails=$((fails + 1))
@@ -64,9 +70,7 @@ for f in synthetic-prefixes synthetic-ranked; do
 done
 ok "$fails" "sorted by name ranks equals TD_PLAIN=1's byte order on names that prefix each other, with a ';' comm and without"
 [ -s "$T_TMP/fails-sort" ] && sed 's/^/# /' "$T_TMP/fails-sort"
-run_to "$T_TMP/ranked" "$F" "$T_TMP/synthetic-ranked.txt"
-sed 's/ [0-9]*$//' "$T_TMP/ranked.out" | LC_ALL=C sort -c 2>"$T_TMP/sort-c"
-ok $? "with no ';' in a name (ranks used) the stacks come in LC_ALL=C byte order"
+in_byte_order "$T_TMP/synthetic-ranked.txt" "with no ';' in a name (ranks used) the stacks come in LC_ALL=C byte order"
 # the ranked sort a few tokens at a time (fold_write): deep stacks sharing
 # up to 50 frames (runs of equal keys long enough for the radix sort, the
 # comparison sort and insertion, level after level), names that prefix
@@ -101,9 +105,7 @@ for f in synthetic-deep synthetic-deep-wide; do
 done
 ok "$fails" "the ranked sort equals TD_PLAIN=1's byte order on deep stacks sharing long prefixes, ranks of 16 bits and of 17"
 [ -s "$T_TMP/fails-deep" ] && sed 's/^/# /' "$T_TMP/fails-deep"
-run_to "$T_TMP/deep" "$F" "$T_TMP/synthetic-deep-wide.txt"
-sed 's/ [0-9]*$//' "$T_TMP/deep.out" | LC_ALL=C sort -c 2>"$T_TMP/sort-c"
-ok $? "deep stacks come in LC_ALL=C byte order"
+in_byte_order "$T_TMP/synthetic-deep-wide.txt" "deep stacks come in LC_ALL=C byte order"
 # the caches of frame lines (each line checked against the one that followed
 # its predecessor last time), of headers' event tails and of root names, on
 # the real captures with their headers rewritten: root names that collide in
