@@ -1093,7 +1093,6 @@ static struct shown *shown_entry(struct elf_symbols *e, size_t r)
 	return s;
 }
 
-
 static const struct wide *wide_of(const struct elf_symbols *e, size_t r)
 {
 	/* present (the range is marked wide): the last entry at or before r is r's */
