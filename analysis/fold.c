@@ -511,7 +511,8 @@ static void __attribute__((noinline)) stacks_add(struct stack_table *t, struct s
 		stacks_grow(t);
 }
 
-static void count_now(struct fold *f, const uint32_t *ids, size_t n, uint64_t h, uint64_t count)
+static inline __attribute__((always_inline)) void count_now(struct fold *f, const uint32_t *ids, size_t n, uint64_t h,
+								uint64_t count)
 {
 	struct stack_table *t = &f->stacks;
 	if (!t->nslots)
