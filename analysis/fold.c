@@ -525,7 +525,7 @@ static inline __attribute__((always_inline)) void count_now(struct fold *f, cons
 			return;
 		}
 		const uint32_t *k = t->arena + s->at;
-		if (s->hash == low && k[0] == n && memcmp(k + 1, ids, n * sizeof(*ids)) == 0) {
+		if (s->hash == low && k[0] == n && td_same_bytes((const char *)(k + 1), (const char *)ids, n * sizeof(*ids))) {
 			s->count += count;
 			return;
 		}
