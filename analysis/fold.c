@@ -114,6 +114,25 @@ struct line_table {
 	size_t text_used, text_cap;  /* text_cap - text_used >= LINE_TEXT_PAD */
 };
 
+/* The distinct stacks: one open-addressing probe finds a stack's slot,
+ * which holds its count, so counting a known stack touches the slot and
+ * the stored ids only. Stack id s is stored at arena[at[s]] as
+ * [id][n][n name ids]; a slot names the word n (at 0: empty). counts[s]
+ * is filled from the slots by settle(). */
+struct stack_table {
+	struct stack_slot {
+		uint32_t hash;           /* the hash's low half: where it goes, and a first check */
+		uint32_t at;             /* 0: empty */
+		uint64_t count;
+	} *slot;
+	uint32_t nslots, n;          /* nslots: a power of two (grown at half full) */
+	uint32_t *arena;
+	size_t used, cap;            /* in words; word 0 is never a stack */
+	uint32_t *at;                /* by id */
+	size_t at_cap;
+	uint64_t *counts;            /* by id, as of the last settle() */
+};
+
 struct fold {
 	struct fold_options opt;
 	struct td_intern *names;         /* output frame names */
@@ -121,9 +140,7 @@ struct fold {
 	struct cached_frame *cache;
 	size_t cache_cap;
 	struct id_vec frame_pool;
-	struct td_intern *stacks;        /* byte string of ids -> count */
-	uint64_t *counts;
-	size_t counts_cap;
+	struct stack_table stacks;       /* the stacks counted so far */
 	struct pending_stack {           /* counted two stacks late (count_stack) */
 		struct id_vec ids;
 		uint64_t hash, count;
@@ -212,7 +229,6 @@ struct fold *fold_new(const struct fold_options *opts)
 	f->opt = *opts;
 	f->names = td_intern_new();
 	f->frame_keys = td_intern_new();
-	f->stacks = td_intern_new();
 	f->skipped = td_intern_new();
 	f->header_keys = td_intern_new();
 	if (opts->event_filter) {
@@ -230,13 +246,15 @@ void fold_free(struct fold *f)
 		return;
 	td_intern_free(f->names);
 	td_intern_free(f->frame_keys);
-	td_intern_free(f->stacks);
+	free(f->stacks.slot);
+	free(f->stacks.arena);
+	free(f->stacks.at);
+	free(f->stacks.counts);
 	td_intern_free(f->skipped);
 	td_intern_free(f->header_keys);
 	free(f->headers);
 	free(f->cache);
 	free(f->frame_pool.v);
-	free(f->counts);
 	free(f->pending[0].ids.v);
 	free(f->pending[1].ids.v);
 	free(f->frames.v);
@@ -442,45 +460,111 @@ static const struct cached_frame *frame_names(struct fold *f, const struct scrip
 	return c;
 }
 
-static void count_now(struct fold *f, const uint32_t *ids, size_t n, uint64_t h, uint64_t count)
+static void __attribute__((noinline)) stacks_grow(struct stack_table *t)
 {
-	uint32_t id = td_intern_hashed(f->stacks, (const char *)ids, n * sizeof(*ids), h);
-	if (id >= f->counts_cap) {
-		size_t old = f->counts_cap;
-		f->counts_cap = f->counts_cap ? f->counts_cap * 2 : 4096;
-		f->counts = td_realloc(f->counts, f->counts_cap * sizeof(*f->counts));
-		memset(f->counts + old, 0, (f->counts_cap - old) * sizeof(*f->counts));
+	struct stack_slot *old = t->slot;
+	uint32_t nold = t->nslots;
+	t->nslots = nold ? nold * 2 : 4096;
+	t->slot = td_calloc(t->nslots, sizeof(*t->slot));
+	uint32_t mask = t->nslots - 1;
+	for (uint32_t k = 0; k < nold; k++) {
+		if (!old[k].at)
+			continue;
+		uint32_t i = old[k].hash & mask;
+		while (t->slot[i].at)
+			i = (i + 1) & mask;
+		t->slot[i] = old[k];
 	}
-	f->counts[id] += count;
+	free(old);
+}
+
+/* A new stack in slot s (empty). */
+static void __attribute__((noinline)) stacks_add(struct stack_table *t, struct stack_slot *s, const uint32_t *ids,
+						  size_t n, uint32_t low, uint64_t count)
+{
+	if (t->used == 0)
+		t->used = 1;
+	size_t need = t->used + 2 + n;
+	if (need > UINT32_MAX)
+		td_die("td-fold: too many distinct stacks");
+	if (need > t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 1 << 16;
+		while (cap < need)
+			cap *= 2;
+		t->cap = cap;
+		t->arena = td_realloc(t->arena, cap * sizeof(*t->arena));
+	}
+	if (t->n == t->at_cap) {
+		t->at_cap = t->at_cap ? t->at_cap * 2 : 4096;
+		t->at = td_realloc(t->at, t->at_cap * sizeof(*t->at));
+	}
+	uint32_t *w = t->arena + t->used;
+	w[0] = t->n;
+	w[1] = (uint32_t)n;
+	if (n)
+		memcpy(w + 2, ids, n * sizeof(*ids));
+	uint32_t at = (uint32_t)(t->used + 1);
+	t->at[t->n++] = at;
+	t->used = need;
+	*s = (struct stack_slot){ low, at, count };
+	if (t->n * 2 > t->nslots)
+		stacks_grow(t);
+}
+
+static inline __attribute__((always_inline)) void count_now(struct fold *f, const uint32_t *ids, size_t n, uint64_t h,
+								uint64_t count)
+{
+	struct stack_table *t = &f->stacks;
+	if (!t->nslots)
+		stacks_grow(t);
+	uint32_t mask = t->nslots - 1, low = (uint32_t)h;
+	for (uint32_t i = low & mask;; i = (i + 1) & mask) {
+		struct stack_slot *s = &t->slot[i];
+		if (!s->at) {
+			stacks_add(t, s, ids, n, low, count);
+			return;
+		}
+		const uint32_t *k = t->arena + s->at;
+		if (s->hash == low && k[0] == n && td_same_bytes((const char *)(k + 1), (const char *)ids, n * sizeof(*ids))) {
+			s->count += count;
+			return;
+		}
+	}
 }
 
 /* Looking a stack up costs two cache misses (its slot, then the stored
  * stack), so each is counted two stacks later: the slot is fetched when
- * it comes, the stored stack at the next one. */
-static void count_stack(struct fold *f, const uint32_t *ids, size_t n, uint64_t count)
+ * it comes, the stored stack at the next one. ids' storage is taken
+ * (swapped with a pending stack's): the caller refills it from n = 0. */
+static void count_stack(struct fold *f, struct id_vec *ids, uint64_t count)
 {
 	/* every lookup in f->stacks comes here: any hash of the ids will do,
 	 * and this one is inline */
-	uint64_t h = td_hash_short((const char *)ids, n * sizeof(*ids), 0);
-	td_intern_prefetch(f->stacks, h);
+	struct stack_table *t = &f->stacks;
+	uint64_t h = td_hash_short((const char *)ids->v, ids->n * sizeof(*ids->v), 0);
+	if (t->nslots)
+		__builtin_prefetch(&t->slot[(uint32_t)h & (t->nslots - 1)]);
 	struct pending_stack *older = &f->pending[0], *newer = &f->pending[1];
-	if (newer->used)
-		td_intern_prefetch_key(f->stacks, newer->hash);
+	if (newer->used && t->nslots) {
+		const struct stack_slot *s = &t->slot[(uint32_t)newer->hash & (t->nslots - 1)];
+		if (s->at && s->hash == (uint32_t)newer->hash)
+			__builtin_prefetch(t->arena + s->at);
+	}
 	if (older->used)
 		count_now(f, older->ids.v, older->ids.n, older->hash, older->count);
 	struct pending_stack spare = *older;
 	*older = *newer;
 	*newer = spare;
-	newer->ids.n = 0;
-	if (n)
-		memcpy(vec_reserve(&newer->ids, n), ids, n * sizeof(*ids));
-	newer->ids.n = n;
+	struct id_vec mine = *ids;
+	*ids = newer->ids;
+	ids->n = 0;
+	newer->ids = mine;
 	newer->hash = h;
 	newer->count = count;
 	newer->used = true;
 }
 
-/* Counts the stacks still pending. */
+/* Counts the stacks still pending; counts[] by id from the slots. */
 static void settle(struct fold *f)
 {
 	for (int i = 0; i < 2; i++)
@@ -488,6 +572,11 @@ static void settle(struct fold *f)
 			count_now(f, f->pending[i].ids.v, f->pending[i].ids.n, f->pending[i].hash, f->pending[i].count);
 			f->pending[i].used = false;
 		}
+	struct stack_table *t = &f->stacks;
+	t->counts = td_realloc(t->counts, ((size_t)t->n + 1) * sizeof(*t->counts));
+	for (uint32_t i = 0; i < t->nslots; i++)
+		if (t->slot[i].at)
+			t->counts[t->arena[t->slot[i].at - 1]] = t->slot[i].count;
 }
 
 static bool is_skip_after(const struct fold *f, uint32_t name)
@@ -519,7 +608,7 @@ static void end_sample(struct fold *f)
 	for (size_t i = 0; i < root; i++)
 		k[i] = f->frames.v[root - 1 - i];
 	f->key.n += root;
-	count_stack(f, f->key.v, f->key.n, f->period);
+	count_stack(f, &f->key, f->period);
 	f->frames.n = 0;
 	f->in_sample = false;
 }
@@ -948,7 +1037,7 @@ static bool one_line_sample(struct fold *f, const char *line, size_t len)
 static void malformed(struct fold *f, const char *file, unsigned long lineno, const char *what,
 		      const char *line, size_t len)
 {
-	if (td_intern_count(f->stacks) == 0)
+	if (f->stacks.n == 0)
 		sniff_vote(&f->votes, line, len);
 	if (f->malformed++ < MAX_WARNINGS)
 		td_warn(file, lineno, "%s; ignored", what);
@@ -1501,17 +1590,17 @@ void fold_end_input(struct fold *f, const char *file, unsigned long lineno)
 struct fold_stacks fold_settled(struct fold *f)
 {
 	settle(f);
-	return (struct fold_stacks){ f->names, f->stacks, f->counts, f->opt.threads };
+	const struct stack_table *t = &f->stacks;
+	return (struct fold_stacks){ f->names, t->arena, t->at, t->n, t->counts, f->opt.threads };
 }
 
 /* Stack s's name ids, leaf last, in out. */
 static size_t stack_ids(const struct fold *f, uint32_t s, struct id_vec *out)
 {
-	size_t klen;
-	const char *k = td_intern_str(f->stacks, s, &klen);
+	const uint32_t *k = f->stacks.arena + f->stacks.at[s];
 	out->n = 0;
-	memcpy(vec_reserve(out, klen / sizeof(uint32_t)), k, klen);
-	out->n = klen / sizeof(uint32_t);
+	memcpy(vec_reserve(out, k[0]), k + 1, k[0] * sizeof(*k));
+	out->n = k[0];
 	return out->n;
 }
 
@@ -1527,12 +1616,12 @@ void fold_merge(struct fold *into, struct fold *from)
 		to[i] = td_intern(into->names, name, n);
 	}
 	struct id_vec ids = { 0 };
-	uint32_t nstacks = td_intern_count(from->stacks);
+	uint32_t nstacks = from->stacks.n;
 	for (uint32_t s = 0; s < nstacks; s++) {
 		stack_ids(from, s, &ids);
 		for (size_t i = 0; i < ids.n; i++)
 			ids.v[i] = to[ids.v[i]];
-		count_stack(into, ids.v, ids.n, from->counts[s]);
+		count_stack(into, &ids, from->stacks.counts[s]);
 	}
 	free(ids.v);
 	free(to);
@@ -1556,9 +1645,9 @@ static int cmp_strings(const void *a, const void *b)
 void fold_report(const struct fold *f)
 {
 	enum sniff_kind other = sniff_verdict(&f->votes);
-	if (td_intern_count(f->stacks) == 0 && f->malformed && other != SNIFF_NONE && other != SNIFF_PERF_SCRIPT)
+	if (f->stacks.n == 0 && f->malformed && other != SNIFF_NONE && other != SNIFF_PERF_SCRIPT)
 		td_bad_input(NULL, 0, "this is %s, not perf script output; use %s", sniff_name(other), sniff_reader(other));
-	else if (td_intern_count(f->stacks) == 0 && f->malformed)
+	else if (f->stacks.n == 0 && f->malformed)
 		td_bad_input(NULL, 0, "no perf script samples found in %llu lines: is this the output of 'perf script'?",
 			     (unsigned long long)f->malformed);
 	/* by name: the order they were met in depends on the threads */

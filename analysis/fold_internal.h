@@ -6,11 +6,14 @@
 #include "common/intern.h"
 #include "fold.h"
 
-/* A fold's stacks once every pending one is counted: stack s is the
- * bytes of stacks' entry s (name ids in names, leaf last, unaligned),
- * counted counts[s] times. threads: fold_options.threads. */
+/* A fold's stacks once every pending one is counted: stack s (s <
+ * nstacks) is arena[at[s]] name ids (names' ids, leaf last) from
+ * arena[at[s] + 1] on, counted counts[s] times. threads:
+ * fold_options.threads. */
 struct fold_stacks {
-	const struct td_intern *names, *stacks;
+	const struct td_intern *names;
+	const uint32_t *arena, *at;
+	uint32_t nstacks;
 	const uint64_t *counts;
 	int threads;
 };

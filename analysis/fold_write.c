@@ -380,12 +380,12 @@ void fold_write(struct fold *fold, FILE *out)
 {
 	const struct fold_stacks st = fold_settled(fold);
 	const struct fold_stacks *f = &st;
-	uint32_t nstacks = td_intern_count(f->stacks);
-	struct out_line *lines = td_malloc((nstacks + 1) * sizeof(*lines));
+	uint32_t nstacks = f->nstacks;
+	struct out_line *lines = td_malloc(((size_t)nstacks + 1) * sizeof(*lines));
 	for (uint32_t s = 0; s < nstacks; s++) {
-		size_t klen;
-		lines[s].key = td_intern_str(f->stacks, s, &klen);
-		lines[s].nids = (uint32_t)(klen / sizeof(uint32_t));
+		const uint32_t *k = f->arena + f->at[s];
+		lines[s].key = (const char *)(k + 1);
+		lines[s].nids = k[0];
 		lines[s].s = s;
 	}
 	uint32_t nnames = td_intern_count(f->names);
