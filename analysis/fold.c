@@ -757,7 +757,7 @@ static inline void copy_line(char *d, const char *s, size_t n)
 }
 
 /* Keeps line[0..ln) as the text of the line after record prev. */
-static void rec_keep_text(struct line_table *t, uint32_t *prev, const char *line, size_t ln)
+static inline __attribute__((always_inline)) void rec_keep_text(struct line_table *t, uint32_t *prev, const char *line, size_t ln)
 {
 	if (ln > LINE_TEXT_MAX) {
 		prev[REC_TLEN] = 0;
