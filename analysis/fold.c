@@ -398,7 +398,7 @@ static const bool lower_hex[256] = {
 };
 
 /* The symbol without one "+0x<hex>" offset at its end. */
-static struct td_span strip_offset(struct td_span sym)
+static inline __attribute__((always_inline)) struct td_span strip_offset(struct td_span sym)
 {
 	for (size_t i = sym.n; i >= 3; i--) {
 		char c = sym.p[i - 1];
@@ -808,7 +808,7 @@ static uint32_t line_table_put(struct fold *f, uint32_t i, uint32_t hash, uint32
 }
 
 /* Whether record rec holds this key. */
-static bool rec_is(const uint32_t *rec, uint32_t lens, struct td_span sym, struct td_span dso)
+static inline __attribute__((always_inline)) bool rec_is(const uint32_t *rec, uint32_t lens, struct td_span sym, struct td_span dso)
 {
 	const char *key = (const char *)(rec + REC_KEY);
 	return rec[REC_LENS] == lens && rec[REC_DSO] == dso.n && td_same_bytes(key, sym.p, sym.n) &&
@@ -846,7 +846,7 @@ static inline void copy_line(char *d, const char *s, size_t n)
 }
 
 /* Keeps line[0..ln) as the text of the line after record prev. */
-static void rec_keep_text(struct line_table *t, uint32_t *prev, const char *line, size_t ln)
+static inline __attribute__((always_inline)) void rec_keep_text(struct line_table *t, uint32_t *prev, const char *line, size_t ln)
 {
 	if (ln > LINE_TEXT_MAX) {
 		prev[REC_TLEN] = 0;
@@ -877,7 +877,7 @@ static void rec_keep_text(struct line_table *t, uint32_t *prev, const char *line
 
 /* Pushes the names of record at, which follows the sample's last line;
  * line[0..ln) is its text up to its newline (NULL: none kept). */
-static void rec_push(struct fold *f, uint32_t at, const char *line, size_t ln)
+static inline __attribute__((always_inline)) void rec_push(struct fold *f, uint32_t at, const char *line, size_t ln)
 {
 	uint32_t *arena = f->lines.arena;
 	if (f->last_rec) {

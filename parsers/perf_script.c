@@ -295,8 +295,8 @@ bool script_parse_frame_plain(const char *s, size_t n, struct script_frame *f)
 }
 
 
-/* The same parse, with the runs of blanks and word characters measured
- * 16 bytes at a time and the dso's " (" found by memrchr. */
+/* The same parse, with the runs of blanks and word characters and the
+ * dso's " (" found 16 bytes at a time. */
 #if defined(__SSE2__)
 static unsigned space_mask(const char *p)    /* bit i: p[i] is a blank */
 {
@@ -331,6 +331,26 @@ static inline size_t skip_class(const char *s, size_t i, size_t n, unsigned (*ma
 
 static size_t skip_spaces(const char *s, size_t i, size_t n) { return skip_class(s, i, n, space_mask, is_space); }
 static size_t skip_word(const char *s, size_t i, size_t n) { return skip_class(s, i, n, word_mask, is_word); }
+
+/* The last k in [1, r) with s[k] == '(' and s[k - 1] == ' ' (0: none):
+ * 16 candidates at a time, each window's bytes and the ones just before
+ * them compared at once, the first few bytes one by one. */
+static inline size_t last_open(const char *s, size_t r)
+{
+	size_t e = r;                     /* candidates left: [1, e) */
+	for (; e >= 17; e -= 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + e - 16));
+		__m128i u = _mm_loadu_si128((const __m128i *)(const void *)(s + e - 17));
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('('))) &
+			     (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(u, _mm_set1_epi8(' ')));
+		if (m)
+			return e - 16 + (size_t)(31 - __builtin_clz(m));
+	}
+	for (size_t k = e; k-- > 1;)
+		if (s[k] == '(' && s[k - 1] == ' ')
+			return k;
+	return 0;
+}
 #else
 static size_t skip_spaces(const char *s, size_t i, size_t n)
 {
@@ -344,6 +364,18 @@ static size_t skip_word(const char *s, size_t i, size_t n)
 	while (i < n && is_word(s[i]))
 		i++;
 	return i;
+}
+
+static size_t last_open(const char *s, size_t r)
+{
+	size_t open = r;
+	do {
+		const char *p = memrchr(s, '(', open);
+		if (!p || p == s)
+			return 0;
+		open = (size_t)(p - s);
+	} while (s[open - 1] != ' ');
+	return open;
 }
 #endif
 
@@ -359,13 +391,9 @@ static inline __attribute__((always_inline)) bool parse_frame_fast(const char *s
 		return false;
 	size_t r = (size_t)(close - s);
 	/* the last '(' at 1 or later with a blank before it and ')' after it */
-	size_t open = r;
-	do {
-		const char *p = memrchr(s, '(', open);
-		if (!p || p == s)
-			return false;
-		open = (size_t)(p - s);
-	} while (s[open - 1] != ' ');
+	size_t open = last_open(s, r);
+	if (!open)
+		return false;
 	return frame_spans(s, pc0, pc1, i, open, r, f);
 }
 

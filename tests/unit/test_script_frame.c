@@ -1,4 +1,4 @@
-/* script_parse_frame() (16 bytes at a time, memrchr) against
+/* script_parse_frame() (16 bytes at a time) against
  * script_parse_frame_plain() (byte loops): the same verdict and the same
  * three spans on every line: frame lines of every shape perf prints, each
  * byte value at each position of them, and random lines made of the
