@@ -486,7 +486,7 @@ static void __attribute__((noinline)) stacks_add(struct stack_table *t, struct s
 		t->used = 1;
 	size_t need = t->used + 2 + n;
 	if (need > UINT32_MAX)
-		td_die("td-fold: too many distinct stacks");
+		td_die("too many distinct stacks");
 	if (need > t->cap) {
 		size_t cap = t->cap ? t->cap * 2 : 1 << 16;
 		while (cap < need)

@@ -40,7 +40,7 @@ int mcp_store_verb(const char *const *argv, const struct mcp_cancel *c, const ch
 		if (!strcmp(verbs[i].name, argv[0]))
 			v.fn = verbs[i].fn;
 	if (!v.fn)
-		td_die("td-mcp: no verb %s", argv[0]);
+		td_die("no verb %s", argv[0]);
 	while (argv[v.argc] && v.argc < MAX_ARGS)
 		v.argv[v.argc] = (char *)argv[v.argc], v.argc++;
 	if (mcp_cfg.db) {
