@@ -466,15 +466,7 @@ static void __attribute__((noinline)) stacks_grow(struct stack_table *t)
 	uint32_t nold = t->nslots;
 	t->nslots = nold ? nold * 2 : 4096;
 	t->slot = td_calloc(t->nslots, sizeof(*t->slot));
-	uint32_t mask = t->nslots - 1;
-	for (uint32_t k = 0; k < nold; k++) {
-		if (!old[k].at)
-			continue;
-		uint32_t i = old[k].hash & mask;
-		while (t->slot[i].at)
-			i = (i + 1) & mask;
-		t->slot[i] = old[k];
-	}
+	TD_REHASH(t->slot, t->nslots, old, nold, at, hash);
 	free(old);
 }
 
@@ -759,15 +751,7 @@ static void line_table_grow(struct line_table *t)
 	struct line_slot *old = t->slot;
 	t->nslots = nold ? 2 * nold : 1024;
 	t->slot = td_calloc(t->nslots, sizeof(*t->slot));
-	uint32_t mask = t->nslots - 1;
-	for (uint32_t k = 0; k < nold; k++) {
-		if (!old[k].rec)
-			continue;
-		uint32_t i = old[k].hash & mask;
-		while (t->slot[i].rec)
-			i = (i + 1) & mask;
-		t->slot[i] = old[k];
-	}
+	TD_REHASH(t->slot, t->nslots, old, nold, rec, hash);
 	free(old);
 }
 
@@ -1124,15 +1108,7 @@ static void memo_grow(struct body_memo *m)
 	size_t old_cap = m->cap;
 	m->cap = old_cap ? old_cap * 2 : 1024;
 	m->slot = td_calloc(m->cap, sizeof(*m->slot));
-	size_t mask = m->cap - 1;
-	for (size_t i = 0; i < old_cap; i++) {
-		if (!old[i].text_len)
-			continue;
-		size_t j = old[i].hash & mask;
-		while (m->slot[j].text_len)
-			j = (j + 1) & mask;
-		m->slot[j] = old[i];
-	}
+	TD_REHASH(m->slot, m->cap, old, old_cap, text_len, hash);
 	free(old);
 }
 

@@ -55,4 +55,21 @@ static inline void *td_realloc_array(void *p, size_t n, size_t elem)
 		}                                                                            \
 	} while (0)
 
+/* The used slots of an open-addressed table (linear probing, a power-of-
+ * two count of slots) put into `to`, ncap zeroed slots: a slot is used
+ * when its field `used` is non-zero, and starts its probe at the low bits
+ * of its field `hash`. For a table's grow; `from` stays the caller's. */
+#define TD_REHASH(to, ncap, from, nfrom, used, hash)                                         \
+	do {                                                                                 \
+		size_t td_rehash_mask_ = (size_t)(ncap) - 1;                                 \
+		for (size_t td_rehash_k_ = 0; td_rehash_k_ < (size_t)(nfrom); td_rehash_k_++) { \
+			if (!(from)[td_rehash_k_].used)                                      \
+				continue;                                                    \
+			size_t td_rehash_i_ = (size_t)(from)[td_rehash_k_].hash & td_rehash_mask_; \
+			while ((to)[td_rehash_i_].used)                                      \
+				td_rehash_i_ = (td_rehash_i_ + 1) & td_rehash_mask_;         \
+			(to)[td_rehash_i_] = (from)[td_rehash_k_];                           \
+		}                                                                            \
+	} while (0)
+
 #endif

@@ -103,15 +103,7 @@ static void grow(struct td_intern *t)
 	uint32_t nold = t->nslots;
 	t->nslots *= 2;
 	t->slots = td_calloc(t->nslots, sizeof(*t->slots));
-	uint32_t mask = t->nslots - 1;
-	for (uint32_t k = 0; k < nold; k++) {
-		if (!old[k].str)
-			continue;
-		uint32_t i = old[k].hash & mask;
-		while (t->slots[i].str)
-			i = (i + 1) & mask;
-		t->slots[i] = old[k];
-	}
+	TD_REHASH(t->slots, t->nslots, old, nold, str, hash);
 	free(old);
 }
 
