@@ -29,29 +29,34 @@ size_t branches_symbol_name(struct machine *m, int32_t pid, int cpumode, uint64_
 	struct machine_frame f;
 	machine_resolve_fb(m, pid, cpumode, addr, &f);
 	int n = f.sym ? snprintf(buf, cap, "%s+0x%" PRIx64, f.sym, f.sym_off) : snprintf(buf, cap, "[unknown]");
-	return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
+	return n < 0 ? 0 : (size_t)n;
+}
+
+/* One side of an entry, its symbol name or address, at offset at of
+ * r->text, grown until the whole name fits (C++ names run to kilobytes);
+ * returns the new end. */
+static size_t entry_name(struct reader *r, int32_t pid, int cpumode, uint64_t addr, size_t at)
+{
+	TD_ALLOC_GROW(r->text, at + 64, r->text_cap);
+	for (;;) {
+		size_t room = r->text_cap - at;
+		size_t n = r->m ? branches_symbol_name(r->m, pid, cpumode, addr, r->text + at, room)
+				: (size_t)snprintf(r->text + at, room, "0x%llx", (unsigned long long)addr);
+		if (n < room)
+			return at + n;
+		TD_ALLOC_GROW(r->text, at + n + 1, r->text_cap);
+	}
 }
 
 /* The entry's "from/to" at offset used of r->text; returns the new end. */
 static size_t entry_text(struct reader *r, const struct pd_sample *s, int cpumode, const struct pd_branch *be,
 			 size_t used, size_t *from_len)
 {
-	char from[4096], to[4096];
-	size_t fn, tn;
-	if (r->m) {
-		int32_t pid = s->sample_type & PERF_SAMPLE_TID ? (int32_t)s->pid : -1;
-		fn = branches_symbol_name(r->m, pid, cpumode, be->from, from, sizeof from);
-		tn = branches_symbol_name(r->m, pid, cpumode, be->to, to, sizeof to);
-	} else {
-		fn = (size_t)snprintf(from, sizeof from, "0x%llx", (unsigned long long)be->from);
-		tn = (size_t)snprintf(to, sizeof to, "0x%llx", (unsigned long long)be->to);
-	}
-	TD_ALLOC_GROW(r->text, used + fn + tn + 1, r->text_cap);
-	memcpy(r->text + used, from, fn);
-	r->text[used + fn] = '/';
-	memcpy(r->text + used + fn + 1, to, tn);
-	*from_len = fn;
-	return used + fn + 1 + tn;
+	int32_t pid = s->sample_type & PERF_SAMPLE_TID ? (int32_t)s->pid : -1;
+	size_t at = entry_name(r, pid, cpumode, be->from, used);
+	*from_len = at - used;
+	r->text[at++] = '/';             /* entry_name left room past the name */
+	return entry_name(r, pid, cpumode, be->to, at);
 }
 
 static void sample(struct reader *r, const struct perf_data *d, const struct pd_record *rec)

@@ -27,8 +27,8 @@ struct br_perf_data_options {
 bool branches_read_perf_data(struct branches *b, const char *path, const struct br_perf_data_options *o);
 
 /* addr of a sample of process pid in cpumode as perf script -F brstacksym
- * names it, NUL-terminated in buf (cut to cap - 1 bytes); returns its
- * length. */
+ * names it, NUL-terminated in buf (cut to cap - 1 bytes); returns the
+ * length of the whole name, as snprintf does: cap or more means it was cut. */
 size_t branches_symbol_name(struct machine *m, int32_t pid, int cpumode, uint64_t addr, char *buf, size_t cap);
 
 #endif

@@ -1357,30 +1357,42 @@ static bool span_is(struct td_span sp, const char *s)
 	return strlen(s) == sp.n && memcmp(sp.p, s, sp.n) == 0;
 }
 
+/* The frame's line as perf script prints it, into buf when it fits
+ * (cap bytes); returns its length either way, as snprintf does. */
+static size_t print_frame_line(char *buf, size_t cap, const char *sym, uint64_t off, const char *dso, uint64_t addr)
+{
+	int n = sym ? snprintf(buf, cap, "\t%16" PRIx64 " %s+0x%" PRIx64 " (%s)", addr, sym, off, dso ? dso : "[unknown]")
+		    : snprintf(buf, cap, "\t%16" PRIx64 " [unknown] (%s)", addr, dso ? dso : "[unknown]");
+	return n < 0 ? 0 : (size_t)n;
+}
+
 /* The names of the frame's text line, through the line's own parser, so
  * odd names (a dso with " (" in it, an empty symbol) fold as their text
- * does. Plain: the result depends on (sym, dso) only, not on the address. */
+ * does. Plain: the result depends on (sym, dso) only, not on the address.
+ * C++ template names run to thousands of bytes: a line longer than the
+ * stack buffer is printed whole into one of its size, never cut. */
 static uint32_t resolve_by_text(struct fold *f, const char *sym, uint64_t off, const char *dso, uint64_t addr,
 				bool java, bool *plain)
 {
-	char line[1024];
-	int n;
-	if (sym)
-		n = snprintf(line, sizeof line, "\t%16" PRIx64 " %s+0x%" PRIx64 " (%s)", addr, sym, off, dso ? dso : "[unknown]");
-	else
-		n = snprintf(line, sizeof line, "\t%16" PRIx64 " [unknown] (%s)", addr, dso ? dso : "[unknown]");
-	size_t len = n < 0 ? 0 : (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;
-	struct script_frame fr;
-	if (!script_parse_frame(line, len, &fr)) {
-		*plain = false;
-		return NOT_PLAIN;
+	char short_line[1024], *line = short_line;
+	size_t len = print_frame_line(line, sizeof short_line, sym, off, dso, addr);
+	if (len >= sizeof short_line) {
+		line = td_malloc(len + 1);
+		print_frame_line(line, len + 1, sym, off, dso, addr);
 	}
-	const struct cached_frame *c = frame_names(f, &fr, java);
-	const char *want = sym ? sym : "[unknown]";
-	size_t wn = strlen(want), suffix = sym ? (size_t)snprintf(NULL, 0, "+0x%" PRIx64, off) : 0;
-	*plain = (size_t)n < sizeof line && wn > 0 && fr.sym.n == wn + suffix && memcmp(fr.sym.p, want, wn) == 0 &&
-		 span_is(fr.dso, dso ? dso : "[unknown]") && !(f->opt.addrs && strstr(want, "[unknown]"));
-	return (uint32_t)(c - f->cache);
+	struct script_frame fr;
+	uint32_t frame = NOT_PLAIN;
+	*plain = false;
+	if (script_parse_frame(line, len, &fr)) {
+		frame = (uint32_t)(frame_names(f, &fr, java) - f->cache);
+		const char *want = sym ? sym : "[unknown]";
+		size_t wn = strlen(want), suffix = sym ? (size_t)snprintf(NULL, 0, "+0x%" PRIx64, off) : 0;
+		*plain = wn > 0 && fr.sym.n == wn + suffix && memcmp(fr.sym.p, want, wn) == 0 &&
+			 span_is(fr.dso, dso ? dso : "[unknown]") && !(f->opt.addrs && strstr(want, "[unknown]"));
+	}
+	if (line != short_line)
+		free(line);
+	return frame;
 }
 
 static void __attribute__((noinline)) plain_grow(struct fold *f, bool java, uint32_t sym_id)

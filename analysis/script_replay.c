@@ -54,7 +54,8 @@ struct replay {
 	bool unwinding;              /* the frames played now were unwound */
 	int32_t chain_pid;           /* resolve_to_sink's: the sample's pid */
 	uint64_t ips[1024];
-	char line[4096];
+	char *line;                  /* a text line for sink.line, grown to fit */
+	size_t line_cap;
 };
 
 #define MAX_INLINE 64
@@ -134,6 +135,15 @@ static void frame_text(struct td_put *b, const struct machine_frame *f)
 	td_put_mem(b, " (", 2);
 	td_put_str(b, f->dso ? f->dso : "[unknown]", 0);
 	td_put_mem(b, ")", 1);
+}
+
+/* r->line, with room for f's text after `before` bytes: a symbol has no
+ * length limit (C++ template names run to kilobytes) and is never cut. */
+static struct td_put frame_line_buf(struct replay *r, const struct machine_frame *f, size_t before)
+{
+	size_t need = before + 64 + (f->sym ? strlen(f->sym) : 0) + (f->dso ? strlen(f->dso) : 0);
+	TD_ALLOC_GROW(r->line, need, r->line_cap);
+	return (struct td_put){ r->line, 0, r->line_cap };
 }
 
 static uint64_t chain_entry(const struct pd_sample *s, uint64_t i)
@@ -259,7 +269,7 @@ static void emit_frame(struct replay *r, const struct pd_sample *s, int cpumode,
 			r->sink.frame(r->sink.ctx, &f[i]);
 			continue;
 		}
-		struct td_put b = { r->line, 0, sizeof r->line };
+		struct td_put b = frame_line_buf(r, &f[i], 1);
 		td_put_mem(&b, "\t", 1);
 		frame_text(&b, &f[i]);
 		r->sink.line(r->sink.ctx, b.p, b.n);
@@ -514,7 +524,7 @@ static void sample(struct replay *r, const struct pd_record *rec)
 	struct machine_frame f;
 	machine_resolve(r->m, sample_pid(s), rec->misc & PERF_RECORD_MISC_CPUMODE_MASK, s->ip, &f);
 	f.addr = s->ip;               /* a lone sample prints its ip as recorded */
-	struct td_put b = { r->line, 0, sizeof r->line };
+	struct td_put b = frame_line_buf(r, &f, n + 1);
 	td_put_mem(&b, head, n);
 	td_put_mem(&b, " ", 1);
 	frame_text(&b, &f);
@@ -651,5 +661,6 @@ bool script_replay(struct perf_data *d, const struct replay_options *o, const st
 	unwind_pool_free(r.pool);
 	machine_free(r.m);
 	free(r.names);
+	free(r.line);
 	return ok && k == 0;
 }
