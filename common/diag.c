@@ -132,11 +132,23 @@ void *td_realloc(void *p, size_t n)
 	return p;
 }
 
+/* Zeroed memory whose pages are already written. A fresh block from
+ * calloc is mapped on first touch, and a hash table's first touch is a
+ * probe, a read: the page then maps the shared zero page, and the write
+ * that follows faults again to replace it. With a second thread running,
+ * that replacement flushes the other CPU's TLB by an interrupt. Writing
+ * one byte per page here maps each page once, writable. */
 void *td_calloc(size_t n, size_t size)
 {
-	void *p = calloc(n ? n : 1, size ? size : 1);
+	n = n ? n : 1;
+	size = size ? size : 1;
+	void *p = calloc(n, size);
 	if (!p)
 		td_die("out of memory");
+	size_t bytes = n * size;           /* calloc checked the product */
+	if (bytes >= TD_TOUCH_FROM)
+		for (size_t at = 0; at < bytes; at += 4096)
+			((volatile char *)p)[at] = 0;
 	return p;
 }
 

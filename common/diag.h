@@ -52,6 +52,10 @@ int td_exit_code(int result);
 
 void *td_malloc(size_t n);
 void *td_realloc(void *p, size_t n);
+/* Zeroed; a block of TD_TOUCH_FROM bytes or more comes with every page
+ * already written (a table probed before it is filled maps each page
+ * once: see diag.c). */
+#define TD_TOUCH_FROM (64u << 10)
 void *td_calloc(size_t n, size_t size);
 /* size zeroed bytes at a multiple of align (a power of two), for a struct
  * whose fields are grouped on cache lines (_Alignas); free() frees it. */
