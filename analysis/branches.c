@@ -155,6 +155,24 @@ static void note_mapping(struct branches *b, const char *line, size_t len)
 }
 
 /* "0x55b978933dc0" -> "main+0x1c" when a given binary covers it. */
+/* key's "sym+0xoff" in e, interned whole (C++ names run to kilobytes);
+ * id itself when no symbol covers key. */
+static uint32_t symbol_text(struct branches *b, const struct elf_symbols *e, uint64_t key, uint32_t id)
+{
+	uint64_t start;
+	const char *sym = elf_symbols_find(e, key, &start);
+	if (!sym)
+		return id;
+	char off[24];
+	size_t ns = strlen(sym), no = (size_t)snprintf(off, sizeof off, "+0x%llx", (unsigned long long)(key - start));
+	char *text = td_malloc(ns + no + 1);
+	memcpy(text, sym, ns);
+	memcpy(text + ns, off, no + 1);
+	uint32_t named = td_intern(b->strings, text, ns + no);
+	free(text);
+	return named;
+}
+
 static uint32_t symbolize(struct branches *b, uint32_t id)
 {
 	const char *text = str(b, id);
@@ -164,22 +182,19 @@ static uint32_t symbolize(struct branches *b, uint32_t id)
 	unsigned long long addr = strtoull(text, &end, 16);
 	if (*end)
 		return id;
-	char name[512];
 	for (int i = b->nmap; i-- > 0;)        /* the latest mapping of the address */
 		if (addr >= b->map[i].start && addr < b->map[i].end) {
 			const struct binary *bin = &b->bin[b->map[i].binary];
-			uint64_t key = elf_symbols_key(bin->elf, addr, b->map[i].start, b->map[i].pgoff);
-			if (elf_symbols_lookup(bin->elf, key, name, sizeof name))
-				return td_intern(b->strings, name, strlen(name));
-			return id;
+			return symbol_text(b, bin->elf, elf_symbols_key(bin->elf, addr, b->map[i].start, b->map[i].pgoff), id);
 		}
 	for (int i = 0; i < b->nbin; i++) {
 		const struct binary *bin = &b->bin[i];
 		if (elf_symbols_is_pie(bin->elf) && !bin->has_base)
 			continue;
 		uint64_t key = elf_symbols_key_of_vaddr(bin->elf, bin->has_base ? addr - bin->base : addr);
-		if (addr >= bin->base && elf_symbols_lookup(bin->elf, key, name, sizeof name))
-			return td_intern(b->strings, name, strlen(name));
+		uint32_t named = addr >= bin->base ? symbol_text(b, bin->elf, key, id) : id;
+		if (named != id)
+			return named;
 	}
 	return id;
 }
@@ -282,17 +297,19 @@ static uint32_t addr_pair(struct branches *b, uint64_t from, uint64_t to, struct
 /* The pair of any other from and to, keyed by the "from/to" text as printed. */
 static uint32_t text_pair(struct branches *b, struct td_span from, struct td_span to)
 {
-	char buf[512];
+	char buf[512], *built = NULL;
 	const char *key = from.p;
 	size_t n = from.n + 1 + to.n;
-	if (to.p != from.p + from.n + 1) {          /* built, not printed (SPE) */
-		if (n > sizeof buf)
-			n = sizeof buf;
-		snprintf(buf, sizeof buf, "%.*s/%.*s", (int)from.n, from.p, (int)to.n, to.p);
-		key = buf;
+	if (to.p != from.p + from.n + 1) {          /* built, not printed (SPE): whole, never cut */
+		char *k = n <= sizeof buf ? buf : (built = td_malloc(n));
+		memcpy(k, from.p, from.n);
+		k[from.n] = '/';
+		memcpy(k + from.n + 1, to.p, to.n);
+		key = k;
 	}
 	uint32_t known = td_intern_count(b->pairs);
 	uint32_t t = td_intern(b->pairs, key, n);
+	free(built);
 	if (t == known) {
 		if ((t & (t - 1)) == 0)              /* 0, 1, 2, 4, 8 ...: full, grow */
 			b->text_pair = td_realloc(b->text_pair, (t ? 2 * (size_t)t : 1) * sizeof(*b->text_pair));

@@ -292,6 +292,17 @@ else
 	skip "this machine's libc is not the build recorded in testdata/fold"
 	skip "this machine's libc is not the build recorded in testdata/fold"
 fi
+# --binary names of any length: the committed C++ binary's two hot
+# templates demangle to 5.8 and 1.4 KiB (synthetic entry: one branch from
+# spin<level6>+0x10 to spin<level4>+0x8, the binary placed by --base); they
+# were cut at 511 bytes, so two long names sharing a prefix would merge
+L=$TD_ROOT/testdata/perfdata/local-kvm_cpu-clock-g_cxx-long-names_perf6.1.symfs/tmp/tdkit-longnames/long-names
+base=0x555555554000
+a=$(printf '0x%x' $((base + 0x1225 + 0x10))); c=$(printf '0x%x' $((base + 0x1277 + 0x8)))
+printf ' %s %s/%s/M/-/-/0/\n' "${a#0x}" "$a" "$c" >"$T_TMP/synthetic-long-names.txt"
+run_tool "$T_TMP/out" "$T_TMP/err" "$BR" --csv --binary "$L" --base "${base#0x}" "$T_TMP/synthetic-long-names.txt"
+lens=$(python3 -c 'import csv, sys; r = list(csv.reader(open(sys.argv[1])))[1]; print(len(r[1]), r[1][-5:], len(r[2]), r[2][-4:])' "$T_TMP/out" 2>/dev/null)
+[ "$lens" = "5824 +0x10 1455 +0x8" ]; ok $? "--binary: a 5.8 KiB and a 1.4 KiB C++ name kept whole ($lens)"
 run_tool "$T_TMP/out" "$T_TMP/err" "$BR" --binary /nonexistent "$T_TMP/huge.txt"
 grep -q '^td-branches: /nonexistent: cannot open' "$T_TMP/err"; ok $(( RC != 2 || $? )) "--binary of a missing file: named, exit 2"
 done_testing
