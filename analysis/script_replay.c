@@ -45,7 +45,8 @@ struct replay {
 	unsigned max_stack;
 	struct replay_sink sink;
 	struct held held;
-	char (*names)[128];          /* per attr */
+	char **names;                /* per attr, whole (see set_names) */
+	int nnames;
 	int name_width;
 	bool refused;
 	struct record_pipe *pipe;    /* threaded: records are played on a second thread */
@@ -56,6 +57,8 @@ struct replay {
 	uint64_t ips[1024];
 	char *line;                  /* a text line for sink.line, grown to fit */
 	size_t line_cap;
+	char *header_text;           /* a sample's header text, grown to fit */
+	size_t header_text_cap;
 };
 
 #define MAX_INLINE 64
@@ -67,6 +70,15 @@ struct replay {
 #else
 #define HOST_ARCH ""
 #endif
+
+size_t replay_header_room(const struct replay_header *h)
+{
+	size_t ev = strlen(h->event);
+	if (h->event_width > 0 && (size_t)h->event_width > ev)
+		ev = (size_t)h->event_width;
+	/* the numbers take at most 5 + 20 + 20 + 20 bytes; comm is padded to 16 */
+	return strlen(h->comm) + ev + 128;
+}
 
 /* "comm  tid [cpu] time: period event:" as perf script lays it out. */
 size_t replay_header_text(const struct replay_header *h, char *buf, size_t cap)
@@ -493,10 +505,11 @@ static void sample(struct replay *r, const struct pd_record *rec)
 	const struct pd_sample *s = &rec->u.sample;
 	bool has_chain = s->sample_type & PERF_SAMPLE_CALLCHAIN;
 	struct replay_header h = header_of(r, s, has_chain);
-	char head[1024];
 	size_t n = 0;
-	if (!has_chain || !r->sink.header)
-		n = replay_header_text(&h, head, sizeof head);
+	if (!has_chain || !r->sink.header) {
+		TD_ALLOC_GROW(r->header_text, replay_header_room(&h), r->header_text_cap);
+		n = replay_header_text(&h, r->header_text, r->header_text_cap);
+	}
 	if (has_chain) {
 		bool kernel, discarded = chain_discarded(r, s, &kernel);
 		if (!discarded && r->deferring && has_user_stack(r, s)) {
@@ -513,7 +526,7 @@ static void sample(struct replay *r, const struct pd_record *rec)
 		if (r->sink.header)
 			r->sink.header(r->sink.ctx, &h);
 		else
-			r->sink.line(r->sink.ctx, head, n);
+			r->sink.line(r->sink.ctx, r->header_text, n);
 		if (!discarded) {
 			emit_chain(r, s);
 			each_unwound(r, s, emit_frame);
@@ -525,7 +538,7 @@ static void sample(struct replay *r, const struct pd_record *rec)
 	machine_resolve(r->m, sample_pid(s), rec->misc & PERF_RECORD_MISC_CPUMODE_MASK, s->ip, &f);
 	f.addr = s->ip;               /* a lone sample prints its ip as recorded */
 	struct td_put b = frame_line_buf(r, &f, n + 1);
-	td_put_mem(&b, head, n);
+	td_put_mem(&b, r->header_text, n);
 	td_put_mem(&b, " ", 1);
 	frame_text(&b, &f);
 	r->sink.line(r->sink.ctx, b.p, b.n);
@@ -592,11 +605,25 @@ static bool refuse_attrs(const struct perf_data *d)
 	return false;
 }
 
+static void free_names(struct replay *r)
+{
+	for (int i = 0; r->names && i < r->nnames; i++)
+		free(r->names[i]);
+	free(r->names);
+	r->names = NULL;
+	r->nnames = 0;
+}
+
+/* Each event's name, whole: a header line carries it, and td-fold tells
+ * events apart by it, so two long names must never be cut to one. */
 static void set_names(struct replay *r)
 {
+	free_names(r);
+	r->nnames = r->d->nattrs;
+	r->names = td_calloc((size_t)r->nnames + 1, sizeof(*r->names));
 	r->name_width = 0;
-	for (int i = 0; i < r->d->nattrs; i++) {
-		perf_data_event_name(r->d, i, r->names[i], sizeof r->names[i]);
+	for (int i = 0; i < r->nnames; i++) {
+		r->names[i] = perf_data_event_name_dup(r->d, i);
 		int w = (int)strlen(r->names[i]);
 		if (w > r->name_width)
 			r->name_width = w;
@@ -620,7 +647,6 @@ bool script_replay(struct perf_data *d, const struct replay_options *o, const st
 	int k;
 	bool ok = true, aux_said = false;
 	if (o->threaded && !d->pipe_mode) {       /* file mode: attrs and names are fixed from here on */
-		r.names = td_calloc((size_t)d->nattrs + 1, sizeof(*r.names));
 		set_names(&r);
 		nattrs = d->nattrs;
 		r.pipe = record_pipe_start(play, &r);
@@ -630,10 +656,6 @@ bool script_replay(struct perf_data *d, const struct replay_options *o, const st
 			if (d->nattrs > nattrs && refuse_attrs(d)) {
 				ok = false;
 				break;
-			}
-			if (d->nattrs != nattrs) {
-				free(r.names);
-				r.names = td_calloc((size_t)d->nattrs + 1, sizeof(*r.names));
 			}
 			set_names(&r);
 			nattrs = d->nattrs;
@@ -660,7 +682,8 @@ bool script_replay(struct perf_data *d, const struct replay_options *o, const st
 		r.sink.end(r.sink.ctx);
 	unwind_pool_free(r.pool);
 	machine_free(r.m);
-	free(r.names);
+	free_names(&r);
 	free(r.line);
+	free(r.header_text);
 	return ok && k == 0;
 }

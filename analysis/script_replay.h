@@ -46,8 +46,10 @@ struct replay_header {
 	uint64_t time, period;
 };
 
-/* The text perf script prints for it (no newline); returns its length. */
+/* The text perf script prints for it (no newline); returns its length.
+ * A buf of replay_header_room(h) bytes always holds all of it. */
 size_t replay_header_text(const struct replay_header *h, char *buf, size_t cap);
+size_t replay_header_room(const struct replay_header *h);
 
 /* Where the samples go: every line as text, or, with header and frame
  * set, callchain samples' headers and frames as values (the rest of the

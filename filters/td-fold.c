@@ -65,11 +65,15 @@ static void fold_header(void *ctx, const struct replay_header *h)
 	struct fold *f = ctx;
 	if (h->has_tid && fold_cached_header(f, h->comm, h->tid, h->event, h->period))
 		return;
-	char text[8192];
-	size_t n = replay_header_text(h, text, sizeof text);
+	char short_text[1024];
+	size_t room = replay_header_room(h);
+	char *text = room <= sizeof short_text ? short_text : td_malloc(room);
+	size_t n = replay_header_text(h, text, room <= sizeof short_text ? sizeof short_text : room);
 	fold_line(f, text, n, NULL, 0);
 	if (h->has_tid)
 		fold_cache_header(f, h->comm, h->tid, h->event, text, n);
+	if (text != short_text)
+		free(text);
 }
 
 static void fold_frame(void *ctx, const struct machine_frame *fr)

@@ -456,10 +456,11 @@ static void event_desc(struct cursor *c)
 		}
 		c->at += attr_size;
 		uint32_t nr_ids = cur32(c);
-		char name[128];
-		if (!cur_str(c, name, sizeof name))
+		char *name = cur_str(c, NULL, 0);
+		if (!name)
 			return;
 		if (nr_ids > (c->n - c->at) / 8) {
+			free(name);
 			cur_fail(c, "event_desc: more ids than bytes");
 			return;
 		}
@@ -469,8 +470,10 @@ static void event_desc(struct cursor *c)
 			if (a >= 0)
 				owner = a;
 		}
-		if (owner >= 0 && !d->attrs[owner].name[0])
-			snprintf(d->attrs[owner].name, sizeof d->attrs[owner].name, "%s", name);
+		if (owner >= 0 && !d->attrs[owner].name && name[0])
+			d->attrs[owner].name = name;
+		else
+			free(name);
 		c->at += (size_t)nr_ids * 8;
 	}
 }
@@ -851,8 +854,10 @@ void perf_data_close(struct perf_data *d)
 {
 	if (!d)
 		return;
-	for (int i = 0; i < d->nattrs; i++)
+	for (int i = 0; i < d->nattrs; i++) {
 		free(d->attrs[i].ids);
+		free(d->attrs[i].name);
+	}
 	free(d->attrs);
 	struct pd_info *in = &d->info;
 	for (size_t i = 0; i < in->nr_build_ids; i++)
@@ -1274,10 +1279,8 @@ static bool pipe_record(struct perf_data *d, const struct pd_record *r)
 		int a = attr_of_id(d, rd64(d, rec + 16));
 		if (a >= 0) {
 			size_t k = strnlen((const char *)rec + 24, size - 24);
-			if (k >= sizeof d->attrs[a].name)
-				k = sizeof d->attrs[a].name - 1;
-			memcpy(d->attrs[a].name, rec + 24, k);
-			d->attrs[a].name[k] = '\0';
+			free(d->attrs[a].name);
+			d->attrs[a].name = k ? td_strndup((const char *)rec + 24, k) : NULL;
 		}
 	}
 	return true;
@@ -1539,17 +1542,24 @@ static void generic_name(const struct perf_data *d, const struct perf_event_attr
 	add_modifiers(e, buf, cap);
 }
 
-void perf_data_event_name(const struct perf_data *d, int ai, char *buf, size_t cap)
+size_t perf_data_event_name(const struct perf_data *d, int ai, char *buf, size_t cap)
 {
-	if (ai < 0 || ai >= d->nattrs) {
-		snprintf(buf, cap, "unknown");
-		return;
-	}
+	if (ai < 0 || ai >= d->nattrs)
+		return (size_t)snprintf(buf, cap, "unknown");
 	const struct pd_attr *a = &d->attrs[ai];
-	if (a->name[0])
-		snprintf(buf, cap, "%s", a->name);
-	else
-		generic_name(d, &a->attr, buf, cap);
+	if (a->name)
+		return (size_t)snprintf(buf, cap, "%s", a->name);
+	generic_name(d, &a->attr, buf, cap);          /* short: a PMU name, hex and modifiers */
+	return strlen(buf);
+}
+
+char *perf_data_event_name_dup(const struct perf_data *d, int ai)
+{
+	char buf[128];
+	size_t n = perf_data_event_name(d, ai, buf, sizeof buf);
+	char *s = td_malloc(n + 1);
+	perf_data_event_name(d, ai, s, n + 1);
+	return s;
 }
 
 static void flag_names(uint64_t v, const char *const *names, int nnames, char *buf, size_t cap)

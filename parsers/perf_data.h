@@ -30,7 +30,7 @@ struct pd_attr {
 	struct perf_event_attr attr;     /* host byte order, zero-extended to this kernel's size */
 	uint64_t *ids;
 	size_t nids;
-	char name[128];                  /* from EVENT_DESC / EVENT_UPDATE, else "" */
+	char *name;                      /* from EVENT_DESC / EVENT_UPDATE, else NULL */
 };
 
 /* One branch stack entry, bitfields unpacked (either byte order). */
@@ -204,8 +204,12 @@ typedef void (*pd_record_fn)(void *ctx, const struct perf_data *d, const struct 
 bool perf_data_walk(struct perf_data *d, pd_record_fn fn, void *ctx);
 
 /* A sample's event name: the recorded name, else perf's name of a generic
- * hardware/software event, else "type T config C". */
-void perf_data_event_name(const struct perf_data *d, int attr, char *buf, size_t cap);
+ * hardware/software event, else "type T config C"; NUL-terminated in buf
+ * (cut to cap - 1 bytes). Returns the length of the whole name, as
+ * snprintf does: cap or more means it was cut. */
+size_t perf_data_event_name(const struct perf_data *d, int attr, char *buf, size_t cap);
+/* The same name, whole, in a new string (free it). */
+char *perf_data_event_name_dup(const struct perf_data *d, int attr);
 
 bool perf_data_has_feature(const struct perf_data *d, int feature);
 const char *perf_data_record_name(uint32_t type);

@@ -1,6 +1,7 @@
 /* td-info's views (perf_data_info.h). */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "reports/perf_data_info.h"
 #include "reports/table.h"
@@ -11,11 +12,11 @@ void pd_info_write_record(FILE *f, const struct perf_data *d, const struct pd_re
 	       r->misc, r->size);
 	if (r->type == PERF_RECORD_SAMPLE && r->decoded) {
 		const struct pd_sample *s = &r->u.sample;
-		char ev[160];
-		perf_data_event_name(d, s->attr, ev, sizeof ev);
+		char *ev = perf_data_event_name_dup(d, s->attr);
 		fprintf(f, ": %s pid %u tid %u cpu %u time %" PRIu64 " ip %#" PRIx64 " addr %#" PRIx64 " id %" PRIu64
 		       " period %" PRIu64,
 		       ev, s->pid, s->tid, s->cpu, s->time, s->ip, s->addr, s->id, s->period);
+		free(ev);
 		if (s->sample_type & PERF_SAMPLE_WEIGHT_STRUCT)
 			fprintf(f, " weight %" PRIu64 "/%u/%u", s->weight, s->ins_lat, s->weight3);
 		else if (s->sample_type & PERF_SAMPLE_WEIGHT)
@@ -93,8 +94,9 @@ static struct td_table *events_table(const struct perf_data *d, const struct pd_
 		const struct perf_event_attr *a = &d->attrs[i].attr;
 		char buf[512];
 		td_table_row(t);
-		perf_data_event_name(d, i, buf, sizeof buf);
-		td_table_str(t, E_NAME, buf);
+		char *name = perf_data_event_name_dup(d, i);
+		td_table_str(t, E_NAME, name);
+		free(name);
 		td_table_int(t, E_TYPE, a->type);
 		snprintf(buf, sizeof buf, "%#llx", (unsigned long long)a->config);
 		td_table_str(t, E_CONFIG, buf);
