@@ -21,8 +21,7 @@
 struct block {
 	char *data;
 	size_t len, cap;
-	unsigned long first_line;  /* line number of data[0] */
-	unsigned long seq;         /* its place in the input */
+	unsigned long seq;         /* its place in the input; its lines are numbered from 1 */
 };
 
 /* The messages of the threads folding, kept as records to be said in
@@ -99,10 +98,16 @@ static void print_log(struct msg_log *log, uint64_t shown, const unsigned long *
 
 /* Blocks go round: the reading thread takes an empty one, fills it and
  * queues it full; a worker folds it and queues it empty again. Their
- * number is fixed, so memory is bounded. */
+ * number is fixed, so memory is bounded. A block's lines are numbered
+ * from 1 while folded, and their count kept by its seq: the input's line
+ * numbers are known once all are folded, and the reading thread never
+ * counts the newlines of a block itself (a pass over every byte). */
 struct pool {
 	struct td_queue full, empty;
 	const char *name;
+	pthread_mutex_t lock;      /* over lines */
+	unsigned long *lines;      /* by seq: the lines of the block folded */
+	size_t lines_cap;
 };
 
 struct worker {
@@ -112,9 +117,13 @@ struct worker {
 	struct msg_ctx msgs;
 };
 
-static void fold_block(struct fold *f, const struct block *b, const char *name)
+static void fold_block(struct fold *f, struct pool *pool, const struct block *b)
 {
-	fold_text(f, b->data, b->len, name, b->first_line);
+	unsigned long n = fold_text(f, b->data, b->len, pool->name, 1);
+	pthread_mutex_lock(&pool->lock);
+	TD_ALLOC_GROW(pool->lines, b->seq + 1, pool->lines_cap);
+	pool->lines[b->seq] = n;
+	pthread_mutex_unlock(&pool->lock);
 }
 
 static void *work(void *arg)
@@ -124,7 +133,7 @@ static void *work(void *arg)
 	td_diag_capture(log_message, &w->msgs);
 	while ((b = td_queue_pop(&w->pool->full))) {
 		w->msgs.seq = b->seq;
-		fold_block(w->fold, b, w->pool->name);
+		fold_block(w->fold, w->pool, b);
 		td_queue_push(&w->pool->empty, b);
 	}
 	td_diag_capture(NULL, NULL);
@@ -200,7 +209,7 @@ static bool cut_binary(struct block *b, const char *name)
 	for (const char *p = b->data; (p = memchr(p, '\n', (size_t)(z - p))); p++)
 		line_start = p + 1;
 	b->len = (size_t)(line_start - b->data);
-	td_bad_input(name, b->first_line + count_lines(b->data, b->len), "binary data");
+	td_bad_input(name, 1 + count_lines(b->data, b->len), "binary data");
 	return false;
 }
 
@@ -540,7 +549,7 @@ static void fold_stream(struct fold *f, struct td_input *in, const struct fold_o
 {
 	if (fold_sequential(f, in, nthreads <= 1 ? SIZE_MAX : td_plain() ? 0 : SERIAL_BYTES))
 		return;
-	struct pool pool = { .name = td_input_name(in) };
+	struct pool pool = { .name = td_input_name(in), .lock = PTHREAD_MUTEX_INITIALIZER };
 	int nworkers = nthreads - 1, nblocks = QUEUE_DEPTH + nworkers + 2;
 	td_queue_init(&pool.full, QUEUE_DEPTH);
 	td_queue_init(&pool.empty, nblocks);
@@ -555,12 +564,11 @@ static void fold_stream(struct fold *f, struct td_input *in, const struct fold_o
 	uint64_t shown = fold_malformed(f);
 	unsigned long seq = 0;
 	td_diag_capture(log_message, &msgs);
-	unsigned long next_line = 0;
+	unsigned long end_line = 0;       /* fold_end_input's, in the last block's numbers */
 	/* cur holds the bytes read but not yet handed out: a tail carried over
 	 * from the previous block, then fresh input */
 	struct block *cur = take_empty(&pool, BLOCK_BYTES);
 	unsigned long first_line = td_input_lineno(in) + 1;
-	cur->first_line = first_line;
 	bool more = true;
 	while (more) {
 		if (cur->cap - cur->len < BLOCK_BYTES / 2) {     /* no blank line for a while */
@@ -582,10 +590,9 @@ static void fold_stream(struct fold *f, struct td_input *in, const struct fold_o
 		msgs.kind = 1;
 		more = cut_binary(cur, pool.name) && more;
 		msgs.kind = 0;
-		next->first_line = cur->first_line + count_lines(cur->data, cur->len);
 		if (!more) {                      /* the last block: its open sample ends here */
-			fold_block(f, cur, pool.name);
-			next_line = next->first_line - (!cur->len || cur->data[cur->len - 1] == '\n');
+			fold_block(f, &pool, cur);
+			end_line = 1 + count_lines(cur->data, cur->len) - (!cur->len || cur->data[cur->len - 1] == '\n');
 			td_queue_push(&pool.empty, cur);
 			td_queue_push(&pool.empty, next);
 			break;
@@ -593,8 +600,8 @@ static void fold_stream(struct fold *f, struct td_input *in, const struct fold_o
 		if (fold_event(f) || opts->event_filter)  /* the default event is decided in order */
 			start_workers(&pool, workers, &started, nworkers, f, opts, &log);
 		/* the first block may end a sample the serial part began */
-		if (!started || cur->first_line == first_line || !td_queue_try_push(&pool.full, cur)) {
-			fold_block(f, cur, pool.name);
+		if (!started || cur->seq == 0 || !td_queue_try_push(&pool.full, cur)) {
+			fold_block(f, &pool, cur);
 			td_queue_push(&pool.empty, cur);
 		}
 		cur = next;
@@ -606,8 +613,16 @@ static void fold_stream(struct fold *f, struct td_input *in, const struct fold_o
 		fold_free(workers[i].fold);
 	}
 	td_diag_capture(NULL, NULL);
-	print_log(&log, shown, NULL);
-	fold_end_input(f, pool.name, next_line);
+	/* block k's line i is the input's line offset[k] + i; seq blocks in all */
+	unsigned long *offset = td_malloc(seq * sizeof(*offset));
+	offset[0] = first_line - 1;
+	for (unsigned long k = 0; k + 1 < seq; k++)
+		offset[k + 1] = offset[k] + pool.lines[k];
+	print_log(&log, shown, offset);
+	fold_end_input(f, pool.name, offset[seq - 1] + end_line);
+	free(offset);
+	free(pool.lines);
+	pthread_mutex_destroy(&pool.lock);
 	for (int i = 0; i < nblocks; i++)
 		free(blocks[i].data);
 	free(blocks);
