@@ -97,10 +97,14 @@ struct line_slot {
  * REC_TEXT is where that line's bytes (up to its newline, REC_TLEN of
  * them, 0: none kept) are in line_table.text, in REC_TCAP bytes of room:
  * a line with exactly those bytes is that record's again, as the same
- * bytes parse alike, so fold_text pushes it with no parse and no lookup. */
+ * bytes parse alike, so fold_text pushes it with no parse and no lookup.
+ * REC_ONE is the one name a line of one name pushes, flagged REC_UNKNOWN
+ * if it counts as an unknown frame; lines of several names (REC_NONE)
+ * push those of cache entry REC_FRAME. */
 enum { REC_LENS, REC_DSO, REC_ONE, REC_FRAME, REC_NEXT, REC_TEXT, REC_TLEN, REC_TCAP, REC_KEY };
 #define REC_JAVA 0x80000000u     /* in REC_LENS, with the symbol's length */
-#define REC_NONE UINT32_MAX      /* REC_ONE: not a single plain name */
+#define REC_NONE UINT32_MAX      /* REC_ONE: not a single name */
+#define REC_UNKNOWN 0x80000000u  /* REC_ONE: the single name is an "[unknown]" one */
 #define LINE_KEY_MAX 4096        /* longer keys go through frame_keys alone */
 #define LINE_TEXT_MAX 1024       /* longer next lines are not kept (REC_TEXT) */
 #define LINE_TEXT_PAD 16         /* bytes after the last text a 16-byte load may read */
@@ -706,43 +710,36 @@ static void push_frame_names(struct fold *f, const struct cached_frame *c)
 	f->frames_unknown += c->unknown;
 }
 
-static uint64_t mix(uint64_t h, uint64_t w)
+/* Up to 8 bytes of p[0..n) as a word: the 8 at p + at (0 <= at <= n - 8)
+ * when there are 8, else all of them; no byte read outside them. */
+static inline uint64_t word_at(const char *p, size_t n, size_t at)
 {
-	h = (h ^ w) * 0x9e3779b97f4a7c15u;
-	return h ^ (h >> 32);
-}
-
-/* n bytes at p into h, 8 at a time; no byte read outside them */
-static uint64_t mix_span(uint64_t h, const char *p, size_t n)
-{
-	for (; n >= 8; p += 8, n -= 8)
-		h = mix(h, td_swar_load(p));
+	if (n >= 8)
+		return td_swar_load(p + at);
 	if (n >= 4)
-		return mix(h, load32(p) | (uint64_t)load32(p + n - 4) << 32);
+		return load32(p) | (uint64_t)load32(p + n - 4) << 32;
 	if (n)
-		return mix(h, (unsigned char)p[0] | (uint32_t)(unsigned char)p[n / 2] << 8 |
-			      (uint32_t)(unsigned char)p[n - 1] << 16);
-	return h;
+		return (unsigned char)p[0] | (uint32_t)(unsigned char)p[n / 2] << 8 |
+		       (uint32_t)(unsigned char)p[n - 1] << 16;
+	return 0;
 }
 
-/* n bytes at p into h: 8 at its start, middle and end (all, if fewer
- * than 8). A lookup compares the whole key on a hash match, so keys that
- * differ elsewhere only share a hash; a line's key is hashed on every
- * line the prediction misses, where mixing every byte cost more. */
-static uint64_t mix_sampled(uint64_t h, const char *p, size_t n)
+/* A hash of a line's key: the lengths, the symbol's first, middle and last
+ * 8 bytes and the dso's last 8 (all of either if shorter). A lookup
+ * compares the whole key on a hash match, so keys that differ elsewhere
+ * only share a hash; a line's key is hashed on every line the prediction
+ * misses, where mixing every byte, or one word after another, cost more:
+ * the four products here do not wait for each other. */
+static inline uint32_t line_hash(struct td_span sym, struct td_span dso, uint32_t lens)
 {
-	if (n < 8)
-		return mix_span(h, p, n);
-	h = mix(h, td_swar_load(p));
-	h = mix(h, td_swar_load(p + n / 2 - 4));
-	return mix(h, td_swar_load(p + n - 8));
-}
-
-static uint32_t line_hash(struct td_span sym, struct td_span dso, uint32_t lens)
-{
-	uint64_t h = mix_sampled(mix_sampled(mix(lens, (uint64_t)dso.n << 32), sym.p, sym.n), dso.p, dso.n);
-	h = mix(h, h >> 29);
-	return (uint32_t)h ^ (uint32_t)(h >> 32);
+	size_t mid = sym.n >= 8 ? sym.n / 2 - 4 : 0, last = sym.n >= 8 ? sym.n - 8 : 0;
+	uint64_t h = (word_at(sym.p, sym.n, 0) ^ lens) * 0x9e3779b97f4a7c15u +
+		     (word_at(sym.p, sym.n, mid) ^ (uint64_t)dso.n << 32) * 0xc2b2ae3d27d4eb4fu +
+		     word_at(sym.p, sym.n, last) * 0x165667b19e3779f9u +
+		     word_at(dso.p, dso.n, dso.n >= 8 ? dso.n - 8 : 0) * 0x27d4eb2f165667c5u;
+	h ^= h >> 29;
+	h *= 0x94d049bb133111ebu;
+	return (uint32_t)(h >> 32);
 }
 
 static void line_table_grow(struct line_table *t)
@@ -776,7 +773,8 @@ static uint32_t line_table_put(struct fold *f, uint32_t i, uint32_t hash, uint32
 	const struct cached_frame *c = &f->cache[frame];
 	rec[REC_LENS] = lens;
 	rec[REC_DSO] = (uint32_t)dso.n;
-	rec[REC_ONE] = c->count == 1 && c->unknown == 0 ? f->frame_pool.v[c->first] : REC_NONE;
+	uint32_t one = c->count == 1 ? f->frame_pool.v[c->first] : REC_NONE;
+	rec[REC_ONE] = one < REC_UNKNOWN ? one | (c->unknown ? REC_UNKNOWN : 0) : REC_NONE;
 	rec[REC_FRAME] = frame;
 	rec[REC_NEXT] = 0;
 	rec[REC_TEXT] = rec[REC_TLEN] = rec[REC_TCAP] = 0;
@@ -806,9 +804,11 @@ static inline void rec_names(struct fold *f, uint32_t at)
 	f->last_rec = at;
 	if (rec[REC_NEXT])
 		__builtin_prefetch(arena + rec[REC_NEXT]);
-	if (rec[REC_ONE] != REC_NONE) {
-		vec_push(&f->frames, rec[REC_ONE]);
+	uint32_t one = rec[REC_ONE];
+	if (one != REC_NONE) {
+		vec_push(&f->frames, one & ~REC_UNKNOWN);
 		f->frames_total++;
+		f->frames_unknown += one >> 31;
 	} else {
 		push_frame_names(f, &f->cache[rec[REC_FRAME]]);
 	}
@@ -874,11 +874,30 @@ static inline __attribute__((always_inline)) void rec_push(struct fold *f, uint3
 	rec_names(f, at);
 }
 
+/* A key the line table does not hold, to go in its empty slot i: its
+ * names found and pushed. Out of line: once per key, where the lookup
+ * before it runs on every line the prediction misses. */
+static void __attribute__((noinline)) line_new(struct fold *f, const struct script_frame *fr, uint32_t i,
+					       uint32_t hash, uint32_t lens, struct td_span sym, struct td_span dso,
+					       const char *line, size_t ln)
+{
+	const struct cached_frame *c = frame_names(f, fr, f->java);
+	uint32_t frame = (uint32_t)(c - f->cache);
+	uint32_t at = line_table_put(f, i, hash, lens, sym, dso, frame);
+	if (at) {
+		rec_push(f, at, line, ln);
+	} else {
+		f->last_rec = 0;
+		push_frame_names(f, &f->cache[frame]);
+	}
+}
+
 /* frame_line() through the line table; false for a key it does not hold
  * (one with the frame's address: --addrs and an [unknown] symbol). line:
  * the frame's text up to its newline (ln bytes), kept to find it again
  * (NULL: not kept). */
-static bool frame_line_fast(struct fold *f, const struct script_frame *fr, const char *line, size_t ln)
+static inline __attribute__((always_inline)) bool frame_line_fast(struct fold *f, const struct script_frame *fr,
+							    const char *line, size_t ln)
 {
 	struct td_span sym = strip_offset(fr->sym), dso = fr->dso;
 	if (sym.n + dso.n > LINE_KEY_MAX || (f->opt.addrs && contains(sym.p, sym.n, "[unknown]")))
@@ -902,15 +921,7 @@ static bool frame_line_fast(struct fold *f, const struct script_frame *fr, const
 			return true;
 		}
 	}
-	const struct cached_frame *c = frame_names(f, fr, f->java);
-	uint32_t frame = (uint32_t)(c - f->cache);
-	uint32_t at = line_table_put(f, i, hash, lens, sym, dso, frame);
-	if (at) {
-		rec_push(f, at, line, ln);
-	} else {
-		f->last_rec = 0;
-		push_frame_names(f, &f->cache[frame]);
-	}
+	line_new(f, fr, i, hash, lens, sym, dso, line, ln);
 	return true;
 }
 

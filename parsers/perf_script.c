@@ -379,13 +379,39 @@ static size_t last_open(const char *s, size_t r)
 }
 #endif
 
+/* Where perf script's own "\t%16lx " puts the address: blanks, then word
+ * characters up to byte 17, one blank, then no blank. Sets the address's
+ * bounds and where the symbol starts; false for any other line, which the
+ * runs of blanks and word characters then read. */
+static inline bool padded_address(const char *s, size_t n, size_t *pc0, size_t *pc1, size_t *i)
+{
+#if defined(__SSE2__)
+	if (n < 19 || s[0] != '\t' || s[17] != ' ' || is_space(s[18]))
+		return false;
+	unsigned sp = space_mask(s + 1), w = word_mask(s + 1);
+	/* the blanks a prefix of the 16, not all of them, the rest words */
+	if ((sp & (sp + 1)) != 0 || sp == 0xffffu || (sp | w) != 0xffffu)
+		return false;
+	*pc0 = 1 + (size_t)__builtin_ctz(~sp);
+	*pc1 = 17;
+	*i = 18;
+	return true;
+#else
+	(void)s, (void)n, (void)pc0, (void)pc1, (void)i;
+	return false;
+#endif
+}
+
 static inline __attribute__((always_inline)) bool parse_frame_fast(const char *s, size_t n, struct script_frame *f)
 {
-	size_t pc0 = skip_spaces(s, 0, n);
-	size_t pc1 = skip_word(s, pc0, n);
-	if (pc1 == pc0)
-		return false;
-	size_t i = skip_spaces(s, pc1, n);
+	size_t pc0, pc1, i;
+	if (!padded_address(s, n, &pc0, &pc1, &i)) {
+		pc0 = skip_spaces(s, 0, n);
+		pc1 = skip_word(s, pc0, n);
+		if (pc1 == pc0)
+			return false;
+		i = skip_spaces(s, pc1, n);
+	}
 	const char *close = n && s[n - 1] == ')' ? s + n - 1 : memrchr(s, ')', n);
 	if (!close)
 		return false;

@@ -200,6 +200,33 @@ for j in 1 2; do
 done
 ok "$fails" "memo rests and resumes, keys sharing a line hash stay apart: equal to TD_PLAIN=1 (-j1, -j2)"
 [ -s "$T_TMP/fails-unique" ] && sed 's/^/# /' "$T_TMP/fails-unique"
+# the line table's records: frames that count as [unknown] (the end-of-run
+# note) and ones that do not, one name each, pushed from a record; and keys
+# the line hash does not tell apart (the same symbol, dsos of one length
+# whose last 8 bytes agree: "[kernel.kallsyms]" is a kernel dso for
+# --kernel, "/kernel.kallsyms]" is not), met in turn as first and later lines
+awk 'BEGIN {
+	for (k = 0; k < 4000; k++) {
+		printf "cc%d %d %d.0: 1 cpu-clock:\n", k % 3, 100 + k % 7, k
+		printf "\t%x [unknown] ([unknown])\n", 4096 + k % 50
+		if (k % 4 == 0)
+			printf "\t%x [unknown] (/usr/bin/q)\n", 4096 + k % 9
+		printf "\tffffffff8100%04x do_%d+0x%x (%s)\n", k % 40, k % 5, k % 3 + 1, k % 2 ? "[kernel.kallsyms]" : "/kernel.kallsyms]"
+		printf "\tffffffff8100%04x do_%d+0x%x (%s)\n", k % 40, k % 5, k % 3 + 1, k % 3 ? "[kernel.kallsyms]" : "/kernel.kallsyms]"
+		printf "\t%x main+0x1 (/usr/bin/q)\n\n", 64 + k % 2
+	}
+}' >"$T_TMP/synthetic-records.txt"
+fails=0
+for opts in "" "--kernel" "--all --addrs"; do
+	for j in 1 2; do
+		# shellcheck disable=SC2086
+		compare "synthetic-records -j$j $opts" -j$j $opts "$T_TMP/synthetic-records.txt" >>"$T_TMP/fails-records" || fails=$((fails + 1))
+	done
+done
+ok "$fails" "line records (unknown and known single names, keys sharing a line hash) equal TD_PLAIN=1 (-j1, -j2; --kernel, --all --addrs)"
+[ -s "$T_TMP/fails-records" ] && sed 's/^/# /' "$T_TMP/fails-records"
+grep -q "frames are \[unknown\]" "$T_TMP/plain.err"
+ok $? "the synthetic records' run ends with the [unknown] note"
 # the memo is a fast path, not a second answer: -j1 and -j2 agree on the mixed stream
 run_to "$T_TMP/j1" "$F" -j1 "$T_TMP/all3.txt"
 run_to "$T_TMP/j2" "$F" -j2 "$T_TMP/all3.txt"
