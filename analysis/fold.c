@@ -55,7 +55,7 @@ struct event_count {
 #define MEMO_MAX_IDS (1u << 20)
 #define MEMO_MAX_TEXT (4u << 20)
 #define MEMO_START 32u               /* bytes of a body's start that chain it */
-#define MEMO_TRIES 8u                /* bodies of a chain compared before the hash is asked */
+#define MEMO_TRIES 16u                /* bodies of a chain compared before the hash is asked */
 
 struct memo_body {
 	uint32_t text_at, text_len;  /* into memo.text */
