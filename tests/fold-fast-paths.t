@@ -169,37 +169,6 @@ for opts in "" "--all --addrs" "--perl-compat"; do
 done
 ok "$fails" "frame-line text caches equal TD_PLAIN=1 on rewritten frame lines (addresses, symbols, CRs, blanks, java roots)"
 [ -s "$T_TMP/fails-lines" ] && sed 's/^/# /' "$T_TMP/fails-lines"
-# the body memo's schedule and the line keys' sampled hash: first the
-# captures with each sample's first frame line at an address of its own
-# (no body repeats: the memo rests after a period of lookups that miss) and
-# every other symbol of 26 bytes or more changed at its 9th byte alone
-# (the bytes the line hash reads stay: keys that differ share a hash),
-# then the captures twice as they are (the rest ends, bodies hit again)
-awk '/^$/ { first = 1; print; next }
-/^[ \t]/ {
-	k++
-	if (first) {
-		s++
-		sub(/[0-9a-f]+ /, sprintf("%x ", 1048576 + s))
-	}
-	first = 0
-	sym = $2
-	sub(/\+0x[0-9a-f]+$/, "", sym)
-	if (k % 2 == 0 && length(sym) >= 26) {
-		i = index($0, $2)
-		$0 = substr($0, 1, i + 7) "Q" substr($0, i + 9)
-	}
-	print
-	next
-}
-{ first = 1; print }' "$T_TMP/all.txt" >"$T_TMP/synthetic-unique.txt"
-cat "$T_TMP/all.txt" "$T_TMP/all.txt" >>"$T_TMP/synthetic-unique.txt"
-fails=0
-for j in 1 2; do
-	compare "synthetic-unique -j$j" -j$j "$T_TMP/synthetic-unique.txt" >>"$T_TMP/fails-unique" || fails=$((fails + 1))
-done
-ok "$fails" "memo rests and resumes, keys sharing a line hash stay apart: equal to TD_PLAIN=1 (-j1, -j2)"
-[ -s "$T_TMP/fails-unique" ] && sed 's/^/# /' "$T_TMP/fails-unique"
 # the body memo's start chains: many bodies sharing their first lines
 # (chains longer than those compared before the body's hash is asked,
 # met in changing orders), a body that starts another one and stops a
@@ -238,6 +207,37 @@ for j in 1 2; do
 done
 ok "$fails" "memo start chains (shared starts, a body ending a line short of another, short bodies, java, events not kept, a cut body) equal TD_PLAIN=1"
 [ -s "$T_TMP/fails-chains" ] && sed 's/^/# /' "$T_TMP/fails-chains"
+# the body memo's schedule and the line keys' sampled hash: first the
+# captures with each sample's first frame line at an address of its own
+# (no body repeats: the memo rests after a period of lookups that miss) and
+# every other symbol of 26 bytes or more changed at its 9th byte alone
+# (the bytes the line hash reads stay: keys that differ share a hash),
+# then the captures twice as they are (the rest ends, bodies hit again)
+awk '/^$/ { first = 1; print; next }
+/^[ \t]/ {
+	k++
+	if (first) {
+		s++
+		sub(/[0-9a-f]+ /, sprintf("%x ", 1048576 + s))
+	}
+	first = 0
+	sym = $2
+	sub(/\+0x[0-9a-f]+$/, "", sym)
+	if (k % 2 == 0 && length(sym) >= 26) {
+		i = index($0, $2)
+		$0 = substr($0, 1, i + 7) "Q" substr($0, i + 9)
+	}
+	print
+	next
+}
+{ first = 1; print }' "$T_TMP/all.txt" >"$T_TMP/synthetic-unique.txt"
+cat "$T_TMP/all.txt" "$T_TMP/all.txt" >>"$T_TMP/synthetic-unique.txt"
+fails=0
+for j in 1 2; do
+	compare "synthetic-unique -j$j" -j$j "$T_TMP/synthetic-unique.txt" >>"$T_TMP/fails-unique" || fails=$((fails + 1))
+done
+ok "$fails" "memo rests and resumes, keys sharing a line hash stay apart: equal to TD_PLAIN=1 (-j1, -j2)"
+[ -s "$T_TMP/fails-unique" ] && sed 's/^/# /' "$T_TMP/fails-unique"
 # the memo is a fast path, not a second answer: -j1 and -j2 agree on the mixed stream
 run_to "$T_TMP/j1" "$F" -j1 "$T_TMP/all3.txt"
 run_to "$T_TMP/j2" "$F" -j2 "$T_TMP/all3.txt"
