@@ -39,21 +39,35 @@ struct event_count {
 
 /* fold_text's memo of sample bodies (the frame lines between a header and
  * the blank line) and the state they are read in (open sample, java): the
- * frame ids those lines push, in order. Found by a hash of the bytes and
- * the state, then compared in full with the stored bytes: a hash alone
- * could give one body another's stack. An entry is made only for a body
+ * frame ids those lines push, in order. An entry is made only for a body
  * whose every line folded as a frame line, so a hit does exactly what
- * reading the lines would. Bounded: full, it is emptied and refilled. */
+ * reading the lines would. Bounded: full, it is emptied and refilled.
+ *
+ * A body is found two ways, each confirmed by comparing its bytes in full
+ * (a hash alone could give one body another's stack):
+ * - by its start: the bodies whose first MEMO_START bytes hash alike are
+ *   chained, the last one met first; a stored body equal to the bytes at
+ *   the input, a newline after them, is the body there (see memo_by_start),
+ *   so a hit neither scans the body for its end nor hashes it;
+ * - by a hash of the whole body, once its end is found, when the first
+ *   MEMO_TRIES of its chain were not it. */
 #define MEMO_MAX_BODIES (1u << 16)
 #define MEMO_MAX_IDS (1u << 20)
 #define MEMO_MAX_TEXT (4u << 20)
+#define MEMO_START 32u               /* bytes of a body's start that chain it */
+#define MEMO_TRIES 16u                /* bodies of a chain compared before the hash is asked */
 
-struct memo_slot {
-	uint64_t hash;
-	uint32_t text_at, text_len;  /* into memo.text; text_len 0: empty */
+struct memo_body {
+	uint32_t text_at, text_len;  /* into memo.text */
 	uint32_t first, nids;        /* into memo.ids */
 	uint32_t nlines, unknown;
-	uint32_t state;              /* memo_state() of the read */
+	uint32_t state;              /* of the read: java (0, 1) in an open sample; 2: none open */
+	uint32_t same_start;         /* the next body of its start chain (index + 1; 0: none) */
+};
+
+struct memo_slot {
+	uint64_t hash;               /* of the whole body and its state */
+	uint32_t body;               /* index + 1 into memo.body; 0: empty */
 };
 
 /* Where few bodies repeat (a system-wide recording full of unique
@@ -69,7 +83,10 @@ struct memo_slot {
 
 struct body_memo {
 	struct memo_slot *slot;
-	size_t cap, n;
+	size_t cap, n;               /* slots (a power of two), bodies */
+	struct memo_body *body;
+	size_t body_cap;
+	uint32_t *start;             /* cap chain heads by start hash (index + 1; 0: none) */
 	uint32_t *ids;
 	size_t nids, ids_cap;
 	char *text;
@@ -270,6 +287,8 @@ void fold_free(struct fold *f)
 	free(f->plain[0]);
 	free(f->plain[1]);
 	free(f->memo.slot);
+	free(f->memo.body);
+	free(f->memo.start);
 	free(f->memo.ids);
 	free(f->memo.text);
 	free(f->lines.slot);
@@ -1090,8 +1109,10 @@ void fold_line(struct fold *f, const char *line, size_t len, const char *file, u
 
 static void memo_clear(struct body_memo *m)
 {
-	if (m->slot)
+	if (m->slot) {
 		memset(m->slot, 0, m->cap * sizeof(*m->slot));
+		memset(m->start, 0, m->cap * sizeof(*m->start));
+	}
 	m->n = 0;
 	m->nids = 0;
 	m->ntext = 0;
@@ -1105,12 +1126,74 @@ static struct memo_slot *memo_find(struct body_memo *m, uint64_t hash, const cha
 	size_t mask = m->cap - 1;
 	for (size_t i = hash & mask;; i = (i + 1) & mask) {
 		struct memo_slot *s = &m->slot[i];
-		if (!s->text_len)
+		if (!s->body)
 			return s;
-		if (s->hash == hash && s->text_len == len && s->state == state &&
-		    memcmp(m->text + s->text_at, body, len) == 0)
+		const struct memo_body *b = &m->body[s->body - 1];
+		if (s->hash == hash && b->text_len == len && b->state == state &&
+		    memcmp(m->text + b->text_at, body, len) == 0)
 			return s;
 	}
+}
+
+/* The hash that chains a body read in this state by its first MEMO_START
+ * bytes (p has as many). */
+static uint32_t memo_start_key(const char *p, uint32_t state)
+{
+	uint64_t k = (td_swar_load(p) * 0x9e3779b97f4a7c15u) ^ (td_swar_load(p + 8) * 0xc2b2ae3d27d4eb4fu) ^
+		     (td_swar_load(p + 16) * 0x165667b19e3779f9u) ^ (td_swar_load(p + 24) * 0xd6e8feb86659fd93u) ^ state;
+	return (uint32_t)(k >> 32) ^ (uint32_t)k;
+}
+
+/* Puts body i (index + 1) first in the chain of start key k. */
+static void memo_chain(struct body_memo *m, uint32_t k, uint32_t i)
+{
+	uint32_t *head = &m->start[k & (m->cap - 1)];
+	m->body[i - 1].same_start = *head;
+	*head = i;
+}
+
+/* Moves body i (index + 1), met MEMO_TRIES * 4 bodies or fewer into the
+ * chain of start key k, to its front; further in, it stays where it is. */
+static void __attribute__((noinline)) memo_to_front(struct body_memo *m, uint32_t k, uint32_t i)
+{
+	uint32_t *head = &m->start[k & (m->cap - 1)];
+	uint32_t *at = head;
+	for (unsigned steps = 0; *at && steps < MEMO_TRIES * 4; steps++, at = &m->body[*at - 1].same_start) {
+		if (*at == i) {
+			*at = m->body[i - 1].same_start;
+			m->body[i - 1].same_start = *head;
+			*head = i;
+			return;
+		}
+	}
+}
+
+/* The body at p (read in this state; [p, end) holds more than MEMO_START
+ * bytes) among the first MEMO_TRIES of its start chain, moved to the
+ * front; NULL if none. A stored body is the one at p when its bytes are
+ * p's and a newline follows them within [p, end): its text starts with a
+ * blank, ends with its one newline followed by another (body_length()
+ * found it so), so body_length(p, end) would end the body there too. */
+static const struct memo_body *__attribute__((noinline)) memo_by_start(struct body_memo *m, uint32_t k, const char *p, const char *end,
+					     uint32_t state)
+{
+	uint32_t *head = &m->start[k & (m->cap - 1)];
+	size_t room = (size_t)(end - p);
+	uint32_t *at = head;
+	for (unsigned tries = 0; *at && tries < MEMO_TRIES; tries++, at = &m->body[*at - 1].same_start) {
+		uint32_t i = *at;
+		struct memo_body *b = &m->body[i - 1];
+		if (b->state != state || b->text_len >= room || p[b->text_len] != '\n' ||
+		    memcmp(m->text + b->text_at, p, b->text_len) != 0)
+			continue;
+		if (at != head) {
+			*at = b->same_start;
+			b->same_start = *head;
+			*head = i;
+		}
+		return b;
+	}
+	return NULL;
 }
 
 static void memo_grow(struct body_memo *m)
@@ -1119,30 +1202,40 @@ static void memo_grow(struct body_memo *m)
 	size_t old_cap = m->cap;
 	m->cap = old_cap ? old_cap * 2 : 1024;
 	m->slot = td_calloc(m->cap, sizeof(*m->slot));
-	TD_REHASH(m->slot, m->cap, old, old_cap, text_len, hash);
+	TD_REHASH(m->slot, m->cap, old, old_cap, body, hash);
 	free(old);
+	/* the chains again, from the bodies' starts, the last stored first */
+	free(m->start);
+	m->start = td_calloc(m->cap, sizeof(*m->start));
+	for (uint32_t i = 0; i < m->n; i++) {
+		const struct memo_body *b = &m->body[i];
+		memo_chain(m, memo_start_key(m->text + b->text_at, b->state), i + 1);
+	}
 }
 
 /* Remembers ids[0..n) as what this body, read in this state, pushes. */
 static void memo_put(struct body_memo *m, uint64_t hash, const char *body, size_t len, uint32_t state,
 		     const uint32_t *ids, size_t n, unsigned long nlines, uint64_t unknown)
 {
-	if (!len || len > MEMO_MAX_TEXT / 4 || n > MEMO_MAX_IDS / 4 || nlines > UINT32_MAX)
+	if (len < MEMO_START || len > MEMO_MAX_TEXT / 4 || n > MEMO_MAX_IDS / 4 || nlines > UINT32_MAX)
 		return;
 	if (m->n >= MEMO_MAX_BODIES || m->nids + n > MEMO_MAX_IDS || m->ntext + len > MEMO_MAX_TEXT)
 		memo_clear(m);
+	TD_ALLOC_GROW(m->body, m->n + 1, m->body_cap);
 	if (2 * (m->n + 1) > m->cap)
 		memo_grow(m);
 	struct memo_slot *s = memo_find(m, hash, body, len, state);
-	if (s->text_len)
+	if (s->body)
 		return;
 	TD_ALLOC_GROW(m->ids, m->nids + n, m->ids_cap);
 	TD_ALLOC_GROW(m->text, m->ntext + len, m->text_cap);
 	if (n)
 		memcpy(m->ids + m->nids, ids, n * sizeof(*ids));
 	memcpy(m->text + m->ntext, body, len);
-	*s = (struct memo_slot){ hash, (uint32_t)m->ntext, (uint32_t)len, (uint32_t)m->nids, (uint32_t)n,
-				 (uint32_t)nlines, (uint32_t)unknown, state };
+	m->body[m->n] = (struct memo_body){ (uint32_t)m->ntext, (uint32_t)len, (uint32_t)m->nids, (uint32_t)n,
+					    (uint32_t)nlines, (uint32_t)unknown, state, 0 };
+	*s = (struct memo_slot){ hash, (uint32_t)(m->n + 1) };
+	memo_chain(m, memo_start_key(body, state), (uint32_t)(m->n + 1));
 	m->nids += n;
 	m->ntext += len;
 	m->n++;
@@ -1228,6 +1321,87 @@ static inline enum line_kind text_line(struct fold *f, const char *p, size_t ln,
 	return fold_one(f, p, len, file, lineno);
 }
 
+/* After a header line, at p: the sample's body through the memo (its
+ * frame ids pushed, *lineno moved past its lines) when it was met before,
+ * else read line by line and remembered. Returns where reading goes on
+ * (p itself when it finds no body to look up). The memo not resting. Out of
+ * fold_text's line loop, which it would slow down inline. */
+static const char *__attribute__((noinline)) memo_fold_body(struct fold *f, const char *p, const char *end,
+							 const char *file, unsigned long *lineno_at)
+{
+	struct body_memo *m = &f->memo;
+	/* what a body does depends on its bytes and on whether a sample
+	 * is open (its lines are folded or ignored) and java (names) */
+	bool open = f->in_sample;
+	uint32_t state = open ? f->java : 2;
+	if ((size_t)(end - p) <= MEMO_START || (*p != ' ' && *p != '\t'))
+		return p;
+	uint32_t start = memo_start_key(p, state);
+	const struct memo_body *s = m->n ? memo_by_start(m, start, p, end, state) : NULL;
+	size_t body = 0;
+	uint64_t hash = 0;
+	if (!s) {
+		body = body_length(p, end);
+		if (!body)
+			return p;
+		hash = XXH3_64bits_withSeed(p, body, state);
+		const struct memo_slot *slot = m->cap ? memo_find(m, hash, p, body, state) : NULL;
+		if (slot && slot->body) {
+			s = &m->body[slot->body - 1];
+			memo_to_front(m, start, slot->body);
+		}
+	}
+	bool hit = s != NULL;
+	if (++m->lookups == MEMO_PERIOD) {
+		if ((m->hits + hit) * 2 < m->lookups) {
+			uint32_t periods = m->rest_periods ? m->rest_periods : MEMO_REST;
+			m->rest = periods * MEMO_PERIOD;
+			m->rest_periods = periods * 2 + 1 < MEMO_REST_MAX ? periods * 2 + 1 : MEMO_REST_MAX;
+		} else {
+			m->rest_periods = 0;
+		}
+		m->lookups = m->hits = 0;
+	} else {
+		m->hits += hit;
+	}
+	if (hit) {
+		for (uint32_t i = 0; i < s->nids; i++)
+			vec_push(&f->frames, m->ids[s->first + i]);
+		f->frames_total += s->nids;
+		f->frames_unknown += s->unknown;
+		*lineno_at += s->nlines;
+		return p + s->text_len;
+	}
+	/* a miss: the lines one by one, remembered if each was a frame */
+	unsigned long lineno = *lineno_at;
+	const char *stop = p + body;
+	size_t from = f->frames.n;
+	uint64_t unknown = f->frames_unknown;
+	unsigned long lines = 0;
+	bool frames_only = true;
+	enum line_kind want = open ? LINE_FRAME : LINE_IGNORED;
+	while (p < stop) {
+		lines++;
+		size_t ln;
+		if (f->last_rec && f->in_sample && (ln = predicted_line(f, p, stop))) {
+			frames_only &= want == LINE_FRAME;
+			lineno++;
+			p += ln + 1;
+			continue;
+		}
+		const char *nl = memchr(p, '\n', (size_t)(stop - p));
+		ln = (size_t)(nl - p);
+		size_t len = ln && p[ln - 1] == '\r' ? ln - 1 : ln;
+		frames_only &= text_line(f, p, ln, len, true, file, lineno++) == want;
+		p = nl + 1;
+	}
+	if (frames_only && f->in_sample == open && f->frames.n >= from)
+		memo_put(m, hash, stop - body, body, state, f->frames.v + from, f->frames.n - from,
+			 lines, f->frames_unknown - unknown);
+	*lineno_at = lineno;
+	return p;
+}
+
 size_t fold_text(struct fold *f, const char *p, size_t n, const char *file, unsigned long lineno)
 {
 	const char *end = p + n;
@@ -1248,66 +1422,11 @@ size_t fold_text(struct fold *f, const char *p, size_t n, const char *file, unsi
 			continue;
 		if (kind != LINE_HEADER || !f->memo_on)
 			continue;
-		struct body_memo *m = &f->memo;
-		if (m->rest) {
-			m->rest--;
+		if (f->memo.rest) {
+			f->memo.rest--;
 			continue;
 		}
-		size_t body = body_length(p, end);
-		if (!body)
-			continue;
-		/* what a body does depends on its bytes and on whether a sample
-		 * is open (its lines are folded or ignored) and java (names) */
-		bool open = f->in_sample;
-		uint32_t state = open ? f->java : 2;
-		uint64_t hash = XXH3_64bits_withSeed(p, body, state);
-		struct memo_slot *s = m->cap ? memo_find(m, hash, p, body, state) : NULL;
-		bool hit = s && s->text_len;
-		if (++m->lookups == MEMO_PERIOD) {
-			if ((m->hits + hit) * 2 < m->lookups) {
-				uint32_t periods = m->rest_periods ? m->rest_periods : MEMO_REST;
-				m->rest = periods * MEMO_PERIOD;
-				m->rest_periods = periods * 2 + 1 < MEMO_REST_MAX ? periods * 2 + 1 : MEMO_REST_MAX;
-			} else {
-				m->rest_periods = 0;
-			}
-			m->lookups = m->hits = 0;
-		} else {
-			m->hits += hit;
-		}
-		if (hit) {
-			for (uint32_t i = 0; i < s->nids; i++)
-				vec_push(&f->frames, m->ids[s->first + i]);
-			f->frames_total += s->nids;
-			f->frames_unknown += s->unknown;
-			lineno += s->nlines;
-			p += body;
-			continue;
-		}
-		/* a miss: the lines one by one, remembered if each was a frame */
-		const char *stop = p + body;
-		size_t from = f->frames.n;
-		uint64_t unknown = f->frames_unknown;
-		unsigned long lines = 0;
-		bool frames_only = true;
-		enum line_kind want = open ? LINE_FRAME : LINE_IGNORED;
-		while (p < stop) {
-			lines++;
-			if (f->last_rec && f->in_sample && (ln = predicted_line(f, p, stop))) {
-				frames_only &= want == LINE_FRAME;
-				lineno++;
-				p += ln + 1;
-				continue;
-			}
-			nl = memchr(p, '\n', (size_t)(stop - p));
-			ln = (size_t)(nl - p);
-			len = ln && p[ln - 1] == '\r' ? ln - 1 : ln;
-			frames_only &= text_line(f, p, ln, len, true, file, lineno++) == want;
-			p = nl + 1;
-		}
-		if (frames_only && f->in_sample == open && f->frames.n >= from)
-			memo_put(m, hash, stop - body, body, state, f->frames.v + from, f->frames.n - from,
-				 lines, f->frames_unknown - unknown);
+		p = memo_fold_body(f, p, end, file, &lineno);
 	}
 	return lineno - first;
 }

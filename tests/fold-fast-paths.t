@@ -169,6 +169,44 @@ for opts in "" "--all --addrs" "--perl-compat"; do
 done
 ok "$fails" "frame-line text caches equal TD_PLAIN=1 on rewritten frame lines (addresses, symbols, CRs, blanks, java roots)"
 [ -s "$T_TMP/fails-lines" ] && sed 's/^/# /' "$T_TMP/fails-lines"
+# the body memo's start chains: many bodies sharing their first lines
+# (chains longer than those compared before the body's hash is asked,
+# met in changing orders), a body that starts another one and stops a
+# line short of it, bodies shorter than a chain's start, the same bodies
+# in a java sample and in one of an event not kept, and a body cut by the
+# end of the input
+awk 'BEGIN {
+	srand(11)
+	for (r = 0; r < 400; r++) {
+		k = int(rand() * 40)
+		comm = (r % 5 == 3) ? "java" : "sh"
+		ev = (r % 7 == 4) ? "page-faults" : "cpu-clock"
+		printf "%s %d %d.%06d: 1 %s:\n", comm, 10 + r % 3, r, r, ev
+		print "\t    7f0000001000 leaf_function_shared+0x10 (/usr/lib/libshared.so)"
+		print "\t    7f0000002000 middle_function_shared+0x20 (/usr/lib/libshared.so)"
+		if (k < 30)
+			printf "\t    7f00000%05x caller_%d+0x%x (/usr/lib/libshared.so)\n", k, k, k
+		if (k % 4 == 0)
+			print "\t    7f0000003000 root+0x1 (/usr/bin/app)"
+		print ""
+		printf "sh 20 %d.5: 1 cpu-clock:\n", r
+		printf "\t%x f%d (m)\n", k % 3, k % 3
+		print ""
+	}
+	print "sh 21 999.0: 1 cpu-clock:"
+	print "\t    7f0000001000 leaf_function_shared+0x10 (/usr/lib/libshared.so)"
+	printf "\t    7f0000002000 middle_function_shared+0x20 (/usr/lib/libshared.so)"
+}' >"$T_TMP/synthetic-chains.txt"
+fails=0
+for j in 1 2; do
+	for opts in "" "--pid --addrs"; do
+		# shellcheck disable=SC2086
+		compare "synthetic-chains -j$j $opts" -j$j $opts "$T_TMP/synthetic-chains.txt" >>"$T_TMP/fails-chains" ||
+			fails=$((fails + 1))
+	done
+done
+ok "$fails" "memo start chains (shared starts, a body ending a line short of another, short bodies, java, events not kept, a cut body) equal TD_PLAIN=1"
+[ -s "$T_TMP/fails-chains" ] && sed 's/^/# /' "$T_TMP/fails-chains"
 # the body memo's schedule and the line keys' sampled hash: first the
 # captures with each sample's first frame line at an address of its own
 # (no body repeats: the memo rests after a period of lookups that miss) and
