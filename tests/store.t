@@ -174,10 +174,14 @@ for r in rows:
 	# rederive from the kept captures: nothing changes; a damaged value is put right
 	run_tool "$T_TMP/o" "$T_TMP/e" "$S" rederive --db "$db"
 	grep -q "runs rederived, 0 values changed" "$T_TMP/e"; ok $? "$name: rederive: 0 values changed ($(cat "$T_TMP/e"))"
-	$sql "$db" "UPDATE metrics SET value = value + 1 WHERE name = 'ipc'"
+	# ipc comes with the Zen 4 capture from ../shared; the software-event
+	# captures of testdata/ have a page-fault rate
+	dmg=page_faults_per_s
+	[ -f "$Z4" ] && dmg=ipc
+	$sql "$db" "UPDATE metrics SET value = value + 1 WHERE name = '$dmg'"
 	run_tool "$T_TMP/o" "$T_TMP/e" "$S" rederive --db "$db"
-	grep -q "ipc: 1.945 -> 0.945" "$T_TMP/o" 2>/dev/null || grep -q "ipc: .* -> " "$T_TMP/o"
-	ok $? "$name: rederive reports the value it puts right"
+	grep -q "ipc: 1.945 -> 0.945" "$T_TMP/o" 2>/dev/null || grep -q "$dmg: .* -> " "$T_TMP/o"
+	ok $? "$name: rederive reports the value it puts right ($dmg)"
 	run_tool "$T_TMP/o" "$T_TMP/e" "$S" rederive --db "$db"
 	grep -q "0 values changed" "$T_TMP/e"; ok $? "$name: and then nothing changes"
 
