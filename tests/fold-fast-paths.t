@@ -27,6 +27,19 @@ cat "$T_TMP/all.txt" "$T_TMP/all.txt" "$T_TMP/all.txt" >"$T_TMP/all3.txt"
 sed 's/$/\r/' "$T_TMP/all.txt" >"$T_TMP/all-crlf.txt"
 
 compare() { same_as_plain "$1" "$F" "${@:2}"; }   # compare DESCRIPTION ARGS...
+# differing NAME FILE LOG OPTS...: compare FILE at -j1 and -j2 with each of
+# OPTS ("" for none), what differs into LOG; prints how many runs differ
+differing() {
+	local name=$1 file=$2 log=$3 n=0 opts j
+	shift 3
+	for opts in "$@"; do
+		for j in 1 2; do
+			# shellcheck disable=SC2086
+			compare "$name -j$j $opts" -j$j $opts "$file" >>"$log" || n=$((n + 1))
+		done
+	done
+	echo "$n"
+}
 # in_byte_order FILE DESCRIPTION: td-fold FILE's stacks come in LC_ALL=C order
 in_byte_order() {
 	run_to "$T_TMP/order" "$F" "$1"
@@ -160,13 +173,7 @@ awk '/^[ \t]/ {
 }
 /^[^ \t#]/ && /:/ { h++; if (h % 4 == 0) sub(/^[^ ]+/, "java") }
 { print }' "$T_TMP/all.txt" >"$T_TMP/synthetic-frames.txt"
-fails=0
-for opts in "" "--all --addrs" "--perl-compat"; do
-	for j in 1 2; do
-		# shellcheck disable=SC2086
-		compare "synthetic-frames -j$j $opts" -j$j $opts "$T_TMP/synthetic-frames.txt" >>"$T_TMP/fails-lines" || fails=$((fails + 1))
-	done
-done
+fails=$(differing synthetic-frames "$T_TMP/synthetic-frames.txt" "$T_TMP/fails-lines" "" "--all --addrs" "--perl-compat")
 ok "$fails" "frame-line text caches equal TD_PLAIN=1 on rewritten frame lines (addresses, symbols, CRs, blanks, java roots)"
 [ -s "$T_TMP/fails-lines" ] && sed 's/^/# /' "$T_TMP/fails-lines"
 # the body memo's start chains: many bodies sharing their first lines
@@ -197,14 +204,7 @@ awk 'BEGIN {
 	print "\t    7f0000001000 leaf_function_shared+0x10 (/usr/lib/libshared.so)"
 	printf "\t    7f0000002000 middle_function_shared+0x20 (/usr/lib/libshared.so)"
 }' >"$T_TMP/synthetic-chains.txt"
-fails=0
-for j in 1 2; do
-	for opts in "" "--pid --addrs"; do
-		# shellcheck disable=SC2086
-		compare "synthetic-chains -j$j $opts" -j$j $opts "$T_TMP/synthetic-chains.txt" >>"$T_TMP/fails-chains" ||
-			fails=$((fails + 1))
-	done
-done
+fails=$(differing synthetic-chains "$T_TMP/synthetic-chains.txt" "$T_TMP/fails-chains" "" "--pid --addrs")
 ok "$fails" "memo start chains (shared starts, a body ending a line short of another, short bodies, java, events not kept, a cut body) equal TD_PLAIN=1"
 [ -s "$T_TMP/fails-chains" ] && sed 's/^/# /' "$T_TMP/fails-chains"
 # the body memo's schedule and the line keys' sampled hash: first the
@@ -254,13 +254,7 @@ awk 'BEGIN {
 		printf "\t%x main+0x1 (/usr/bin/q)\n\n", 64 + k % 2
 	}
 }' >"$T_TMP/synthetic-records.txt"
-fails=0
-for opts in "" "--kernel" "--all --addrs"; do
-	for j in 1 2; do
-		# shellcheck disable=SC2086
-		compare "synthetic-records -j$j $opts" -j$j $opts "$T_TMP/synthetic-records.txt" >>"$T_TMP/fails-records" || fails=$((fails + 1))
-	done
-done
+fails=$(differing synthetic-records "$T_TMP/synthetic-records.txt" "$T_TMP/fails-records" "" "--kernel" "--all --addrs")
 ok "$fails" "line records (unknown and known single names, keys sharing a line hash) equal TD_PLAIN=1 (-j1, -j2; --kernel, --all --addrs)"
 [ -s "$T_TMP/fails-records" ] && sed 's/^/# /' "$T_TMP/fails-records"
 grep -q "frames are \[unknown\]" "$T_TMP/plain.err"
