@@ -485,12 +485,7 @@ static const struct cached_frame *frame_names(struct fold *f, const struct scrip
 
 static void __attribute__((noinline)) stacks_grow(struct stack_table *t)
 {
-	struct stack_slot *old = t->slot;
-	uint32_t nold = t->nslots;
-	t->nslots = nold ? nold * 2 : 4096;
-	t->slot = td_calloc(t->nslots, sizeof(*t->slot));
-	TD_REHASH(t->slot, t->nslots, old, nold, at, hash);
-	free(old);
+	TD_TABLE_DOUBLE(t->slot, t->nslots, 4096, at, hash);
 }
 
 /* A new stack in slot s (empty). */
@@ -763,12 +758,7 @@ static inline uint32_t line_hash(struct td_span sym, struct td_span dso, uint32_
 
 static void line_table_grow(struct line_table *t)
 {
-	uint32_t nold = t->nslots;
-	struct line_slot *old = t->slot;
-	t->nslots = nold ? 2 * nold : 1024;
-	t->slot = td_calloc(t->nslots, sizeof(*t->slot));
-	TD_REHASH(t->slot, t->nslots, old, nold, rec, hash);
-	free(old);
+	TD_TABLE_DOUBLE(t->slot, t->nslots, 1024, rec, hash);
 }
 
 /* A record for the key at slot i (empty), pushing cache entry frame;
@@ -1152,6 +1142,18 @@ static void memo_chain(struct body_memo *m, uint32_t k, uint32_t i)
 	*head = i;
 }
 
+/* Moves the body *at links to (at: a link of the chain that starts at
+ * head) to the chain's front. */
+static void memo_splice_front(struct body_memo *m, uint32_t *head, uint32_t *at)
+{
+	uint32_t i = *at;
+	if (at == head)
+		return;
+	*at = m->body[i - 1].same_start;
+	m->body[i - 1].same_start = *head;
+	*head = i;
+}
+
 /* Moves body i (index + 1), met MEMO_TRIES * 4 bodies or fewer into the
  * chain of start key k, to its front; further in, it stays where it is. */
 static void __attribute__((noinline)) memo_to_front(struct body_memo *m, uint32_t k, uint32_t i)
@@ -1160,9 +1162,7 @@ static void __attribute__((noinline)) memo_to_front(struct body_memo *m, uint32_
 	uint32_t *at = head;
 	for (unsigned steps = 0; *at && steps < MEMO_TRIES * 4; steps++, at = &m->body[*at - 1].same_start) {
 		if (*at == i) {
-			*at = m->body[i - 1].same_start;
-			m->body[i - 1].same_start = *head;
-			*head = i;
+			memo_splice_front(m, head, at);
 			return;
 		}
 	}
@@ -1186,11 +1186,7 @@ static const struct memo_body *__attribute__((noinline)) memo_by_start(struct bo
 		if (b->state != state || b->text_len >= room || p[b->text_len] != '\n' ||
 		    memcmp(m->text + b->text_at, p, b->text_len) != 0)
 			continue;
-		if (at != head) {
-			*at = b->same_start;
-			b->same_start = *head;
-			*head = i;
-		}
+		memo_splice_front(m, head, at);
 		return b;
 	}
 	return NULL;
@@ -1198,12 +1194,7 @@ static const struct memo_body *__attribute__((noinline)) memo_by_start(struct bo
 
 static void memo_grow(struct body_memo *m)
 {
-	struct memo_slot *old = m->slot;
-	size_t old_cap = m->cap;
-	m->cap = old_cap ? old_cap * 2 : 1024;
-	m->slot = td_calloc(m->cap, sizeof(*m->slot));
-	TD_REHASH(m->slot, m->cap, old, old_cap, body, hash);
-	free(old);
+	TD_TABLE_DOUBLE(m->slot, m->cap, 1024, body, hash);
 	/* the chains again, from the bodies' starts, the last stored first */
 	free(m->start);
 	m->start = td_calloc(m->cap, sizeof(*m->start));
@@ -1324,8 +1315,9 @@ static inline enum line_kind text_line(struct fold *f, const char *p, size_t ln,
 /* After a header line, at p: the sample's body through the memo (its
  * frame ids pushed, *lineno moved past its lines) when it was met before,
  * else read line by line and remembered. Returns where reading goes on
- * (p itself when it finds no body to look up). The memo not resting. Out of
- * fold_text's line loop, which it would slow down inline. */
+ * (p itself when it finds no body to look up). Called while the memo is
+ * not resting; out of fold_text's line loop, which it would slow down
+ * inline. */
 static const char *__attribute__((noinline)) memo_fold_body(struct fold *f, const char *p, const char *end,
 							 const char *file, unsigned long *lineno_at)
 {

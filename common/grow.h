@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include "common/diag.h"
 
 /* The capacity to grow cap to for need elements of elem bytes. */
@@ -55,21 +56,26 @@ static inline void *td_realloc_array(void *p, size_t n, size_t elem)
 		}                                                                            \
 	} while (0)
 
-/* The used slots of an open-addressed table (linear probing, a power-of-
- * two count of slots) put into `to`, ncap zeroed slots: a slot is used
- * when its field `used` is non-zero, and starts its probe at the low bits
- * of its field `hash`. For a table's grow; `from` stays the caller's. */
-#define TD_REHASH(to, ncap, from, nfrom, used, hash)                                         \
+/* Doubles an open-addressed table (linear probing, a power-of-two count
+ * of slots; `first` slots when it has none yet) and puts its used slots
+ * back: a slot is used when its field `used` is non-zero, and starts its
+ * probe at the low bits of its field `hash`. */
+#define TD_TABLE_DOUBLE(slots, nslots, first, used, hash)                                    \
 	do {                                                                                 \
-		size_t td_rehash_mask_ = (size_t)(ncap) - 1;                                 \
-		for (size_t td_rehash_k_ = 0; td_rehash_k_ < (size_t)(nfrom); td_rehash_k_++) { \
-			if (!(from)[td_rehash_k_].used)                                      \
+		__typeof__(slots) td_old_ = (slots);                                         \
+		size_t td_nold_ = (size_t)(nslots);                                          \
+		(nslots) = td_nold_ ? 2 * td_nold_ : (first);                                \
+		(slots) = td_calloc((size_t)(nslots), sizeof(*(slots)));                     \
+		size_t td_mask_ = (size_t)(nslots) - 1;                                      \
+		for (size_t td_k_ = 0; td_k_ < td_nold_; td_k_++) {                          \
+			if (!td_old_[td_k_].used)                                            \
 				continue;                                                    \
-			size_t td_rehash_i_ = (size_t)(from)[td_rehash_k_].hash & td_rehash_mask_; \
-			while ((to)[td_rehash_i_].used)                                      \
-				td_rehash_i_ = (td_rehash_i_ + 1) & td_rehash_mask_;         \
-			(to)[td_rehash_i_] = (from)[td_rehash_k_];                           \
+			size_t td_i_ = (size_t)td_old_[td_k_].hash & td_mask_;               \
+			while ((slots)[td_i_].used)                                          \
+				td_i_ = (td_i_ + 1) & td_mask_;                              \
+			(slots)[td_i_] = td_old_[td_k_];                                     \
 		}                                                                            \
+		free(td_old_);                                                               \
 	} while (0)
 
 #endif

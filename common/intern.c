@@ -99,12 +99,7 @@ static struct slot *find_slot(const struct td_intern *t, uint64_t h, const char 
 
 static void grow(struct td_intern *t)
 {
-	struct slot *old = t->slots;
-	uint32_t nold = t->nslots;
-	t->nslots *= 2;
-	t->slots = td_calloc(t->nslots, sizeof(*t->slots));
-	TD_REHASH(t->slots, t->nslots, old, nold, str, hash);
-	free(old);
+	TD_TABLE_DOUBLE(t->slots, t->nslots, 1024, str, hash);     /* never empty: td_intern_new sized it */
 }
 
 uint32_t td_intern(struct td_intern *t, const char *s, size_t len)
