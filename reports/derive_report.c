@@ -214,7 +214,7 @@ static bool shows_exact(double conf) { return conf >= 99.995 && conf <= 100.005;
 static void view_row(struct derive_report *r, const struct derive_set *ds, const struct derive_value *v)
 {
 	struct td_table *t = r->view;
-	char iv[48], num[48], scope[400], verdict[64], conf[48];
+	char iv[48], num[48], scope[400], verdict[128], conf[64];
 	const char *ivt = ds->interval >= 0 ? num_text(iv, ds->interval, 9) : NULL;
 	td_table_row(t);
 	snprintf(scope, sizeof scope, "%s%s%s", ivt ? ivt : "", ivt ? " " : "", ds->scope);
