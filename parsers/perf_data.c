@@ -92,7 +92,7 @@ struct pd_src {
 	const unsigned char *mem;
 	struct td_input *in;
 	bool own_in, eof;
-	bool no_pins;                     /* td_plain(): perf_data_pin keeps nothing of a window */
+	bool plain;                       /* td_plain(): no window is pinned, no sample read as a fixed layout */
 	struct pd_pin *chunk;             /* the window's buffer (not SRC_MEM) */
 	struct pd_pin *free_chunks;       /* unpinned buffers for the next windows */
 	int nfree;
@@ -114,6 +114,8 @@ struct pd_src {
 	int *hval;
 	size_t hcap, hcount;
 	int id_pos;                       /* 1 + where a sample's id is, -1 none, 0 not known yet */
+	struct layout *layouts;           /* per event, worked out on its first sample */
+	int nlayouts;
 	/* decoded arrays of the current sample (a record is at most 64 KiB, so
 	 * at most the _MAX elements), grown as samples need them */
 	uint64_t *cc;
@@ -751,7 +753,7 @@ static struct perf_data *new_reader(const char *name, enum src_kind kind)
 		d->src->wcap = WINDOW;
 		d->src->win = d->src->chunk->buf;
 	}
-	d->src->no_pins = td_plain();
+	d->src->plain = td_plain();
 	return d;
 }
 
@@ -953,6 +955,7 @@ void perf_data_close(struct perf_data *d)
 			s->free_chunks = c->next;
 			free(c);
 		}
+		free(s->layouts);
 		free(s->hkey);
 		free(s->hval);
 		free(s);
@@ -996,6 +999,86 @@ static uint64_t bits(const struct perf_data *d, uint64_t v, int o, int w)
 	return (d->swapped ? v >> (64 - o - w) : v >> o) & ((1ULL << w) - 1);
 }
 
+/* The layout most samples have (perf record -g, -a): 8-byte words of
+ * fixed fields, then maybe a callchain, no other field. A sample of such
+ * an event, in this machine's byte order, is read by each field's word
+ * index instead of a test per field (decode_fixed). */
+#define FIXED_FIELDS (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+		      PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
+enum { W_IP, W_TID, W_TIME, W_ADDR, W_ID, W_STREAM_ID, W_CPU, W_PERIOD, NW };
+struct layout {
+	bool known, fixed;                /* worked out; fixed: decode_fixed reads it */
+	uint8_t nwords;                   /* fixed words, before the callchain if any */
+	uint8_t word[NW];                 /* each field's word; nwords (a zero word) when absent */
+};
+
+static const struct layout *layout_of(struct perf_data *d, int attr)
+{
+	struct pd_src *s = d->src;
+	if (attr >= s->nlayouts) {
+		int n = d->nattrs > attr ? d->nattrs : attr + 1;
+		s->layouts = td_realloc(s->layouts, (size_t)n * sizeof *s->layouts);
+		memset(s->layouts + s->nlayouts, 0, (size_t)(n - s->nlayouts) * sizeof *s->layouts);
+		s->nlayouts = n;
+	}
+	struct layout *l = &s->layouts[attr];
+	if (l->known)
+		return l;
+	uint64_t st = d->attrs[attr].attr.sample_type;
+	l->known = true;
+	l->fixed = !d->swapped && !s->plain && !(st & ~(FIXED_FIELDS | PERF_SAMPLE_CALLCHAIN));
+	/* the order of the fields in a sample */
+	static const uint64_t bit[] = { PERF_SAMPLE_IDENTIFIER, PERF_SAMPLE_IP, PERF_SAMPLE_TID, PERF_SAMPLE_TIME,
+					PERF_SAMPLE_ADDR, PERF_SAMPLE_ID, PERF_SAMPLE_STREAM_ID, PERF_SAMPLE_CPU,
+					PERF_SAMPLE_PERIOD };
+	static const int field[] = { W_ID, W_IP, W_TID, W_TIME, W_ADDR, W_ID, W_STREAM_ID, W_CPU, W_PERIOD };
+	uint8_t w = 0;
+	for (int f = 0; f < NW; f++)
+		l->word[f] = 0xff;
+	for (size_t i = 0; i < sizeof bit / sizeof *bit; i++)
+		if (st & bit[i])
+			l->word[field[i]] = w++;          /* ID after IDENTIFIER: the id is the later one */
+	l->nwords = w;
+	for (int f = 0; f < NW; f++)
+		if (l->word[f] == 0xff)
+			l->word[f] = w;
+	return l;
+}
+
+/* A sample of a fixed layout; false when it does not fit (or its
+ * callchain would need a copy): decode_sample reads it then. */
+static bool decode_fixed(const struct layout *l, const struct perf_event_attr *a, const unsigned char *p, size_t n,
+			 struct pd_sample *s)
+{
+	uint64_t w[NW + 2];
+	size_t at = 8u * l->nwords;
+	if (n < at)
+		return false;
+	memcpy(w, p, at);
+	w[l->nwords] = 0;
+	s->ip = w[l->word[W_IP]];
+	s->pid = (uint32_t)w[l->word[W_TID]];          /* u32 pid, u32 tid: this machine's order */
+	s->tid = (uint32_t)(w[l->word[W_TID]] >> 32);
+	s->time = w[l->word[W_TIME]];
+	s->addr = w[l->word[W_ADDR]];
+	s->id = w[l->word[W_ID]];
+	s->stream_id = w[l->word[W_STREAM_ID]];
+	s->cpu = (uint32_t)w[l->word[W_CPU]];
+	s->period = s->sample_type & PERF_SAMPLE_PERIOD ? w[l->word[W_PERIOD]] : a->sample_period;
+	if (s->sample_type & PERF_SAMPLE_CALLCHAIN) {
+		if (n - at < 8)
+			return false;
+		uint64_t nr;
+		memcpy(&nr, p + at, 8);
+		at += 8;
+		if (nr > (n - at) / 8 || ((uintptr_t)(p + at) & 7))
+			return false;
+		s->callchain = (const uint64_t *)(const void *)(p + at);
+		s->nr_callchain = nr;
+	}
+	return true;
+}
+
 /* attr: the sample's event, as sample_attr finds it */
 static bool decode_sample(struct perf_data *d, const unsigned char *p, size_t n, struct pd_sample *s, int attr)
 {
@@ -1004,6 +1087,14 @@ static bool decode_sample(struct perf_data *d, const unsigned char *p, size_t n,
 	s->attr = attr;
 	if (s->attr < 0)
 		return false;
+	const struct layout *l = layout_of(d, attr);
+	if (l->fixed) {
+		s->sample_type = d->attrs[attr].attr.sample_type;
+		if (decode_fixed(l, &d->attrs[attr].attr, p, n, s))
+			return true;
+		memset(s, 0, sizeof(*s));             /* the long way, as if never begun */
+		s->attr = attr;
+	}
 	const struct perf_event_attr *a = &d->attrs[s->attr].attr;
 	uint64_t st = a->sample_type, v;
 	size_t at = 0;
@@ -1535,7 +1626,7 @@ struct pd_pin *perf_data_pin(struct perf_data *d, const struct pd_record *rec)
 		return NULL;
 	if (s->kind == SRC_MEM)
 		return &s->mem_pin;
-	if (s->kind != SRC_FD || s->no_pins)
+	if (s->kind != SRC_FD || s->plain)
 		return NULL;
 	s->chunk->pins++;
 	return s->chunk;

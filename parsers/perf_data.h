@@ -13,7 +13,11 @@
  * Two ways to read records: perf_data_next() as an iterator, or
  * perf_data_walk() with a callback. Each yields a struct pd_record with
  * the decoded payload of the record types tools need (samples, maps,
- * comm, fork/exit, lost, throttle, aux), valid until the next record. */
+ * comm, fork/exit, lost, throttle, aux), valid until the next record.
+ *
+ * Fast paths (records pinned in the window instead of copied, samples of
+ * the common layout read by word index) are off under TD_PLAIN=1
+ * (common/plain.h); both ways give the same records. */
 #ifndef TD_PERF_DATA_H
 #define TD_PERF_DATA_H
 
