@@ -10,6 +10,7 @@
 #include "common/diag.h"
 #include "common/grow.h"
 #include "common/input.h"
+#include "common/plain.h"
 #include "perf_data.h"
 
 #define WINDOW (1u << 20)
@@ -74,13 +75,29 @@ bool perf_data_has_feature(const struct perf_data *d, int f)
 
 enum src_kind { SRC_FD, SRC_MEM, SRC_STREAM };
 
+/* A window's buffer. A file's window (SRC_FD) moves on to a fresh buffer
+ * when records in the old one are pinned (perf_data_pin): the old one
+ * lives on until its last record is unpinned, then it is kept for reuse
+ * (at most FREE_CHUNKS of them) or freed. */
+struct pd_pin {
+	unsigned pins;                    /* records pinned in buf */
+	struct pd_pin *next;              /* on the free list */
+	unsigned char buf[];              /* WINDOW bytes */
+};
+#define FREE_CHUNKS 2
+
 struct pd_src {
 	enum src_kind kind;
 	int fd;
 	const unsigned char *mem;
 	struct td_input *in;
 	bool own_in, eof;
-	unsigned char *win;               /* window: file bytes [wstart, wstart + wlen) */
+	bool plain;                       /* td_plain(): no window is pinned, no sample read as a fixed layout */
+	struct pd_pin *chunk;             /* the window's buffer (not SRC_MEM) */
+	struct pd_pin *free_chunks;       /* unpinned buffers for the next windows */
+	int nfree;
+	struct pd_pin mem_pin;            /* what perf_data_pin gives for a reader over memory */
+	unsigned char *win;               /* window: file bytes [wstart, wstart + wlen), in chunk->buf */
 	size_t wcap, wlen;
 	uint64_t wstart;
 	/* the walk */
@@ -96,6 +113,9 @@ struct pd_src {
 	uint64_t *hkey;
 	int *hval;
 	size_t hcap, hcount;
+	int id_pos;                       /* 1 + where a sample's id is, -1 none, 0 not known yet */
+	struct layout *layouts;           /* per event, worked out on its first sample */
+	int nlayouts;
 	/* decoded arrays of the current sample (a record is at most 64 KiB, so
 	 * at most the _MAX elements), grown as samples need them */
 	uint64_t *cc;
@@ -141,6 +161,30 @@ static bool bad(struct perf_data *d, uint64_t offset, const char *fmt, ...)
 	return false;
 }
 
+static struct pd_pin *new_chunk(void)
+{
+	struct pd_pin *c = td_malloc(sizeof *c + WINDOW);
+	c->pins = 0;
+	c->next = NULL;
+	return c;
+}
+
+/* The window's buffer holds pinned records: leave it to them, read on in
+ * another. */
+static void next_chunk(struct pd_src *s)
+{
+	struct pd_pin *c = s->free_chunks;
+	if (c) {
+		s->free_chunks = c->next;
+		s->nfree--;
+	} else {
+		c = new_chunk();
+	}
+	s->chunk = c;
+	s->win = c->buf;
+	s->wlen = 0;
+}
+
 /* Bytes available at off, up to want (a stream is read forward: off must
  * not be before the window; bytes before off are dropped, or skipped). */
 static size_t src_avail(struct perf_data *d, uint64_t off, size_t want)
@@ -155,6 +199,8 @@ static size_t src_avail(struct perf_data *d, uint64_t off, size_t want)
 	if (s->kind == SRC_FD) {
 		if (off >= d->file_size)
 			return 0;
+		if (s->chunk->pins)
+			next_chunk(s);
 		size_t n = d->file_size - off < s->wcap ? (size_t)(d->file_size - off) : s->wcap;
 		size_t got = 0;
 		while (got < n) {
@@ -201,11 +247,20 @@ static size_t src_avail(struct perf_data *d, uint64_t off, size_t want)
 	return s->wlen < want ? s->wlen : want;
 }
 
-static const unsigned char *src_get(struct perf_data *d, uint64_t off, size_t n)
+static __attribute__((noinline)) const unsigned char *src_read(struct perf_data *d, uint64_t off, size_t n)
 {
 	if (src_avail(d, off, n) < n)
 		return NULL;
 	return d->src->kind == SRC_MEM ? d->src->mem + off : d->src->win + (off - d->src->wstart);
+}
+
+/* The n bytes at off, NULL when the data ends before. */
+static inline const unsigned char *src_get(struct perf_data *d, uint64_t off, size_t n)
+{
+	const struct pd_src *s = d->src;
+	if (off - s->wstart <= s->wlen && s->wlen - (off - s->wstart) >= n && s->kind != SRC_MEM)
+		return s->win + (off - s->wstart);       /* in the window: most records */
+	return src_read(d, off, n);
 }
 
 /* n bytes at off into buf (file mode: header, attrs, features). */
@@ -694,9 +749,11 @@ static struct perf_data *new_reader(const char *name, enum src_kind kind)
 	d->src->kind = kind;
 	d->src->fd = -1;
 	if (kind != SRC_MEM) {
+		d->src->chunk = new_chunk();
 		d->src->wcap = WINDOW;
-		d->src->win = td_malloc(WINDOW);
+		d->src->win = d->src->chunk->buf;
 	}
+	d->src->plain = td_plain();
 	return d;
 }
 
@@ -892,7 +949,13 @@ void perf_data_close(struct perf_data *d)
 		free(s->br);
 		free(s->rv);
 		free(s->str);
-		free(s->win);
+		free(s->chunk);              /* chunks still pinned are the pinner's bug */
+		while (s->free_chunks) {
+			struct pd_pin *c = s->free_chunks;
+			s->free_chunks = c->next;
+			free(c);
+		}
+		free(s->layouts);
 		free(s->hkey);
 		free(s->hval);
 		free(s);
@@ -910,14 +973,19 @@ static int sample_attr(const struct perf_data *d, const unsigned char *p, size_t
 {
 	if (d->nattrs <= 1)
 		return d->nattrs - 1;
-	uint64_t st = d->attrs[0].attr.sample_type;
-	size_t pos = 0;
-	if (!(st & PERF_SAMPLE_IDENTIFIER)) {
-		if (!(st & PERF_SAMPLE_ID))
-			return -1;
-		pos = 8 * (!!(st & PERF_SAMPLE_IP) + !!(st & PERF_SAMPLE_TID) + !!(st & PERF_SAMPLE_TIME) +
-			   !!(st & PERF_SAMPLE_ADDR));
+	struct pd_src *s = d->src;
+	if (!s->id_pos) {                      /* attrs[0] is there now and never changes */
+		uint64_t st = d->attrs[0].attr.sample_type;
+		s->id_pos = -1;
+		if (st & PERF_SAMPLE_IDENTIFIER)
+			s->id_pos = 1;
+		else if (st & PERF_SAMPLE_ID)
+			s->id_pos = 1 + 8 * (!!(st & PERF_SAMPLE_IP) + !!(st & PERF_SAMPLE_TID) +
+					     !!(st & PERF_SAMPLE_TIME) + !!(st & PERF_SAMPLE_ADDR));
 	}
+	if (s->id_pos < 0)
+		return -1;
+	size_t pos = (size_t)s->id_pos - 1;
 	return pos + 8 <= n ? attr_of_id(d, rd64(d, p + pos)) : -1;
 }
 
@@ -931,13 +999,102 @@ static uint64_t bits(const struct perf_data *d, uint64_t v, int o, int w)
 	return (d->swapped ? v >> (64 - o - w) : v >> o) & ((1ULL << w) - 1);
 }
 
-static bool decode_sample(struct perf_data *d, const unsigned char *p, size_t n, struct pd_sample *s)
+/* The layout most samples have (perf record -g, -a): 8-byte words of
+ * fixed fields, then maybe a callchain, no other field. A sample of such
+ * an event, in this machine's byte order, is read by each field's word
+ * index instead of a test per field (decode_fixed). */
+#define FIXED_FIELDS (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+		      PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
+enum { W_IP, W_TID, W_TIME, W_ADDR, W_ID, W_STREAM_ID, W_CPU, W_PERIOD, NW };
+struct layout {
+	bool known, fixed;                /* worked out; fixed: decode_fixed reads it */
+	uint8_t nwords;                   /* fixed words, before the callchain if any */
+	uint8_t word[NW];                 /* each field's word; nwords (a zero word) when absent */
+};
+
+static const struct layout *layout_of(struct perf_data *d, int attr)
+{
+	struct pd_src *s = d->src;
+	if (attr >= s->nlayouts) {
+		int n = d->nattrs > attr ? d->nattrs : attr + 1;
+		s->layouts = td_realloc(s->layouts, (size_t)n * sizeof *s->layouts);
+		memset(s->layouts + s->nlayouts, 0, (size_t)(n - s->nlayouts) * sizeof *s->layouts);
+		s->nlayouts = n;
+	}
+	struct layout *l = &s->layouts[attr];
+	if (l->known)
+		return l;
+	uint64_t st = d->attrs[attr].attr.sample_type;
+	l->known = true;
+	l->fixed = !d->swapped && !s->plain && !(st & ~(FIXED_FIELDS | PERF_SAMPLE_CALLCHAIN));
+	/* the order of the fields in a sample */
+	static const uint64_t bit[] = { PERF_SAMPLE_IDENTIFIER, PERF_SAMPLE_IP, PERF_SAMPLE_TID, PERF_SAMPLE_TIME,
+					PERF_SAMPLE_ADDR, PERF_SAMPLE_ID, PERF_SAMPLE_STREAM_ID, PERF_SAMPLE_CPU,
+					PERF_SAMPLE_PERIOD };
+	static const int field[] = { W_ID, W_IP, W_TID, W_TIME, W_ADDR, W_ID, W_STREAM_ID, W_CPU, W_PERIOD };
+	uint8_t w = 0;
+	for (int f = 0; f < NW; f++)
+		l->word[f] = 0xff;
+	for (size_t i = 0; i < sizeof bit / sizeof *bit; i++)
+		if (st & bit[i])
+			l->word[field[i]] = w++;          /* ID after IDENTIFIER: the id is the later one */
+	l->nwords = w;
+	for (int f = 0; f < NW; f++)
+		if (l->word[f] == 0xff)
+			l->word[f] = w;
+	return l;
+}
+
+/* A sample of a fixed layout; false when it does not fit (or its
+ * callchain would need a copy): decode_sample reads it then. */
+static bool decode_fixed(const struct layout *l, const struct perf_event_attr *a, const unsigned char *p, size_t n,
+			 struct pd_sample *s)
+{
+	uint64_t w[NW + 2];
+	size_t at = 8u * l->nwords;
+	if (n < at)
+		return false;
+	memcpy(w, p, at);
+	w[l->nwords] = 0;
+	s->ip = w[l->word[W_IP]];
+	s->pid = (uint32_t)w[l->word[W_TID]];          /* u32 pid, u32 tid: this machine's order */
+	s->tid = (uint32_t)(w[l->word[W_TID]] >> 32);
+	s->time = w[l->word[W_TIME]];
+	s->addr = w[l->word[W_ADDR]];
+	s->id = w[l->word[W_ID]];
+	s->stream_id = w[l->word[W_STREAM_ID]];
+	s->cpu = (uint32_t)w[l->word[W_CPU]];
+	s->period = s->sample_type & PERF_SAMPLE_PERIOD ? w[l->word[W_PERIOD]] : a->sample_period;
+	if (s->sample_type & PERF_SAMPLE_CALLCHAIN) {
+		if (n - at < 8)
+			return false;
+		uint64_t nr;
+		memcpy(&nr, p + at, 8);
+		at += 8;
+		if (nr > (n - at) / 8 || ((uintptr_t)(p + at) & 7))
+			return false;
+		s->callchain = (const uint64_t *)(const void *)(p + at);
+		s->nr_callchain = nr;
+	}
+	return true;
+}
+
+/* attr: the sample's event, as sample_attr finds it */
+static bool decode_sample(struct perf_data *d, const unsigned char *p, size_t n, struct pd_sample *s, int attr)
 {
 	struct pd_src *src = d->src;
 	memset(s, 0, sizeof(*s));
-	s->attr = sample_attr(d, p, n);
+	s->attr = attr;
 	if (s->attr < 0)
 		return false;
+	const struct layout *l = layout_of(d, attr);
+	if (l->fixed) {
+		s->sample_type = d->attrs[attr].attr.sample_type;
+		if (decode_fixed(l, &d->attrs[attr].attr, p, n, s))
+			return true;
+		memset(s, 0, sizeof(*s));             /* the long way, as if never begun */
+		s->attr = attr;
+	}
 	const struct perf_event_attr *a = &d->attrs[s->attr].attr;
 	uint64_t st = a->sample_type, v;
 	size_t at = 0;
@@ -1102,7 +1259,7 @@ static bool peek_sample(struct perf_data *d, const unsigned char *p, size_t n, s
 
 /* The sample_id_all trailer at the end of a non-sample kernel record;
  * returns its size (0 when there is none). */
-static size_t decode_sample_id(struct perf_data *d, const unsigned char *p, size_t n, struct pd_record *r)
+static size_t decode_sample_id(struct perf_data *d, const unsigned char *p, size_t n, struct pd_record *r, int known)
 {
 	if (!d->nattrs || !d->attrs[0].attr.sample_id_all)
 		return 0;
@@ -1121,7 +1278,8 @@ static size_t decode_sample_id(struct perf_data *d, const unsigned char *p, size
 	if (st & PERF_SAMPLE_CPU) { s->cpu = rd32(d, t); t += 8; }
 	if (st & PERF_SAMPLE_IDENTIFIER) s->id = rd64(d, t);
 	s->valid = true;
-	r->attr = (st & (PERF_SAMPLE_ID | PERF_SAMPLE_IDENTIFIER)) ? attr_of_id(d, s->id) : d->nattrs == 1 ? 0 : -1;
+	r->attr = known >= 0 ? known
+		  : (st & (PERF_SAMPLE_ID | PERF_SAMPLE_IDENTIFIER)) ? attr_of_id(d, s->id) : d->nattrs == 1 ? 0 : -1;
 	return size;
 }
 
@@ -1138,8 +1296,9 @@ static const char *rec_str(struct perf_data *d, const unsigned char *p, size_t n
 	return d->src->str;
 }
 
-/* whole: all of a sample, else what peek_sample reads */
-static void decode_record(struct perf_data *d, struct pd_record *r, bool whole)
+/* whole: all of a sample, else what peek_sample reads. known: the
+ * record's event when an earlier decode found it (>= 0), else -1. */
+static void decode_record(struct perf_data *d, struct pd_record *r, bool whole, int known)
 {
 	const unsigned char *p = r->raw + 8;
 	size_t n = r->size - 8u;
@@ -1147,13 +1306,14 @@ static void decode_record(struct perf_data *d, struct pd_record *r, bool whole)
 	r->decoded = false;
 	memset(&r->sid, 0, sizeof r->sid);
 	if (r->type == PERF_RECORD_SAMPLE) {
-		r->decoded = whole ? decode_sample(d, p, n, &r->u.sample) : peek_sample(d, p, n, &r->u.sample);
+		r->decoded = whole ? decode_sample(d, p, n, &r->u.sample, known >= 0 ? known : sample_attr(d, p, n))
+				   : peek_sample(d, p, n, &r->u.sample);
 		r->attr = r->u.sample.attr;
 		return;
 	}
 	memset(&r->u, 0, sizeof r->u);
 	if (r->type < HEADER_ATTR)
-		n -= decode_sample_id(d, p, n, r);
+		n -= decode_sample_id(d, p, n, r, known);
 	switch (r->type) {
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2: {
@@ -1362,7 +1522,7 @@ static void deliver_checks(struct perf_data *d, struct pd_record *r)
 /* A record as perf_data_next gives it. */
 static void next_decode(struct perf_data *d, struct pd_record *r)
 {
-	decode_record(d, r, !d->samples_decoded_later);
+	decode_record(d, r, !d->samples_decoded_later, -1);
 	if (!d->samples_decoded_later)
 		deliver_checks(d, r);
 }
@@ -1396,16 +1556,16 @@ int perf_data_next(struct perf_data *d, const struct pd_record **out)
 		}
 		if (s->off >= s->end)
 			return finish(d);
-		size_t avail = src_avail(d, s->off, 8);
-		if (avail == 0 && s->kind == SRC_STREAM && s->eof) {
-			s->end = s->off;
-			return finish(d);
-		}
-		if (avail < 8) {
+		const unsigned char *h = src_get(d, s->off, 8);
+		if (!h) {
+			size_t avail = src_avail(d, s->off, 8);
+			if (avail == 0 && s->kind == SRC_STREAM && s->eof) {
+				s->end = s->off;
+				return finish(d);
+			}
 			bad(d, s->off, "record header cut off at the end of the data (%zu of 8 bytes)", avail);
 			return stop(d);
 		}
-		const unsigned char *h = src_get(d, s->off, 8);
 		uint32_t type = rd32(d, h);
 		uint16_t misc = rd16(d, h + 4), size = rd16(d, h + 6);
 		if (size < 8) {
@@ -1459,12 +1619,34 @@ int perf_data_next(struct perf_data *d, const struct pd_record **out)
 	}
 }
 
-bool perf_data_raw_is_stable(const struct perf_data *d, const struct pd_record *rec)
+struct pd_pin *perf_data_pin(struct perf_data *d, const struct pd_record *rec)
 {
-	return d->src->kind == SRC_MEM && !rec->in_compressed;
+	struct pd_src *s = d->src;
+	if (rec->in_compressed)
+		return NULL;
+	if (s->kind == SRC_MEM)
+		return &s->mem_pin;
+	if (s->kind != SRC_FD || s->plain)
+		return NULL;
+	s->chunk->pins++;
+	return s->chunk;
 }
 
-void perf_data_decode(struct perf_data *d, const void *raw, uint64_t offset, struct pd_record *out)
+void perf_data_unpin(struct perf_data *d, struct pd_pin *c)
+{
+	struct pd_src *s = d->src;
+	if (c == &s->mem_pin || --c->pins || c == s->chunk)
+		return;
+	if (s->nfree < FREE_CHUNKS) {
+		c->next = s->free_chunks;
+		s->free_chunks = c;
+		s->nfree++;
+	} else {
+		free(c);
+	}
+}
+
+void perf_data_decode(struct perf_data *d, const void *raw, uint64_t offset, int attr, struct pd_record *out)
 {
 	const unsigned char *h = raw;
 	out->type = rd32(d, h);
@@ -1473,7 +1655,9 @@ void perf_data_decode(struct perf_data *d, const void *raw, uint64_t offset, str
 	out->offset = offset;
 	out->in_compressed = false;
 	out->raw = h;
-	decode_record(d, out, true);
+	/* a file's ids name the same events to the end: what the first decode
+	 * found holds (a stream may bring the same id again for a new event) */
+	decode_record(d, out, true, d->pipe_mode ? -1 : attr);
 	if (d->samples_decoded_later)
 		deliver_checks(d, out);
 }

@@ -13,7 +13,11 @@
  * Two ways to read records: perf_data_next() as an iterator, or
  * perf_data_walk() with a callback. Each yields a struct pd_record with
  * the decoded payload of the record types tools need (samples, maps,
- * comm, fork/exit, lost, throttle, aux), valid until the next record. */
+ * comm, fork/exit, lost, throttle, aux), valid until the next record.
+ *
+ * Fast paths (records pinned in the window instead of copied, samples of
+ * the common layout read by word index) are off under TD_PLAIN=1
+ * (common/plain.h); both ways give the same records. */
 #ifndef TD_PERF_DATA_H
 #define TD_PERF_DATA_H
 
@@ -183,21 +187,28 @@ void perf_data_close(struct perf_data *d);
  * on bad input (already reported). */
 int perf_data_next(struct perf_data *d, const struct pd_record **rec);
 
-/* True when rec->raw stays valid until perf_data_close(): a record of a
- * reader over a buffer in memory (perf_data_open_buffer), not one unpacked
- * from a COMPRESSED record or read through a window. Such records can be
- * queued without copying them. */
-bool perf_data_raw_is_stable(const struct perf_data *d, const struct pd_record *rec);
+/* Keeps rec->raw, of the record perf_data_next() just gave, valid until
+ * perf_data_unpin(d, pin), so that it can be queued without a copy: its
+ * window's buffer is left to it and the reader reads on into another.
+ * NULL when it cannot be kept (a record unpacked from a COMPRESSED one, or
+ * read from a stream; any window record under TD_PLAIN): copy it then.
+ * Records of a reader over memory are always kept (unpinning does
+ * nothing). Every pin is unpinned before perf_data_close(). */
+struct pd_pin;
+struct pd_pin *perf_data_pin(struct perf_data *d, const struct pd_record *rec);
+void perf_data_unpin(struct perf_data *d, struct pd_pin *pin);
 
 /* Decode again a record copied out of an earlier one's raw bytes (rec->raw,
- * rec->size bytes), e.g. after queueing records to sort them by time.
- * Arrays in *out live until the next record is read or decoded.
+ * rec->size bytes), e.g. after queueing records to sort them by time;
+ * attr is that record's rec->attr (the event is not looked up again where
+ * it cannot have changed). Arrays in *out live until the next record is
+ * read or decoded.
  *
  * A reader that decodes every sample again this way sets
  * samples_decoded_later: then perf_data_next decodes of a sample only its
  * event (attr), sample_type and time (rec->decoded: those fit), and
  * perf_data_decode reports a sample that does not fit its layout. */
-void perf_data_decode(struct perf_data *d, const void *raw, uint64_t offset, struct pd_record *out);
+void perf_data_decode(struct perf_data *d, const void *raw, uint64_t offset, int attr, struct pd_record *out);
 
 typedef void (*pd_record_fn)(void *ctx, const struct perf_data *d, const struct pd_record *rec);
 /* Every record in file order; false if it stopped on bad input. */
