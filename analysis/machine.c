@@ -49,6 +49,7 @@ struct maps {
 	uint32_t live;               /* a process's threads seen and not exited */
 	bool disjoint;               /* known: every map is non-empty and ends at or before the next starts
 					(false: not known) */
+	uint32_t hint;               /* the index maps_find_hinted() found last (may be out of date) */
 };
 
 struct thread {
@@ -317,7 +318,7 @@ static void use_kcore(struct machine *m)
 	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
 	size_t nph = 0;
 	if (elf && elf_getphdrnum(elf, &nph) == 0 && nph > 0) {
-		struct maps kmaps = { NULL, 0, 0, 0, 0, false };
+		struct maps kmaps = { NULL, 0, 0, 0, 0, false, 0 };
 		for (size_t i = 0; i < nph; i++) {
 			GElf_Phdr ph;
 			uint64_t size;
@@ -513,6 +514,21 @@ static const struct map *maps_find(const struct maps *ms, uint64_t addr)
 	return &ms->v[lo - 1];
 }
 
+/* maps_find, first trying the map found last: a process's frames lie in
+ * a few maps (its binary's text, libc's), and a map whose start is at or
+ * before addr with the next one's after it is the one the search would
+ * end on, whatever the maps are. */
+static const struct map *maps_find_hinted(struct maps *ms, uint64_t addr)
+{
+	size_t h = ms->hint;
+	if (h < ms->n && ms->v[h].start <= addr && (h + 1 == ms->n || addr < ms->v[h + 1].start))
+		return addr < ms->v[h].end ? &ms->v[h] : NULL;
+	const struct map *mp = maps_find(ms, addr);
+	if (mp)
+		ms->hint = (uint32_t)(mp - ms->v);
+	return mp;
+}
+
 /* Samples come from a few processes at a time: their indexes are kept by
  * pid (a process's index never changes). */
 static uint32_t process_index(struct machine *m, int32_t pid)
@@ -614,7 +630,7 @@ static void release_exited(struct machine *m)
 		struct maps *ms = process(m, m->exited[i].pid);
 		if (ms->live == 0 && ms->gen == m->exited[i].gen) {
 			free(ms->v);
-			*ms = (struct maps){ NULL, 0, 0, ++m->next_gen, 0, false };
+			*ms = (struct maps){ NULL, 0, 0, ++m->next_gen, 0, false, 0 };
 		}
 	}
 	m->exited_head = i;
@@ -674,7 +690,7 @@ static void apply_fork(struct machine *m, const struct pd_record *r)
 	}
 	struct maps *to = process(m, (int32_t)pid);   /* may move procs: from is stale now */
 	free(to->v);
-	*to = (struct maps){ copy, n, n, ++m->next_gen, to->live, n && from_disjoint };
+	*to = (struct maps){ copy, n, n, ++m->next_gen, to->live, n && from_disjoint, 0 };
 }
 
 static void kernel_mmap(struct machine *m, const struct pd_record *r)
@@ -996,7 +1012,7 @@ static void default_kernel_map(struct machine *m)
 static void resolve(struct machine *m, int32_t pid, int cpumode, uint64_t ip, struct machine_frame *out)
 {
 	*out = (struct machine_frame){ NULL, 0, NULL, ip, m->no_sym_id };
-	const struct maps *ms;
+	struct maps *ms;
 	if (cpumode == PERF_RECORD_MISC_KERNEL) {
 		if (!m->kernel_mapped)
 			default_kernel_map(m);
@@ -1006,7 +1022,7 @@ static void resolve(struct machine *m, int32_t pid, int cpumode, uint64_t ip, st
 	} else {
 		return;
 	}
-	const struct map *mp = maps_find(ms, ip);
+	const struct map *mp = m->plain ? maps_find(ms, ip) : maps_find_hinted(ms, ip);
 	if (!mp)
 		return;
 	out->dso = m->dsos[mp->dso].name;
