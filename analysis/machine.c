@@ -34,6 +34,7 @@ struct dso {
 	char module[64];             /* DSO_MODULE: name in kallsyms */
 	bool dw_tried;
 	struct dwarf_inlines *dw;    /* DSO_FILE with debug info: its inline chains */
+	uint32_t no_sym_id;          /* pair_id(NULL, name) + 1, once asked (0: not yet) */
 };
 
 struct map {
@@ -49,7 +50,8 @@ struct maps {
 	uint32_t live;               /* a process's threads seen and not exited */
 	bool disjoint;               /* known: every map is non-empty and ends at or before the next starts
 					(false: not known) */
-	uint32_t hint;               /* the index maps_find_hinted() found last (may be out of date) */
+	uint32_t hint[2];            /* the indexes maps_find_hinted() found last, latest first (may be out
+					of date) */
 };
 
 struct thread {
@@ -318,7 +320,7 @@ static void use_kcore(struct machine *m)
 	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
 	size_t nph = 0;
 	if (elf && elf_getphdrnum(elf, &nph) == 0 && nph > 0) {
-		struct maps kmaps = { NULL, 0, 0, 0, 0, false, 0 };
+		struct maps kmaps = { NULL, 0, 0, 0, 0, false, { 0, 0 } };
 		for (size_t i = 0; i < nph; i++) {
 			GElf_Phdr ph;
 			uint64_t size;
@@ -514,19 +516,35 @@ static const struct map *maps_find(const struct maps *ms, uint64_t addr)
 	return &ms->v[lo - 1];
 }
 
-/* maps_find, first trying the map found last: a process's frames lie in
- * a few maps (its binary's text, libc's), and a map whose start is at or
- * before addr with the next one's after it is the one the search would
- * end on, whatever the maps are. */
+/* Whether map h is the one maps_find would end its search on: its
+ * start at or before addr and the next one's after it, whatever the maps
+ * are. */
+static inline bool maps_ends_at(const struct maps *ms, size_t h, uint64_t addr)
+{
+	return h < ms->n && ms->v[h].start <= addr && (h + 1 == ms->n || addr < ms->v[h + 1].start);
+}
+
+/* maps_find, first trying the two maps found last: a process's frames lie
+ * in a few maps, a callchain going back and forth between its binary's
+ * text and libc's. */
 static const struct map *maps_find_hinted(struct maps *ms, uint64_t addr)
 {
-	size_t h = ms->hint;
-	if (h < ms->n && ms->v[h].start <= addr && (h + 1 == ms->n || addr < ms->v[h + 1].start))
-		return addr < ms->v[h].end ? &ms->v[h] : NULL;
-	const struct map *mp = maps_find(ms, addr);
-	if (mp)
-		ms->hint = (uint32_t)(mp - ms->v);
-	return mp;
+	size_t h = ms->hint[0];
+	if (!maps_ends_at(ms, h, addr)) {
+		h = ms->hint[1];
+		if (maps_ends_at(ms, h, addr)) {
+			ms->hint[1] = ms->hint[0];
+			ms->hint[0] = (uint32_t)h;
+		} else {
+			const struct map *mp = maps_find(ms, addr);
+			if (!mp)
+				return NULL;
+			h = (size_t)(mp - ms->v);
+			ms->hint[1] = ms->hint[0];
+			ms->hint[0] = (uint32_t)h;
+		}
+	}
+	return addr < ms->v[h].end ? &ms->v[h] : NULL;
 }
 
 /* Samples come from a few processes at a time: their indexes are kept by
@@ -630,7 +648,7 @@ static void release_exited(struct machine *m)
 		struct maps *ms = process(m, m->exited[i].pid);
 		if (ms->live == 0 && ms->gen == m->exited[i].gen) {
 			free(ms->v);
-			*ms = (struct maps){ NULL, 0, 0, ++m->next_gen, 0, false, 0 };
+			*ms = (struct maps){ NULL, 0, 0, ++m->next_gen, 0, false, { 0, 0 } };
 		}
 	}
 	m->exited_head = i;
@@ -690,7 +708,7 @@ static void apply_fork(struct machine *m, const struct pd_record *r)
 	}
 	struct maps *to = process(m, (int32_t)pid);   /* may move procs: from is stale now */
 	free(to->v);
-	*to = (struct maps){ copy, n, n, ++m->next_gen, to->live, n && from_disjoint, 0 };
+	*to = (struct maps){ copy, n, n, ++m->next_gen, to->live, n && from_disjoint, { 0, 0 } };
 }
 
 static void kernel_mmap(struct machine *m, const struct pd_record *r)
@@ -975,6 +993,10 @@ static void map_symbol(struct machine *m, const struct map *mp, uint64_t ip, str
 		if (!*note)
 			*note = ++m->nsym_ids;
 		out->sym_id = *note - 1;
+	} else if (!out->sym && !m->plain) {  /* a stripped binary's addresses: its one pair */
+		if (!d->no_sym_id)
+			d->no_sym_id = pair_id(m, NULL, out->dso) + 1;
+		out->sym_id = d->no_sym_id - 1;
 	} else {
 		out->sym_id = pair_id(m, out->sym, out->dso);
 	}
