@@ -557,7 +557,7 @@ static uint32_t process_index(struct machine *m, int32_t pid)
 	return c->id - 1;
 }
 
-static struct maps * __attribute__((noinline)) process_lookup(struct machine *m, int32_t pid)
+static struct maps * __attribute__((noinline)) process_lookup_slow(struct machine *m, int32_t pid)
 {
 	uint32_t id = process_index(m, pid);
 	if (id >= m->procs_cap) {
@@ -569,6 +569,19 @@ static struct maps * __attribute__((noinline)) process_lookup(struct machine *m,
 	m->last_pid = pid;
 	m->last_proc = id + 1;
 	return &m->procs[id];
+}
+
+/* process_lookup_slow when pid's index is kept and has its maps: this
+ * runs at nearly every sample (consecutive samples are mostly of other
+ * processes), and apart from the slow part it needs no stack frame. */
+static struct maps * __attribute__((noinline)) process_lookup(struct machine *m, int32_t pid)
+{
+	const struct proc_slot *c = &m->proc_cache[(uint32_t)pid % PROC_SLOTS];
+	if (m->plain || c->id == 0 || c->pid != pid || c->id > m->procs_cap)
+		return process_lookup_slow(m, pid);
+	m->last_pid = pid;
+	m->last_proc = c->id;
+	return &m->procs[c->id - 1];
 }
 
 static inline struct maps *process(struct machine *m, int32_t pid)
