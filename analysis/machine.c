@@ -34,6 +34,7 @@ struct dso {
 	char module[64];             /* DSO_MODULE: name in kallsyms */
 	bool dw_tried;
 	struct dwarf_inlines *dw;    /* DSO_FILE with debug info: its inline chains */
+	uint32_t no_sym_id;          /* pair_id(NULL, name) + 1, once asked (0: not yet) */
 };
 
 struct map {
@@ -49,6 +50,8 @@ struct maps {
 	uint32_t live;               /* a process's threads seen and not exited */
 	bool disjoint;               /* known: every map is non-empty and ends at or before the next starts
 					(false: not known) */
+	uint32_t hint[2];            /* the indexes maps_find_hinted() found last, latest first (may be out
+					of date) */
 };
 
 struct thread {
@@ -317,7 +320,7 @@ static void use_kcore(struct machine *m)
 	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
 	size_t nph = 0;
 	if (elf && elf_getphdrnum(elf, &nph) == 0 && nph > 0) {
-		struct maps kmaps = { NULL, 0, 0, 0, 0, false };
+		struct maps kmaps = { NULL, 0, 0, 0, 0, false, { 0, 0 } };
 		for (size_t i = 0; i < nph; i++) {
 			GElf_Phdr ph;
 			uint64_t size;
@@ -513,6 +516,37 @@ static const struct map *maps_find(const struct maps *ms, uint64_t addr)
 	return &ms->v[lo - 1];
 }
 
+/* Whether map h is the one maps_find would end its search on: its
+ * start at or before addr and the next one's after it, whatever the maps
+ * are. */
+static inline bool maps_ends_at(const struct maps *ms, size_t h, uint64_t addr)
+{
+	return h < ms->n && ms->v[h].start <= addr && (h + 1 == ms->n || addr < ms->v[h + 1].start);
+}
+
+/* maps_find, first trying the two maps found last: a process's frames lie
+ * in a few maps, a callchain going back and forth between its binary's
+ * text and libc's. */
+static const struct map *maps_find_hinted(struct maps *ms, uint64_t addr)
+{
+	size_t h = ms->hint[0];
+	if (!maps_ends_at(ms, h, addr)) {
+		h = ms->hint[1];
+		if (maps_ends_at(ms, h, addr)) {
+			ms->hint[1] = ms->hint[0];
+			ms->hint[0] = (uint32_t)h;
+		} else {
+			const struct map *mp = maps_find(ms, addr);
+			if (!mp)
+				return NULL;
+			h = (size_t)(mp - ms->v);
+			ms->hint[1] = ms->hint[0];
+			ms->hint[0] = (uint32_t)h;
+		}
+	}
+	return addr < ms->v[h].end ? &ms->v[h] : NULL;
+}
+
 /* Samples come from a few processes at a time: their indexes are kept by
  * pid (a process's index never changes). */
 static uint32_t process_index(struct machine *m, int32_t pid)
@@ -523,7 +557,7 @@ static uint32_t process_index(struct machine *m, int32_t pid)
 	return c->id - 1;
 }
 
-static struct maps * __attribute__((noinline)) process_lookup(struct machine *m, int32_t pid)
+static struct maps * __attribute__((noinline)) process_lookup_slow(struct machine *m, int32_t pid)
 {
 	uint32_t id = process_index(m, pid);
 	if (id >= m->procs_cap) {
@@ -535,6 +569,19 @@ static struct maps * __attribute__((noinline)) process_lookup(struct machine *m,
 	m->last_pid = pid;
 	m->last_proc = id + 1;
 	return &m->procs[id];
+}
+
+/* process_lookup_slow when pid's index is kept and has its maps: this
+ * runs at nearly every sample (consecutive samples are mostly of other
+ * processes), and apart from the slow part it needs no stack frame. */
+static struct maps * __attribute__((noinline)) process_lookup(struct machine *m, int32_t pid)
+{
+	const struct proc_slot *c = &m->proc_cache[(uint32_t)pid % PROC_SLOTS];
+	if (m->plain || c->id == 0 || c->pid != pid || c->id > m->procs_cap)
+		return process_lookup_slow(m, pid);
+	m->last_pid = pid;
+	m->last_proc = c->id;
+	return &m->procs[c->id - 1];
 }
 
 static inline struct maps *process(struct machine *m, int32_t pid)
@@ -614,7 +661,7 @@ static void release_exited(struct machine *m)
 		struct maps *ms = process(m, m->exited[i].pid);
 		if (ms->live == 0 && ms->gen == m->exited[i].gen) {
 			free(ms->v);
-			*ms = (struct maps){ NULL, 0, 0, ++m->next_gen, 0, false };
+			*ms = (struct maps){ NULL, 0, 0, ++m->next_gen, 0, false, { 0, 0 } };
 		}
 	}
 	m->exited_head = i;
@@ -674,7 +721,7 @@ static void apply_fork(struct machine *m, const struct pd_record *r)
 	}
 	struct maps *to = process(m, (int32_t)pid);   /* may move procs: from is stale now */
 	free(to->v);
-	*to = (struct maps){ copy, n, n, ++m->next_gen, to->live, n && from_disjoint };
+	*to = (struct maps){ copy, n, n, ++m->next_gen, to->live, n && from_disjoint, { 0, 0 } };
 }
 
 static void kernel_mmap(struct machine *m, const struct pd_record *r)
@@ -959,6 +1006,10 @@ static void map_symbol(struct machine *m, const struct map *mp, uint64_t ip, str
 		if (!*note)
 			*note = ++m->nsym_ids;
 		out->sym_id = *note - 1;
+	} else if (!out->sym && !m->plain) {  /* a stripped binary's addresses: its one pair */
+		if (!d->no_sym_id)
+			d->no_sym_id = pair_id(m, NULL, out->dso) + 1;
+		out->sym_id = d->no_sym_id - 1;
 	} else {
 		out->sym_id = pair_id(m, out->sym, out->dso);
 	}
@@ -996,7 +1047,7 @@ static void default_kernel_map(struct machine *m)
 static void resolve(struct machine *m, int32_t pid, int cpumode, uint64_t ip, struct machine_frame *out)
 {
 	*out = (struct machine_frame){ NULL, 0, NULL, ip, m->no_sym_id };
-	const struct maps *ms;
+	struct maps *ms;
 	if (cpumode == PERF_RECORD_MISC_KERNEL) {
 		if (!m->kernel_mapped)
 			default_kernel_map(m);
@@ -1006,7 +1057,7 @@ static void resolve(struct machine *m, int32_t pid, int cpumode, uint64_t ip, st
 	} else {
 		return;
 	}
-	const struct map *mp = maps_find(ms, ip);
+	const struct map *mp = m->plain ? maps_find(ms, ip) : maps_find_hinted(ms, ip);
 	if (!mp)
 		return;
 	out->dso = m->dsos[mp->dso].name;

@@ -57,6 +57,13 @@ struct elf_symbols {
 	size_t nwide;
 	const char **extra;          /* names of ranges that are neither in the string table nor PLT names */
 	size_t nextra;
+	/* Where a lookup's search starts (see rec_index): bucket b holds
+	 * the ranges starting in [rec[0].lo + (b << index_shift), + 1 <<
+	 * index_shift), index[b] the first of them; index[nindex] = nrec. */
+	uint32_t *index;
+	size_t nindex;
+	unsigned index_shift;
+	bool index_tried;            /* built, or not worth it (NULL) */
 	struct shown *shown;         /* open addressing by rec, power-of-two size */
 	size_t nshown, shown_cap;
 	/* The string table names point into: mapped from the file (only the
@@ -960,6 +967,7 @@ void elf_symbols_close(struct elf_symbols *e)
 		return;
 	perf_symtab_free(e->tab);
 	free(e->rec);
+	free(e->index);
 	free(e->wide);
 	free(e->extra);
 	free(e->shown);
@@ -1099,10 +1107,58 @@ static const struct wide *wide_of(const struct elf_symbols *e, size_t r)
 	return &e->wide[td_count_at_or_before(e->wide, e->nwide, sizeof(*e->wide), offsetof(struct wide, rec), r) - 1];
 }
 
+/* Tables with fewer ranges are searched whole. */
+#define INDEX_MIN_RECS 64
+
+/* A large binary's search over all its ranges takes a score of steps,
+ * each a likely cache miss: the ranges are bucketed by their start's high
+ * bits (about two per bucket, a quarter of the ranges' own size), built
+ * at the first lookup and never under td_plain(). */
+static void rec_index(struct elf_symbols *e)
+{
+	e->index_tried = true;
+	if (td_plain() || e->nrec < INDEX_MIN_RECS || e->nrec >= UINT32_MAX)
+		return;
+	uint64_t span = e->rec[e->nrec - 1].lo - e->rec[0].lo;
+	unsigned shift = 0;
+	while (shift < 63 && (span >> shift) >= e->nrec / 2)
+		shift++;
+	size_t nb = (size_t)(span >> shift) + 1;
+	e->index = td_malloc((nb + 1) * sizeof(*e->index));
+	size_t r = 0;
+	for (size_t b = 0; b < nb; b++) {
+		while (r < e->nrec && (e->rec[r].lo - e->rec[0].lo) >> shift < b)
+			r++;
+		e->index[b] = (uint32_t)r;
+	}
+	e->index[nb] = (uint32_t)e->nrec;
+	e->nindex = nb;
+	e->index_shift = shift;
+}
+
+/* How many ranges start at or before vaddr: td_count_at_or_before over
+ * all of rec, searching only vaddr's bucket when there is an index (the
+ * ranges before the bucket start before vaddr, those after it after). */
+static size_t recs_at_or_before(struct elf_symbols *e, uint64_t vaddr)
+{
+	if (!e->index_tried)
+		rec_index(e);
+	if (!e->index)
+		return td_count_at_or_before(e->rec, e->nrec, sizeof(*e->rec), offsetof(struct rec, lo), vaddr);
+	if (vaddr < e->rec[0].lo)
+		return 0;
+	uint64_t b = (vaddr - e->rec[0].lo) >> e->index_shift;
+	if (b >= e->nindex)
+		return e->nrec;
+	size_t first = e->index[b];
+	return first + td_count_at_or_before(e->rec + first, e->index[b + 1] - first, sizeof(*e->rec),
+					     offsetof(struct rec, lo), vaddr);
+}
+
 /* The entry of the range covering vaddr (*start its start), or NULL. */
 static struct shown *find_shown(const struct elf_symbols *e, uint64_t vaddr, uint64_t *start)
 {
-	size_t lo = td_count_at_or_before(e->rec, e->nrec, sizeof(*e->rec), offsetof(struct rec, lo), vaddr);
+	size_t lo = recs_at_or_before((struct elf_symbols *)e, vaddr);    /* may build the index, once */
 	if (lo == 0)
 		return NULL;
 	const struct rec *r = &e->rec[lo - 1];
