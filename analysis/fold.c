@@ -157,6 +157,8 @@ struct stack_table {
 	uint64_t *counts;            /* by id, as of the last settle() */
 };
 
+#define PENDING 4u                   /* stacks waiting to be counted: a power of two, >= 2 */
+
 struct fold {
 	struct fold_options opt;
 	struct td_intern *names;         /* output frame names */
@@ -165,11 +167,12 @@ struct fold {
 	size_t cache_cap;
 	struct id_vec frame_pool;
 	struct stack_table stacks;       /* the stacks counted so far */
-	struct pending_stack {           /* counted two stacks late (count_stack) */
+	struct pending_stack {           /* counted PENDING stacks late (count_stack) */
 		struct id_vec ids;
 		uint64_t hash, count;
 		bool used;
-	} pending[2];                    /* the older first */
+	} pending[PENDING];              /* a ring, the oldest at pending_at */
+	unsigned pending_at;
 	/* the sample being read */
 	bool in_sample;
 	uint32_t pname;
@@ -280,8 +283,8 @@ void fold_free(struct fold *f)
 	free(f->headers);
 	free(f->cache);
 	free(f->frame_pool.v);
-	free(f->pending[0].ids.v);
-	free(f->pending[1].ids.v);
+	for (unsigned i = 0; i < PENDING; i++)
+		free(f->pending[i].ids.v);
 	free(f->frames.v);
 	free(f->key.v);
 	free(f->event);
@@ -550,46 +553,66 @@ static inline __attribute__((always_inline)) void count_now(struct fold *f, cons
 	}
 }
 
+/* Fetches the stored stack at (its n) as far as a stack of n ids goes:
+ * most stored stacks straddle two cache lines, and the compare reads all
+ * of them. Not past the arena's used words. */
+static inline void prefetch_stack(const struct stack_table *t, uint32_t at, size_t n)
+{
+	const uint32_t *rec = t->arena + at - STACK_COUNT;
+	size_t words = STACK_COUNT + 1 + n;
+	if (words > t->used - (at - STACK_COUNT))
+		words = t->used - (at - STACK_COUNT);
+	for (size_t w = 0; w < words && w < 8 * 16; w += 16)
+		__builtin_prefetch(rec + w);
+	__builtin_prefetch(rec + words - 1);
+}
+
 /* Looking a stack up costs two cache misses (its slot, then the stored
- * stack), so each is counted two stacks later: the slot is fetched when
- * it comes, the stored stack at the next one. ids' storage is taken
- * (swapped with a pending stack's): the caller refills it from n = 0. */
+ * stack), so each is counted PENDING stacks later: its slot is fetched
+ * when it comes, the stored stack halfway to its count, when the slot is
+ * there to say where it is, so each fetch has two samples' work to hide
+ * behind, not one. ids' storage is taken (swapped with a pending
+ * stack's): the caller refills it from n = 0. */
 static void count_stack(struct fold *f, struct id_vec *ids, uint64_t count)
 {
 	/* every lookup in f->stacks comes here: any hash of the ids will do,
 	 * and this one is inline */
 	struct stack_table *t = &f->stacks;
 	uint64_t h = td_hash_short((const char *)ids->v, ids->n * sizeof(*ids->v), 0);
-	if (t->nslots)
+	unsigned at = f->pending_at;
+	const struct pending_stack *half = &f->pending[(at + PENDING / 2) % PENDING];
+	if (t->nslots) {
 		__builtin_prefetch(&t->slot[(uint32_t)h & (t->nslots - 1)]);
-	struct pending_stack *older = &f->pending[0], *newer = &f->pending[1];
-	if (newer->used && t->nslots) {
-		const struct stack_slot *s = &t->slot[(uint32_t)newer->hash & (t->nslots - 1)];
-		if (s->at && s->hash == (uint32_t)newer->hash)
-			__builtin_prefetch(t->arena + s->at - STACK_COUNT);
+		if (half->used) {
+			const struct stack_slot *s = &t->slot[(uint32_t)half->hash & (t->nslots - 1)];
+			if (s->at && s->hash == (uint32_t)half->hash)
+				prefetch_stack(t, s->at, half->ids.n);
+		}
 	}
-	if (older->used)
-		count_now(f, older->ids.v, older->ids.n, older->hash, older->count);
-	struct pending_stack spare = *older;
-	*older = *newer;
-	*newer = spare;
+	struct pending_stack *oldest = &f->pending[at];
+	if (oldest->used)
+		count_now(f, oldest->ids.v, oldest->ids.n, oldest->hash, oldest->count);
+	/* the oldest's place, counted, holds this stack, the newest */
 	struct id_vec mine = *ids;
-	*ids = newer->ids;
+	*ids = oldest->ids;
 	ids->n = 0;
-	newer->ids = mine;
-	newer->hash = h;
-	newer->count = count;
-	newer->used = true;
+	oldest->ids = mine;
+	oldest->hash = h;
+	oldest->count = count;
+	oldest->used = true;
+	f->pending_at = (at + 1) % PENDING;
 }
 
-/* Counts the stacks still pending; counts[] by id from the slots. */
+/* Counts the stacks still pending; counts[] by id from the arena. */
 static void settle(struct fold *f)
 {
-	for (int i = 0; i < 2; i++)
-		if (f->pending[i].used) {
-			count_now(f, f->pending[i].ids.v, f->pending[i].ids.n, f->pending[i].hash, f->pending[i].count);
-			f->pending[i].used = false;
+	for (unsigned i = 0; i < PENDING; i++) {
+		struct pending_stack *p = &f->pending[(f->pending_at + i) % PENDING];   /* the oldest first */
+		if (p->used) {
+			count_now(f, p->ids.v, p->ids.n, p->hash, p->count);
+			p->used = false;
 		}
+	}
 	struct stack_table *t = &f->stacks;
 	t->counts = td_realloc(t->counts, ((size_t)t->n + 1) * sizeof(*t->counts));
 	for (uint32_t s = 0; s < t->n; s++)
