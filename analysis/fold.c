@@ -136,15 +136,18 @@ struct line_table {
 };
 
 /* The distinct stacks: one open-addressing probe finds a stack's slot,
- * which holds its count, so counting a known stack touches the slot and
- * the stored ids only. Stack id s is stored at arena[at[s]] as
- * [id][n][n name ids]; a slot names the word n (at 0: empty). counts[s]
- * is filled from the slots by settle(). */
+ * which names where the stack is stored with its count, so counting a
+ * known stack touches the slot and the stored stack only. Stack id s is
+ * stored at arena[at[s]] as [count, 2 words][id][n][n name ids]; a slot
+ * names the word n (at 0: empty). Slots are 8 bytes, the count being
+ * next to the ids a hit compares anyway: a system-wide recording has tens
+ * of thousands of stacks, and the smaller the slots the more of them stay
+ * in the core's cache. counts[s] is filled from the arena by settle(). */
+#define STACK_COUNT 3u               /* words from a stack's count to its n */
 struct stack_table {
 	struct stack_slot {
 		uint32_t hash;           /* the hash's low half: where it goes, and a first check */
 		uint32_t at;             /* 0: empty */
-		uint64_t count;
 	} *slot;
 	uint32_t nslots, n;          /* nslots: a power of two (grown at half full) */
 	uint32_t *arena;
@@ -154,6 +157,8 @@ struct stack_table {
 	uint64_t *counts;            /* by id, as of the last settle() */
 };
 
+#define PENDING 4u                   /* stacks waiting to be counted: a power of two, >= 2 */
+
 struct fold {
 	struct fold_options opt;
 	struct td_intern *names;         /* output frame names */
@@ -162,11 +167,12 @@ struct fold {
 	size_t cache_cap;
 	struct id_vec frame_pool;
 	struct stack_table stacks;       /* the stacks counted so far */
-	struct pending_stack {           /* counted two stacks late (count_stack) */
+	struct pending_stack {           /* counted PENDING stacks late (count_stack) */
 		struct id_vec ids;
 		uint64_t hash, count;
 		bool used;
-	} pending[2];                    /* the older first */
+	} pending[PENDING];              /* a ring, the oldest at pending_at */
+	unsigned pending_at;
 	/* the sample being read */
 	bool in_sample;
 	uint32_t pname;
@@ -185,6 +191,7 @@ struct fold {
 	struct recent_header {           /* the last keys found, by tid: no key built, no hashing */
 		int32_t tid;
 		uint32_t id;             /* in header_keys, + 1; 0: empty */
+		uint8_t comm_n, event_n; /* strlen(comm), strlen(event) */
 		char comm[32], event[24];   /* the key's parts, NUL-terminated */
 	} recent[RECENT_HEADERS];
 	uint64_t *skipped_samples;
@@ -194,7 +201,7 @@ struct fold {
 	uint64_t malformed;
 	struct sniff_votes votes;        /* what unrecognized lines before any stack look like */
 	uint32_t *plain[2];              /* fold_resolved_frame: [java][sym_id] -> cache index + 1,
-					    or ONE_NAME | the frame's one name */
+					    or ONE_NAME | the frame's one name (see there) */
 	size_t plain_cap[2];
 	struct resolved_slot *resolved;  /* its frames whose names depend on the address */
 	size_t resolved_n, resolved_cap;
@@ -276,8 +283,8 @@ void fold_free(struct fold *f)
 	free(f->headers);
 	free(f->cache);
 	free(f->frame_pool.v);
-	free(f->pending[0].ids.v);
-	free(f->pending[1].ids.v);
+	for (unsigned i = 0; i < PENDING; i++)
+		free(f->pending[i].ids.v);
 	free(f->frames.v);
 	free(f->key.v);
 	free(f->event);
@@ -494,7 +501,7 @@ static void __attribute__((noinline)) stacks_add(struct stack_table *t, struct s
 {
 	if (t->used == 0)
 		t->used = 1;
-	size_t need = t->used + 2 + n;
+	size_t need = t->used + STACK_COUNT + 1 + n;
 	if (need > UINT32_MAX)
 		td_die("too many distinct stacks");
 	if (need > t->cap) {
@@ -509,14 +516,15 @@ static void __attribute__((noinline)) stacks_add(struct stack_table *t, struct s
 		t->at = td_realloc(t->at, t->at_cap * sizeof(*t->at));
 	}
 	uint32_t *w = t->arena + t->used;
-	w[0] = t->n;
-	w[1] = (uint32_t)n;
+	memcpy(w, &count, sizeof count);
+	w[2] = t->n;
+	w[3] = (uint32_t)n;
 	if (n)
-		memcpy(w + 2, ids, n * sizeof(*ids));
-	uint32_t at = (uint32_t)(t->used + 1);
+		memcpy(w + 4, ids, n * sizeof(*ids));
+	uint32_t at = (uint32_t)(t->used + STACK_COUNT);
 	t->at[t->n++] = at;
 	t->used = need;
-	*s = (struct stack_slot){ low, at, count };
+	*s = (struct stack_slot){ low, at };
 	if (t->n * 2 > t->nslots)
 		stacks_grow(t);
 }
@@ -534,59 +542,81 @@ static inline __attribute__((always_inline)) void count_now(struct fold *f, cons
 			stacks_add(t, s, ids, n, low, count);
 			return;
 		}
-		const uint32_t *k = t->arena + s->at;
+		uint32_t *k = t->arena + s->at;
 		if (s->hash == low && k[0] == n && td_same_bytes((const char *)(k + 1), (const char *)ids, n * sizeof(*ids))) {
-			s->count += count;
+			uint64_t c;
+			memcpy(&c, k - STACK_COUNT, sizeof c);
+			c += count;
+			memcpy(k - STACK_COUNT, &c, sizeof c);
 			return;
 		}
 	}
 }
 
+/* Fetches the stored stack at (its n) as far as a stack of n ids goes:
+ * most stored stacks straddle two cache lines, and the compare reads all
+ * of them. Not past the arena's used words. */
+static inline void prefetch_stack(const struct stack_table *t, uint32_t at, size_t n)
+{
+	const uint32_t *rec = t->arena + at - STACK_COUNT;
+	size_t words = STACK_COUNT + 1 + n;
+	if (words > t->used - (at - STACK_COUNT))
+		words = t->used - (at - STACK_COUNT);
+	for (size_t w = 0; w < words && w < 8 * 16; w += 16)
+		__builtin_prefetch(rec + w);
+	__builtin_prefetch(rec + words - 1);
+}
+
 /* Looking a stack up costs two cache misses (its slot, then the stored
- * stack), so each is counted two stacks later: the slot is fetched when
- * it comes, the stored stack at the next one. ids' storage is taken
- * (swapped with a pending stack's): the caller refills it from n = 0. */
+ * stack), so each is counted PENDING stacks later: its slot is fetched
+ * when it comes, the stored stack halfway to its count, when the slot is
+ * there to say where it is, so each fetch has two samples' work to hide
+ * behind, not one. ids' storage is taken (swapped with a pending
+ * stack's): the caller refills it from n = 0. */
 static void count_stack(struct fold *f, struct id_vec *ids, uint64_t count)
 {
 	/* every lookup in f->stacks comes here: any hash of the ids will do,
 	 * and this one is inline */
 	struct stack_table *t = &f->stacks;
 	uint64_t h = td_hash_short((const char *)ids->v, ids->n * sizeof(*ids->v), 0);
-	if (t->nslots)
+	unsigned at = f->pending_at;
+	const struct pending_stack *half = &f->pending[(at + PENDING / 2) % PENDING];
+	if (t->nslots) {
 		__builtin_prefetch(&t->slot[(uint32_t)h & (t->nslots - 1)]);
-	struct pending_stack *older = &f->pending[0], *newer = &f->pending[1];
-	if (newer->used && t->nslots) {
-		const struct stack_slot *s = &t->slot[(uint32_t)newer->hash & (t->nslots - 1)];
-		if (s->at && s->hash == (uint32_t)newer->hash)
-			__builtin_prefetch(t->arena + s->at);
+		if (half->used) {
+			const struct stack_slot *s = &t->slot[(uint32_t)half->hash & (t->nslots - 1)];
+			if (s->at && s->hash == (uint32_t)half->hash)
+				prefetch_stack(t, s->at, half->ids.n);
+		}
 	}
-	if (older->used)
-		count_now(f, older->ids.v, older->ids.n, older->hash, older->count);
-	struct pending_stack spare = *older;
-	*older = *newer;
-	*newer = spare;
+	struct pending_stack *oldest = &f->pending[at];
+	if (oldest->used)
+		count_now(f, oldest->ids.v, oldest->ids.n, oldest->hash, oldest->count);
+	/* the oldest's place, counted, holds this stack, the newest */
 	struct id_vec mine = *ids;
-	*ids = newer->ids;
+	*ids = oldest->ids;
 	ids->n = 0;
-	newer->ids = mine;
-	newer->hash = h;
-	newer->count = count;
-	newer->used = true;
+	oldest->ids = mine;
+	oldest->hash = h;
+	oldest->count = count;
+	oldest->used = true;
+	f->pending_at = (at + 1) % PENDING;
 }
 
-/* Counts the stacks still pending; counts[] by id from the slots. */
+/* Counts the stacks still pending; counts[] by id from the arena. */
 static void settle(struct fold *f)
 {
-	for (int i = 0; i < 2; i++)
-		if (f->pending[i].used) {
-			count_now(f, f->pending[i].ids.v, f->pending[i].ids.n, f->pending[i].hash, f->pending[i].count);
-			f->pending[i].used = false;
+	for (unsigned i = 0; i < PENDING; i++) {
+		struct pending_stack *p = &f->pending[(f->pending_at + i) % PENDING];   /* the oldest first */
+		if (p->used) {
+			count_now(f, p->ids.v, p->ids.n, p->hash, p->count);
+			p->used = false;
 		}
+	}
 	struct stack_table *t = &f->stacks;
 	t->counts = td_realloc(t->counts, ((size_t)t->n + 1) * sizeof(*t->counts));
-	for (uint32_t i = 0; i < t->nslots; i++)
-		if (t->slot[i].at)
-			t->counts[t->arena[t->slot[i].at - 1]] = t->slot[i].count;
+	for (uint32_t s = 0; s < t->n; s++)
+		memcpy(&t->counts[s], t->arena + t->at[s] - STACK_COUNT, sizeof(*t->counts));
 }
 
 static bool is_skip_after(const struct fold *f, uint32_t name)
@@ -597,6 +627,20 @@ static bool is_skip_after(const struct fold *f, uint32_t name)
 		if (strlen(f->opt.skip_after[i]) == n && memcmp(f->opt.skip_after[i], s, n) == 0)
 			return true;
 	return false;
+}
+
+/* to[i] = from[n - 1 - i] for i < n (no overlap): four at a time. */
+static inline void reverse_ids(uint32_t *to, const uint32_t *from, size_t n)
+{
+	size_t i = 0;
+#if defined(__SSE2__)
+	for (; i + 4 <= n; i += 4) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(from + n - 4 - i));
+		_mm_storeu_si128((__m128i *)(void *)(to + i), _mm_shuffle_epi32(x, _MM_SHUFFLE(0, 1, 2, 3)));
+	}
+#endif
+	for (; i < n; i++)
+		to[i] = from[n - 1 - i];
 }
 
 /* The blank line after a sample: count "pname;root;...;leaf". */
@@ -614,9 +658,7 @@ static void end_sample(struct fold *f)
 				break;
 			}
 	}
-	uint32_t *k = vec_reserve(&f->key, root);
-	for (size_t i = 0; i < root; i++)
-		k[i] = f->frames.v[root - 1 - i];
+	reverse_ids(vec_reserve(&f->key, root), f->frames.v, root);
 	f->key.n += root;
 	count_stack(f, &f->key, f->period);
 	f->frames.n = 0;
@@ -1092,6 +1134,12 @@ static enum line_kind fold_one(struct fold *f, const char *line, size_t len, con
 
 void fold_line(struct fold *f, const char *line, size_t len, const char *file, unsigned long lineno)
 {
+	/* the blank line that ends a sample, which a perf.data replay sends
+	 * once a sample: straight to end_sample, as fold_one would */
+	if (len == 0) {
+		end_sample(f);
+		return;
+	}
 	fold_one(f, line, len, file, lineno);
 }
 
@@ -1426,7 +1474,10 @@ size_t fold_text(struct fold *f, const char *p, size_t n, const char *file, unsi
 /* ---- frames resolved by the caller -------------------------------------------- */
 
 #define NOT_PLAIN UINT32_MAX
-#define ONE_NAME 0x80000000u         /* a plain slot holding a frame's only name (not [unknown]) */
+#define ONE_NAME 0x80000000u         /* a plain slot holding a frame's only name, */
+#define ONE_UNKNOWN 0x40000000u      /* with this bit if it counts as an unknown frame */
+#define ONE_ID 0x3fffffffu           /* the name's bits; an id below this (ONE_NAME | ONE_UNKNOWN | ONE_ID
+					is NOT_PLAIN) */
 
 struct resolved_key {
 	const char *sym, *dso;
@@ -1544,8 +1595,9 @@ void fold_resolved_frame(struct fold *f, const char *sym, uint64_t sym_off, cons
 	uint32_t *plain = plain_slot(f, f->java, sym_id);
 	if (__builtin_expect(*plain && *plain != NOT_PLAIN, 1)) {
 		if (*plain & ONE_NAME) {
-			vec_push(&f->frames, *plain & ~ONE_NAME);
+			vec_push(&f->frames, *plain & ONE_ID);
 			f->frames_total++;
+			f->frames_unknown += (*plain & ONE_UNKNOWN) != 0;
 		} else {
 			push_frame_names(f, &f->cache[*plain - 1]);
 		}
@@ -1572,8 +1624,8 @@ static void __attribute__((noinline)) resolved_frame_missed(struct fold *f, uint
 	uint32_t frame = resolve_by_text(f, sym, sym_off, dso, addr, f->java, &is_plain);
 	if (is_plain) {
 		const struct cached_frame *c = frame != NOT_PLAIN ? &f->cache[frame] : NULL;
-		bool one = c && c->count == 1 && c->unknown == 0 && f->frame_pool.v[c->first] < ONE_NAME;
-		*plain = one ? ONE_NAME | f->frame_pool.v[c->first] : frame + 1;
+		bool one = c && c->count == 1 && f->frame_pool.v[c->first] < ONE_ID;
+		*plain = one ? ONE_NAME | (c->unknown ? ONE_UNKNOWN : 0) | f->frame_pool.v[c->first] : frame + 1;
 	} else {
 		*plain = NOT_PLAIN;
 		resolved_put(f, &exact, frame);
@@ -1596,13 +1648,45 @@ static size_t header_key(char *buf, size_t cap, const char *comm, int32_t tid, c
 	return nc + 1 + sizeof tid + ne;
 }
 
+/* Whether the string s equals mine, n bytes long and NUL-terminated in a
+ * buffer of 16 bytes or more. Every sample's header asks this of its comm
+ * and event, which are short: up to 15 bytes, one 16-byte compare does it
+ * inline, where strcmp is a call and its setup. It reads s's 16 bytes
+ * from its start, maybe past its NUL but never past its page, so never
+ * into memory that is not there; sanitizers, which would object, get
+ * strcmp. */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
+#define TD_NO_OVERREAD 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define TD_NO_OVERREAD 1
+#endif
+static inline bool same_short_string(const char *mine, size_t n, const char *s)
+{
+#if defined(__SSE2__) && !defined(TD_NO_OVERREAD)
+	if (n < 16 && ((uintptr_t)s & 4095) <= 4096 - 16) {
+		/* bytes 0..n (its NUL) equal: s is mine, ending where it does */
+		unsigned eq = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)s),
+									 _mm_loadu_si128((const __m128i *)(const void *)mine)));
+		unsigned need = (2u << n) - 1;
+		return (eq & need) == need;
+	}
+#else
+	(void)n;
+#endif
+	return strcmp(mine, s) == 0;
+}
+
 /* The id of the header key of (comm, tid, event) in header_keys, or
  * UINT32_MAX. The recent entry of tid holds the parts of a key: the same
  * parts are the same key. */
 static uint32_t header_id(struct fold *f, const char *comm, int32_t tid, const char *event)
 {
 	struct recent_header *r = &f->recent[(uint32_t)tid % RECENT_HEADERS];
-	if (r->id && r->tid == tid && strcmp(r->comm, comm) == 0 && strcmp(r->event, event) == 0)
+	if (r->id && r->tid == tid && same_short_string(r->comm, r->comm_n, comm) &&
+	    same_short_string(r->event, r->event_n, event))
 		return r->id - 1;
 	char key[512];
 	size_t n = header_key(key, sizeof key, comm, tid, event);
@@ -1611,6 +1695,8 @@ static uint32_t header_id(struct fold *f, const char *comm, int32_t tid, const c
 	if (id != UINT32_MAX && nc < sizeof r->comm && ne < sizeof r->event) {
 		r->tid = tid;
 		r->id = id + 1;
+		r->comm_n = (uint8_t)nc;
+		r->event_n = (uint8_t)ne;
 		memcpy(r->comm, comm, nc + 1);
 		memcpy(r->event, event, ne + 1);
 	}
