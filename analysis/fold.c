@@ -191,7 +191,6 @@ struct fold {
 	struct recent_header {           /* the last keys found, by tid: no key built, no hashing */
 		int32_t tid;
 		uint32_t id;             /* in header_keys, + 1; 0: empty */
-		uint8_t comm_n, event_n; /* strlen(comm), strlen(event) */
 		char comm[32], event[24];   /* the key's parts, NUL-terminated */
 	} recent[RECENT_HEADERS];
 	uint64_t *skipped_samples;
@@ -1648,45 +1647,13 @@ static size_t header_key(char *buf, size_t cap, const char *comm, int32_t tid, c
 	return nc + 1 + sizeof tid + ne;
 }
 
-/* Whether the string s equals mine, n bytes long and NUL-terminated in a
- * buffer of 16 bytes or more. Every sample's header asks this of its comm
- * and event, which are short: up to 15 bytes, one 16-byte compare does it
- * inline, where strcmp is a call and its setup. It reads s's 16 bytes
- * from its start, maybe past its NUL but never past its page, so never
- * into memory that is not there; sanitizers, which would object, get
- * strcmp. */
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
-#define TD_NO_OVERREAD 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define TD_NO_OVERREAD 1
-#endif
-static inline bool same_short_string(const char *mine, size_t n, const char *s)
-{
-#if defined(__SSE2__) && !defined(TD_NO_OVERREAD)
-	if (n < 16 && ((uintptr_t)s & 4095) <= 4096 - 16) {
-		/* bytes 0..n (its NUL) equal: s is mine, ending where it does */
-		unsigned eq = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)s),
-									 _mm_loadu_si128((const __m128i *)(const void *)mine)));
-		unsigned need = (2u << n) - 1;
-		return (eq & need) == need;
-	}
-#else
-	(void)n;
-#endif
-	return strcmp(mine, s) == 0;
-}
-
 /* The id of the header key of (comm, tid, event) in header_keys, or
  * UINT32_MAX. The recent entry of tid holds the parts of a key: the same
  * parts are the same key. */
 static uint32_t header_id(struct fold *f, const char *comm, int32_t tid, const char *event)
 {
 	struct recent_header *r = &f->recent[(uint32_t)tid % RECENT_HEADERS];
-	if (r->id && r->tid == tid && same_short_string(r->comm, r->comm_n, comm) &&
-	    same_short_string(r->event, r->event_n, event))
+	if (r->id && r->tid == tid && strcmp(r->comm, comm) == 0 && strcmp(r->event, event) == 0)
 		return r->id - 1;
 	char key[512];
 	size_t n = header_key(key, sizeof key, comm, tid, event);
@@ -1695,8 +1662,6 @@ static uint32_t header_id(struct fold *f, const char *comm, int32_t tid, const c
 	if (id != UINT32_MAX && nc < sizeof r->comm && ne < sizeof r->event) {
 		r->tid = tid;
 		r->id = id + 1;
-		r->comm_n = (uint8_t)nc;
-		r->event_n = (uint8_t)ne;
 		memcpy(r->comm, comm, nc + 1);
 		memcpy(r->event, event, ne + 1);
 	}
