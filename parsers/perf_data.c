@@ -1057,13 +1057,16 @@ static bool decode_fixed(const struct layout *l, const struct perf_event_attr *a
 	memcpy(w, p, at);
 	w[l->nwords] = 0;
 	s->ip = w[l->word[W_IP]];
-	s->pid = (uint32_t)w[l->word[W_TID]];          /* u32 pid, u32 tid: this machine's order */
-	s->tid = (uint32_t)(w[l->word[W_TID]] >> 32);
+	/* u32 pid, u32 tid and u32 cpu, u32 res: halves of a word, in memory
+	 * order (which half of the u64 that is depends on the byte order) */
+	const unsigned char *tid = (const unsigned char *)&w[l->word[W_TID]];
+	memcpy(&s->pid, tid, 4);
+	memcpy(&s->tid, tid + 4, 4);
 	s->time = w[l->word[W_TIME]];
 	s->addr = w[l->word[W_ADDR]];
 	s->id = w[l->word[W_ID]];
 	s->stream_id = w[l->word[W_STREAM_ID]];
-	s->cpu = (uint32_t)w[l->word[W_CPU]];
+	memcpy(&s->cpu, &w[l->word[W_CPU]], 4);
 	s->period = s->sample_type & PERF_SAMPLE_PERIOD ? w[l->word[W_PERIOD]] : a->sample_period;
 	if (s->sample_type & PERF_SAMPLE_CALLCHAIN) {
 		if (n - at < 8)
