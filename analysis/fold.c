@@ -1133,12 +1133,6 @@ static enum line_kind fold_one(struct fold *f, const char *line, size_t len, con
 
 void fold_line(struct fold *f, const char *line, size_t len, const char *file, unsigned long lineno)
 {
-	/* the blank line that ends a sample, which a perf.data replay sends
-	 * once a sample: straight to end_sample, as fold_one would */
-	if (len == 0) {
-		end_sample(f);
-		return;
-	}
 	fold_one(f, line, len, file, lineno);
 }
 
