@@ -1080,6 +1080,8 @@ void machine_prefetch(const struct machine *m, int32_t pid, int cpumode, uint64_
 {
 	if (cpumode == PERF_RECORD_MISC_KERNEL)
 		pid = -1;
+	else if (cpumode == PERF_RECORD_MISC_USER && !m->plain)
+		return;                       /* not looked up in the cache: see machine_resolve */
 	__builtin_prefetch(cache_slot(m, pid, cpumode, ip));
 }
 
@@ -1117,9 +1119,17 @@ static void __attribute__((noinline)) resolve_missed(struct machine *m, int32_t 
 	*c = (struct resolved){ ip, pid, (int16_t)cpumode, gen, *out };
 }
 
+/* A user address goes to its map and the (binary, key) set straight:
+ * a system-wide recording has thousands of short-lived processes, and
+ * two thirds of the (pid, ip) lookups missed, each a cache miss before
+ * the set's own; the kernel's addresses, one map for all, stay cached. */
 void machine_resolve(struct machine *m, int32_t pid, int cpumode, uint64_t ip, struct machine_frame *out)
 {
 	uint64_t gen;
+	if (cpumode == PERF_RECORD_MISC_USER && !m->plain) {
+		resolve(m, pid, cpumode, ip, out);
+		return;
+	}
 	if (cpumode == PERF_RECORD_MISC_KERNEL) {
 		pid = -1;                     /* one kernel for all */
 		gen = (uint64_t)m->kernel_gen << 32;
