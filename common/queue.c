@@ -48,11 +48,8 @@ bool td_queue_try_push(struct td_queue *q, void *item)
 	return room;
 }
 
-void *td_queue_pop(struct td_queue *q)
+static void *pop_locked(struct td_queue *q)
 {
-	pthread_mutex_lock(&q->lock);
-	while (q->count == 0 && !q->closed)
-		pthread_cond_wait(&q->not_empty, &q->lock);
 	void *item = NULL;
 	if (q->count) {
 		item = q->item[q->head];
@@ -60,6 +57,23 @@ void *td_queue_pop(struct td_queue *q)
 		q->count--;
 		pthread_cond_signal(&q->not_full);
 	}
+	return item;
+}
+
+void *td_queue_try_pop(struct td_queue *q)
+{
+	pthread_mutex_lock(&q->lock);
+	void *item = pop_locked(q);
+	pthread_mutex_unlock(&q->lock);
+	return item;
+}
+
+void *td_queue_pop(struct td_queue *q)
+{
+	pthread_mutex_lock(&q->lock);
+	while (q->count == 0 && !q->closed)
+		pthread_cond_wait(&q->not_empty, &q->lock);
+	void *item = pop_locked(q);
 	pthread_mutex_unlock(&q->lock);
 	return item;
 }

@@ -31,6 +31,8 @@ void td_queue_push(struct td_queue *q, void *item);
 bool td_queue_try_push(struct td_queue *q, void *item);
 /* The oldest item; NULL once the queue is closed and empty. */
 void *td_queue_pop(struct td_queue *q);
+/* The oldest item, or NULL at once while the queue is empty. */
+void *td_queue_try_pop(struct td_queue *q);
 void td_queue_close(struct td_queue *q);
 
 #endif

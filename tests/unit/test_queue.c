@@ -34,6 +34,11 @@ int main(void)
 	ok(td_queue_try_push(&q, (void *)1) && td_queue_try_push(&q, (void *)2) && !td_queue_try_push(&q, (void *)3),
 	   "try_push fills the queue, then says it is full");
 	ok(td_queue_pop(&q) == (void *)1 && td_queue_pop(&q) == (void *)2, "what try_push queued leaves in order");
+	ok(td_queue_try_pop(&q) == NULL, "try_pop on an empty queue returns NULL at once");
+	td_queue_push(&q, (void *)3);
+	td_queue_push(&q, (void *)4);
+	ok(td_queue_try_pop(&q) == (void *)3 && td_queue_try_pop(&q) == (void *)4 && td_queue_try_pop(&q) == NULL,
+	   "try_pop takes what is queued, in order");
 	td_queue_push(&q, (void *)1);
 	td_queue_close(&q);
 	ok(td_queue_pop(&q) == (void *)1 && td_queue_pop(&q) == NULL, "close keeps what was queued; then NULL");
