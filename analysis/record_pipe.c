@@ -6,9 +6,10 @@
 #include "record_pipe.h"
 
 #define BATCH_BYTES (1u << 18)
-#define NBATCH 4                 /* in flight: bounds memory */
+#define NBATCH 4                 /* in flight each way: bounds memory */
 
 enum { MSG_SAMPLE = 1, MSG_RECORD };
+enum { BACK_HEADER = 1, BACK_FRAME, BACK_LINE, BACK_END };   /* BACK_END: the empty line */
 
 /* A sample as the replay reads it; its nr callchain entries follow. */
 struct msg_sample {
@@ -23,35 +24,177 @@ struct msg_sample {
 struct batch {
 	unsigned char *data;
 	size_t len;
+	bool alone;                  /* one message too big for a batch: freed once read */
 };
 
-/* Batches go round: the producer fills one and queues it full, the
- * consumer empties it and queues it back; NBATCH of them in all. */
+/* The batches of one way go round: the writer fills one and queues it
+ * full, the reader empties it and queues it back; NBATCH + 1 in all. */
+struct lane {
+	struct td_queue full, empty;
+	struct batch batches[NBATCH + 1];
+	struct batch *cur;           /* the writer's */
+};
+
+/* Rung by the second thread whenever it queues a batch the first one
+ * may wait for: an emptied record batch or a full batch of sink calls.
+ * The first one waits for either with one wait. */
+struct bell {
+	pthread_mutex_t lock;
+	pthread_cond_t rung;
+	uint64_t rings;
+};
+
 struct record_pipe {
 	record_fn fn;
 	void *ctx;
 	pthread_t thread;
-	struct td_queue full, empty;
-	struct batch batches[NBATCH + 1];
-	struct batch *cur;               /* the producer's */
+	struct lane fwd;             /* records, to the second thread */
+	struct lane back;            /* sink calls, from it (with a sink to make them to) */
+	bool backed;
+	struct replay_sink to;       /* where the calls go */
+	struct replay_sink proxy;    /* record_pipe_sink() */
+	struct bell bell;
 };
+
+static void lane_init(struct lane *l, int full_cap)
+{
+	td_queue_init(&l->full, full_cap);
+	td_queue_init(&l->empty, NBATCH + 1);
+	for (int i = 0; i <= NBATCH; i++) {
+		l->batches[i] = (struct batch){ td_malloc(BATCH_BYTES), 0, false };
+		if (i)
+			td_queue_push(&l->empty, &l->batches[i]);
+	}
+	l->cur = &l->batches[0];
+}
+
+static void lane_free(struct lane *l)
+{
+	for (int i = 0; i <= NBATCH; i++)
+		free(l->batches[i].data);
+	td_queue_destroy(&l->full);
+	td_queue_destroy(&l->empty);
+}
+
+static uint64_t bell_rings(struct bell *b)
+{
+	pthread_mutex_lock(&b->lock);
+	uint64_t n = b->rings;
+	pthread_mutex_unlock(&b->lock);
+	return n;
+}
+
+static void bell_ring(struct bell *b)
+{
+	pthread_mutex_lock(&b->lock);
+	b->rings++;
+	pthread_cond_signal(&b->rung);
+	pthread_mutex_unlock(&b->lock);
+}
+
+/* Until it rang after seen (rings read before looking for batches, so
+ * that a batch queued meanwhile is never missed). */
+static void bell_wait(struct bell *b, uint64_t seen)
+{
+	pthread_mutex_lock(&b->lock);
+	while (b->rings == seen)
+		pthread_cond_wait(&b->rung, &b->lock);
+	pthread_mutex_unlock(&b->lock);
+}
+
+/* ---- sink calls made again, on the first thread ------------------------------------ */
+
+static const unsigned char *take_text(const unsigned char *at, const char **s)
+{
+	size_t n;
+	memcpy(&n, at, sizeof n);
+	*s = (const char *)at + sizeof n;
+	return at + sizeof n + n + 1;
+}
+
+static void replay_back(struct record_pipe *p, const struct batch *b)
+{
+	const unsigned char *at = b->data, *end = b->data + b->len;
+	while (at < end) {
+		int kind = *at++;
+		if (kind == BACK_HEADER) {
+			struct replay_header h;
+			memcpy(&h, at, sizeof h);
+			at = take_text(take_text(at + sizeof h, &h.comm), &h.event);
+			p->to.header(p->to.ctx, &h);
+		} else if (kind == BACK_FRAME) {
+			struct machine_frame f;
+			memcpy(&f, at, sizeof f);
+			at += sizeof f;
+			p->to.frame(p->to.ctx, &f);
+		} else if (kind == BACK_LINE) {
+			size_t n;
+			const char *line;
+			memcpy(&n, at, sizeof n);
+			at = take_text(at, &line);
+			p->to.line(p->to.ctx, line, n);
+		} else {
+			p->to.line(p->to.ctx, "", 0);
+		}
+	}
+}
+
+static void give_back(struct record_pipe *p, struct batch *b)
+{
+	if (b->alone) {
+		free(b->data);
+		free(b);
+		return;
+	}
+	b->len = 0;
+	td_queue_push(&p->back.empty, b);
+}
+
+/* The batches of calls queued by now; whether there were any. */
+static bool drain_back(struct record_pipe *p)
+{
+	struct batch *b;
+	bool any = false;
+	while ((b = td_queue_try_pop(&p->back.full))) {
+		replay_back(p, b);
+		give_back(p, b);
+		any = true;
+	}
+	return any;
+}
 
 /* ---- producer side ---------------------------------------------------------------- */
 
+/* An emptied record batch; the calls that came back meanwhile are made
+ * first, and made while waiting. */
+static struct batch *take_room(struct record_pipe *p)
+{
+	if (!p->backed)
+		return td_queue_pop(&p->fwd.empty);
+	for (;;) {
+		uint64_t seen = bell_rings(&p->bell);
+		drain_back(p);
+		struct batch *b = td_queue_try_pop(&p->fwd.empty);
+		if (b)
+			return b;
+		bell_wait(&p->bell, seen);
+	}
+}
+
 static void hand_over(struct record_pipe *p)
 {
-	td_queue_push(&p->full, p->cur);
-	p->cur = td_queue_pop(&p->empty);
-	p->cur->len = 0;
+	td_queue_push(&p->fwd.full, p->fwd.cur);     /* never waits: the others are out */
+	p->fwd.cur = take_room(p);
+	p->fwd.cur->len = 0;
 }
 
 /* Room for n more bytes (n < BATCH_BYTES) in the current batch. */
 static unsigned char *reserve(struct record_pipe *p, size_t n)
 {
-	if (p->cur->len + n > BATCH_BYTES)
+	if (p->fwd.cur->len + n > BATCH_BYTES)
 		hand_over(p);
-	unsigned char *at = p->cur->data + p->cur->len;
-	p->cur->len += n;
+	unsigned char *at = p->fwd.cur->data + p->fwd.cur->len;
+	p->fwd.cur->len += n;
 	return at;
 }
 
@@ -167,46 +310,155 @@ static void deliver(struct record_pipe *p, const unsigned char *at, size_t len)
 	}
 }
 
+/* ---- sink calls sent back, from the second thread --------------------------------- */
+
+static void send_back(struct record_pipe *p, struct batch *b)
+{
+	td_queue_push(&p->back.full, b);
+	bell_ring(&p->bell);
+}
+
+/* Room for n more bytes (n <= BATCH_BYTES) in the current batch. */
+static unsigned char *back_reserve(struct record_pipe *p, size_t n)
+{
+	struct lane *l = &p->back;
+	if (l->cur->len + n > BATCH_BYTES) {
+		send_back(p, l->cur);
+		l->cur = td_queue_pop(&l->empty);
+	}
+	unsigned char *at = l->cur->data + l->cur->len;
+	l->cur->len += n;
+	return at;
+}
+
+/* Room for n bytes of calls after those before: in the current batch,
+ * or, when longer than a batch, in one of its own (*alone), sent with
+ * sent_alone() once written. */
+static unsigned char *back_room(struct record_pipe *p, size_t n, struct batch **alone)
+{
+	*alone = NULL;
+	if (n <= BATCH_BYTES)
+		return back_reserve(p, n);
+	if (p->back.cur->len) {
+		send_back(p, p->back.cur);
+		p->back.cur = td_queue_pop(&p->back.empty);
+	}
+	*alone = td_malloc(sizeof(**alone));
+	**alone = (struct batch){ td_malloc(n), n, true };
+	return (*alone)->data;
+}
+
+static void sent_alone(struct record_pipe *p, struct batch *alone)
+{
+	if (alone)
+		send_back(p, alone);
+}
+
+static unsigned char *put_text(unsigned char *w, const char *s, size_t n)
+{
+	memcpy(w, &n, sizeof n);
+	memcpy(w + sizeof n, s, n);
+	w[sizeof n + n] = '\0';
+	return w + sizeof n + n + 1;
+}
+
+/* comm and event are copied: the replay's may change before the call is
+ * made again (a held sample's live in a buffer that moves). */
+static void back_header(void *ctx, const struct replay_header *h)
+{
+	struct record_pipe *p = ctx;
+	size_t nc = strlen(h->comm), ne = strlen(h->event);
+	struct batch *alone;
+	unsigned char *w = back_room(p, 1 + sizeof *h + 2 * (sizeof(size_t) + 1) + nc + ne, &alone);
+	*w = BACK_HEADER;
+	memcpy(w + 1, h, sizeof *h);
+	put_text(put_text(w + 1 + sizeof *h, h->comm, nc), h->event, ne);
+	sent_alone(p, alone);
+}
+
+static void back_frame(void *ctx, const struct machine_frame *f)
+{
+	struct record_pipe *p = ctx;
+	unsigned char *w = back_reserve(p, 1 + sizeof *f);
+	*w = BACK_FRAME;
+	memcpy(w + 1, f, sizeof *f);
+}
+
+static void back_line(void *ctx, const char *line, size_t len)
+{
+	struct record_pipe *p = ctx;
+	if (len == 0) {
+		*back_reserve(p, 1) = BACK_END;
+		return;
+	}
+	struct batch *alone;
+	unsigned char *w = back_room(p, 1 + sizeof len + len + 1, &alone);
+	*w = BACK_LINE;
+	put_text(w + 1, line, len);
+	sent_alone(p, alone);
+}
+
 static void *consume(void *arg)
 {
 	struct record_pipe *p = arg;
 	struct batch *b;
-	while ((b = td_queue_pop(&p->full))) {
+	while ((b = td_queue_pop(&p->fwd.full))) {
 		deliver(p, b->data, b->len);
-		td_queue_push(&p->empty, b);
+		td_queue_push(&p->fwd.empty, b);
+		if (p->backed)
+			bell_ring(&p->bell);
+	}
+	if (p->backed) {
+		send_back(p, p->back.cur);
+		p->back.cur = NULL;
+		td_queue_close(&p->back.full);
+		bell_ring(&p->bell);
 	}
 	return NULL;
 }
 
 /* ---- life ------------------------------------------------------------------------- */
 
-struct record_pipe *record_pipe_start(record_fn fn, void *ctx)
+struct record_pipe *record_pipe_start(record_fn fn, void *ctx, const struct replay_sink *back)
 {
 	struct record_pipe *p = td_calloc(1, sizeof(*p));
 	p->fn = fn;
 	p->ctx = ctx;
-	td_queue_init(&p->full, NBATCH);
-	td_queue_init(&p->empty, NBATCH + 1);
-	for (int i = 0; i <= NBATCH; i++) {
-		p->batches[i] = (struct batch){ td_malloc(BATCH_BYTES), 0 };
-		if (i)
-			td_queue_push(&p->empty, &p->batches[i]);
+	lane_init(&p->fwd, NBATCH);
+	p->backed = back != NULL;
+	if (back) {
+		p->to = *back;
+		p->proxy = (struct replay_sink){ back_line, back_header, back_frame, NULL, p };
+		lane_init(&p->back, 2 * NBATCH + 2);     /* with room for a few lines alone */
+		pthread_mutex_init(&p->bell.lock, NULL);
+		pthread_cond_init(&p->bell.rung, NULL);
 	}
-	p->cur = &p->batches[0];
 	if (pthread_create(&p->thread, NULL, consume, p) != 0)
 		td_die("cannot start a thread");
 	return p;
 }
 
+const struct replay_sink *record_pipe_sink(struct record_pipe *p)
+{
+	return &p->proxy;
+}
+
 void record_pipe_finish(struct record_pipe *p)
 {
-	if (p->cur->len)
+	if (p->fwd.cur->len)
 		hand_over(p);
-	td_queue_close(&p->full);
+	td_queue_close(&p->fwd.full);
+	struct batch *b;
+	while (p->backed && (b = td_queue_pop(&p->back.full))) {
+		replay_back(p, b);
+		give_back(p, b);
+	}
 	pthread_join(p->thread, NULL);
-	for (int i = 0; i <= NBATCH; i++)
-		free(p->batches[i].data);
-	td_queue_destroy(&p->full);
-	td_queue_destroy(&p->empty);
+	lane_free(&p->fwd);
+	if (p->backed) {
+		lane_free(&p->back);
+		pthread_mutex_destroy(&p->bell.lock);
+		pthread_cond_destroy(&p->bell.rung);
+	}
 	free(p);
 }

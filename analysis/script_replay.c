@@ -49,7 +49,8 @@ struct replay {
 	int nnames;
 	int name_width;
 	bool refused;
-	struct record_pipe *pipe;    /* threaded: records are played on a second thread */
+	struct record_pipe *pipe;    /* threaded: records are played on a second thread, whose
+					sink calls come back to this one (sink: the pipe's) */
 	struct unwind_pool *pool;    /* --call-graph dwarf samples */
 	bool deferring;              /* their unwinding runs on the pool's workers */
 	bool unwinding;              /* the frames played now were unwound */
@@ -649,7 +650,10 @@ bool script_replay(struct perf_data *d, const struct replay_options *o, const st
 	if (o->threaded && !d->pipe_mode) {       /* file mode: attrs and names are fixed from here on */
 		set_names(&r);
 		nattrs = d->nattrs;
-		r.pipe = record_pipe_start(play, &r);
+		bool back = sink->header && sink->frame;   /* values: the calls come back to this thread */
+		r.pipe = record_pipe_start(play, &r, back ? sink : NULL);
+		if (back)
+			r.sink = *record_pipe_sink(r.pipe);
 	}
 	while ((k = perf_data_next(d, &rec)) > 0) {
 		if (!r.pipe && (d->nattrs != nattrs || rec->type >= 64)) {  /* pipe mode: events and names arrive as records */
@@ -676,6 +680,7 @@ bool script_replay(struct perf_data *d, const struct replay_options *o, const st
 	ordered_free(q);
 	if (r.pipe)
 		record_pipe_finish(r.pipe);
+	r.sink = *sink;
 	release_held(&r, true);
 	free_held(&r.held);
 	if (r.sink.end)

@@ -101,7 +101,7 @@ static void fold_perf_data(struct fold *f, const char *path, struct td_input *in
 	if (!replay.machine.buildid_dir)
 		replay.machine.buildid_dir = getenv("PERF_BUILDID_DIR");
 	struct replay_sink fold_sink = { fold_script_line, fold_header, fold_frame, NULL, f };
-	replay.threaded = nthreads > 1;       /* reading here, resolving and folding on a second thread */
+	replay.threaded = nthreads > 1;       /* reading and folding here, resolving on a second thread */
 	replay.unwind_threads = nthreads;     /* --call-graph dwarf stacks: unwound on nthreads more */
 	script_replay(d, &replay, &fold_sink);
 	fold_end_input(f, td_input_display_name(path), 0);
