@@ -8,17 +8,23 @@
 #define BATCH_BYTES (1u << 18)
 #define NBATCH 4                 /* in flight each way: bounds memory */
 
-enum { MSG_SAMPLE = 1, MSG_RECORD };
+enum { MSG_SAMPLE = 1, MSG_SAMPLE_STACK, MSG_RECORD };   /* _STACK: with the user's registers and stack */
 enum { BACK_HEADER = 1, BACK_FRAME, BACK_LINE, BACK_END };   /* BACK_END: the empty line */
 
-/* A sample as the replay reads it; its nr callchain entries follow. */
+/* A sample as the replay reads it; its nr callchain entries follow
+ * (after a msg_user_stack, for MSG_SAMPLE_STACK). */
 struct msg_sample {
+	uint64_t sample_type, ip, time, period;
+	uint32_t pid, tid, cpu, nr;
+	int32_t attr;
 	uint16_t misc;
-	int attr;
-	uint64_t sample_type, ip, time, period, nr;
-	uint32_t pid, tid, cpu;
-	uint64_t regs_abi, stack_size, stack_dyn_size;   /* --call-graph dwarf: regs_len bytes of */
-	uint32_t regs_len;                               /* registers, then the stack, follow */
+};
+
+/* --call-graph dwarf: regs_len bytes of registers, then the stack, follow
+ * the callchain. */
+struct msg_user_stack {
+	uint64_t regs_abi, stack_size, stack_dyn_size;
+	uint32_t regs_len;
 };
 
 struct batch {
@@ -206,16 +212,20 @@ static void put_sample(struct record_pipe *p, const struct pd_record *rec)
 	size_t copy = s->nr_callchain * sizeof(uint64_t);
 	size_t regs = s->regs_user && s->regs_user_abi && s->stack_user ? (size_t)(s->stack_user - s->regs_user) : 0;
 	size_t stack = regs ? s->stack_user_size : 0;
-	struct msg_sample m = { rec->misc, s->attr, s->sample_type, s->ip, s->time, s->period, s->nr_callchain,
-				s->pid, s->tid, s->cpu, regs ? s->regs_user_abi : 0, stack, s->stack_user_dyn_size,
-				(uint32_t)regs };
-	unsigned char *w = reserve(p, 1 + sizeof m + copy + regs + stack);
-	*w = MSG_SAMPLE;
+	struct msg_sample m = { s->sample_type, s->ip, s->time, s->period, s->pid, s->tid, s->cpu,
+				(uint32_t)s->nr_callchain, s->attr, rec->misc };
+	size_t head = 1 + sizeof m + (regs ? sizeof(struct msg_user_stack) : 0);
+	unsigned char *w = reserve(p, head + copy + regs + stack);
+	*w = regs ? MSG_SAMPLE_STACK : MSG_SAMPLE;
 	memcpy(w + 1, &m, sizeof m);
+	if (regs) {
+		struct msg_user_stack u = { s->regs_user_abi, stack, s->stack_user_dyn_size, (uint32_t)regs };
+		memcpy(w + 1 + sizeof m, &u, sizeof u);
+	}
 	if (copy)
-		memcpy(w + 1 + sizeof m, s->callchain, copy);
+		memcpy(w + head, s->callchain, copy);
 	if (regs)      /* the registers, the stack size word, the stack: one span of the record */
-		memcpy(w + 1 + sizeof m + copy, s->regs_user, regs + stack);
+		memcpy(w + head + copy, s->regs_user, regs + stack);
 }
 
 /* MMAP, MMAP2, COMM, FORK, EXIT: the record and the one string it points
@@ -252,11 +262,16 @@ void record_pipe_put(struct record_pipe *p, const struct pd_record *rec)
 
 /* ---- consumer side ---------------------------------------------------------------- */
 
-static const unsigned char *take_sample(struct record_pipe *p, const unsigned char *at, struct pd_record *rec)
+static const unsigned char *take_sample(struct record_pipe *p, int kind, const unsigned char *at, struct pd_record *rec)
 {
 	struct msg_sample m;
+	struct msg_user_stack u = { 0, 0, 0, 0 };
 	memcpy(&m, at, sizeof m);
 	at += sizeof m;
+	if (kind == MSG_SAMPLE_STACK) {
+		memcpy(&u, at, sizeof u);
+		at += sizeof u;
+	}
 	struct pd_sample *s = &rec->u.sample;
 	rec->type = PERF_RECORD_SAMPLE;
 	rec->misc = m.misc;
@@ -273,13 +288,13 @@ static const unsigned char *take_sample(struct record_pipe *p, const unsigned ch
 	s->cpu = m.cpu;
 	s->nr_callchain = m.nr;
 	s->callchain = (const uint64_t *)(const void *)at;   /* may sit unaligned: the replay reads it with memcpy */
-	at += m.nr * sizeof(uint64_t);
-	s->regs_user_abi = m.regs_abi;
-	s->regs_user = m.regs_len ? at : NULL;
-	s->stack_user = m.regs_len ? at + m.regs_len : NULL;
-	s->stack_user_size = m.stack_size;
-	s->stack_user_dyn_size = m.stack_dyn_size;
-	at += m.regs_len + m.stack_size;
+	at += (size_t)m.nr * sizeof(uint64_t);
+	s->regs_user_abi = u.regs_abi;
+	s->regs_user = u.regs_len ? at : NULL;
+	s->stack_user = u.regs_len ? at + u.regs_len : NULL;
+	s->stack_user_size = u.stack_size;
+	s->stack_user_dyn_size = u.stack_dyn_size;
+	at += u.regs_len + u.stack_size;
 	p->fn(p->ctx, rec);
 	return at;
 }
@@ -306,7 +321,7 @@ static void deliver(struct record_pipe *p, const unsigned char *at, size_t len)
 	memset(&rec, 0, sizeof rec);
 	while (at < end) {
 		int kind = *at++;
-		at = kind == MSG_SAMPLE ? take_sample(p, at, &rec) : take_record(p, at, &rec);
+		at = kind == MSG_RECORD ? take_record(p, at, &rec) : take_sample(p, kind, at, &rec);
 	}
 }
 
