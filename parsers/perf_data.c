@@ -1045,29 +1045,37 @@ static const struct layout *layout_of(struct perf_data *d, int attr)
 	return l;
 }
 
+/* Field f's word of a fixed-layout sample, 0 when the layout has none
+ * (read in place: copying the words out first made every read wait for
+ * the copy's stores). */
+static inline uint64_t fixed_word(const unsigned char *p, const struct layout *l, int f)
+{
+	uint64_t v = 0;
+	if (l->word[f] < l->nwords)
+		memcpy(&v, p + 8u * l->word[f], 8);
+	return v;
+}
+
 /* A sample of a fixed layout; false when it does not fit (or its
  * callchain would need a copy): decode_sample reads it then. */
 static bool decode_fixed(const struct layout *l, const struct perf_event_attr *a, const unsigned char *p, size_t n,
 			 struct pd_sample *s)
 {
-	uint64_t w[NW + 2];
 	size_t at = 8u * l->nwords;
 	if (n < at)
 		return false;
-	memcpy(w, p, at);
-	w[l->nwords] = 0;
-	s->ip = w[l->word[W_IP]];
+	s->ip = fixed_word(p, l, W_IP);
 	/* u32 pid, u32 tid and u32 cpu, u32 res: halves of a word, in memory
 	 * order (which half of the u64 that is depends on the byte order) */
-	const unsigned char *tid = (const unsigned char *)&w[l->word[W_TID]];
-	memcpy(&s->pid, tid, 4);
-	memcpy(&s->tid, tid + 4, 4);
-	s->time = w[l->word[W_TIME]];
-	s->addr = w[l->word[W_ADDR]];
-	s->id = w[l->word[W_ID]];
-	s->stream_id = w[l->word[W_STREAM_ID]];
-	memcpy(&s->cpu, &w[l->word[W_CPU]], 4);
-	s->period = s->sample_type & PERF_SAMPLE_PERIOD ? w[l->word[W_PERIOD]] : a->sample_period;
+	uint64_t tid = fixed_word(p, l, W_TID), cpu = fixed_word(p, l, W_CPU);
+	memcpy(&s->pid, &tid, 4);
+	memcpy(&s->tid, (const unsigned char *)&tid + 4, 4);
+	s->time = fixed_word(p, l, W_TIME);
+	s->addr = fixed_word(p, l, W_ADDR);
+	s->id = fixed_word(p, l, W_ID);
+	s->stream_id = fixed_word(p, l, W_STREAM_ID);
+	memcpy(&s->cpu, &cpu, 4);
+	s->period = s->sample_type & PERF_SAMPLE_PERIOD ? fixed_word(p, l, W_PERIOD) : a->sample_period;
 	if (s->sample_type & PERF_SAMPLE_CALLCHAIN) {
 		if (n - at < 8)
 			return false;
