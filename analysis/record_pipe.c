@@ -333,16 +333,22 @@ static void send_back(struct record_pipe *p, struct batch *b)
 	bell_ring(&p->bell);
 }
 
-/* Room for n more bytes (n <= BATCH_BYTES) in the current batch. */
-static unsigned char *back_reserve(struct record_pipe *p, size_t n)
+static void __attribute__((noinline)) next_back_batch(struct record_pipe *p)
 {
-	struct lane *l = &p->back;
-	if (l->cur->len + n > BATCH_BYTES) {
-		send_back(p, l->cur);
-		l->cur = td_queue_pop(&l->empty);
+	send_back(p, p->back.cur);
+	p->back.cur = td_queue_pop(&p->back.empty);
+}
+
+/* Room for n more bytes (n <= BATCH_BYTES) in the current batch. */
+static inline unsigned char *back_reserve(struct record_pipe *p, size_t n)
+{
+	struct batch *b = p->back.cur;
+	if (__builtin_expect(b->len + n > BATCH_BYTES, 0)) {
+		next_back_batch(p);
+		b = p->back.cur;
 	}
-	unsigned char *at = l->cur->data + l->cur->len;
-	l->cur->len += n;
+	unsigned char *at = b->data + b->len;
+	b->len += n;
 	return at;
 }
 
@@ -354,10 +360,8 @@ static unsigned char *back_room(struct record_pipe *p, size_t n, struct batch **
 	*alone = NULL;
 	if (n <= BATCH_BYTES)
 		return back_reserve(p, n);
-	if (p->back.cur->len) {
-		send_back(p, p->back.cur);
-		p->back.cur = td_queue_pop(&p->back.empty);
-	}
+	if (p->back.cur->len)
+		next_back_batch(p);
 	*alone = td_malloc(sizeof(**alone));
 	**alone = (struct batch){ td_malloc(n), n, true };
 	return (*alone)->data;
