@@ -1070,6 +1070,15 @@ static void resolve(struct machine *m, int32_t pid, int cpumode, uint64_t ip, st
  * until a record or a symbol load may change them. A user-space answer
  * lasts while its process's maps stay as they were, a kernel one while
  * the kernel's do. */
+
+/* Whether answers in cpumode are kept by (pid, ip): not a user address's
+ * beside the (binary, key) set (see machine_resolve), except under
+ * td_plain(), which has no set. */
+static inline bool pid_cached(const struct machine *m, int cpumode)
+{
+	return cpumode != PERF_RECORD_MISC_USER || m->plain;
+}
+
 static inline struct resolved *cache_slot(const struct machine *m, int32_t pid, int cpumode, uint64_t ip)
 {
 	uint64_t h = (ip ^ ((uint64_t)(uint32_t)pid << 32 | (uint32_t)cpumode)) * 0x9e3779b97f4a7c15u;
@@ -1078,10 +1087,10 @@ static inline struct resolved *cache_slot(const struct machine *m, int32_t pid, 
 
 void machine_prefetch(const struct machine *m, int32_t pid, int cpumode, uint64_t ip)
 {
+	if (!pid_cached(m, cpumode))
+		return;
 	if (cpumode == PERF_RECORD_MISC_KERNEL)
 		pid = -1;
-	else if (cpumode == PERF_RECORD_MISC_USER && !m->plain)
-		return;                       /* not looked up in the cache: see machine_resolve */
 	__builtin_prefetch(cache_slot(m, pid, cpumode, ip));
 }
 
@@ -1126,7 +1135,7 @@ static void __attribute__((noinline)) resolve_missed(struct machine *m, int32_t 
 void machine_resolve(struct machine *m, int32_t pid, int cpumode, uint64_t ip, struct machine_frame *out)
 {
 	uint64_t gen;
-	if (cpumode == PERF_RECORD_MISC_USER && !m->plain) {
+	if (!pid_cached(m, cpumode)) {
 		resolve(m, pid, cpumode, ip, out);
 		return;
 	}

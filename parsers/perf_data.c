@@ -1009,7 +1009,7 @@ enum { W_IP, W_TID, W_TIME, W_ADDR, W_ID, W_STREAM_ID, W_CPU, W_PERIOD, NW };
 struct layout {
 	bool known, fixed;                /* worked out; fixed: decode_fixed reads it */
 	uint8_t nwords;                   /* fixed words, before the callchain if any */
-	uint8_t word[NW];                 /* each field's word; nwords (a zero word) when absent */
+	uint8_t word[NW];                 /* each field's word; nwords when absent (read as 0) */
 };
 
 static const struct layout *layout_of(struct perf_data *d, int attr)
