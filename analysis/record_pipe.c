@@ -82,6 +82,31 @@ static void lane_free(struct lane *l)
 	td_queue_destroy(&l->empty);
 }
 
+/* n bytes at the end of the writer's batch, which has room for them. */
+static inline unsigned char *lane_append(struct lane *l, size_t n)
+{
+	unsigned char *at = l->cur->data + l->cur->len;
+	l->cur->len += n;
+	return at;
+}
+
+/* A string in a batch: its length, its bytes and a NUL. */
+static unsigned char *put_text(unsigned char *w, const char *s, size_t n)
+{
+	memcpy(w, &n, sizeof n);
+	memcpy(w + sizeof n, s, n);
+	w[sizeof n + n] = '\0';
+	return w + sizeof n + n + 1;
+}
+
+/* A text put_text wrote: *s (NUL-terminated), *len its length. */
+static const unsigned char *take_text(const unsigned char *at, const char **s, size_t *len)
+{
+	memcpy(len, at, sizeof *len);
+	*s = (const char *)at + sizeof *len;
+	return at + sizeof *len + *len + 1;
+}
+
 static uint64_t bell_rings(struct bell *b)
 {
 	pthread_mutex_lock(&b->lock);
@@ -110,14 +135,6 @@ static void bell_wait(struct bell *b, uint64_t seen)
 
 /* ---- sink calls made again, on the first thread ------------------------------------ */
 
-static const unsigned char *take_text(const unsigned char *at, const char **s)
-{
-	size_t n;
-	memcpy(&n, at, sizeof n);
-	*s = (const char *)at + sizeof n;
-	return at + sizeof n + n + 1;
-}
-
 static void replay_back(struct record_pipe *p, const struct batch *b)
 {
 	const unsigned char *at = b->data, *end = b->data + b->len;
@@ -126,7 +143,8 @@ static void replay_back(struct record_pipe *p, const struct batch *b)
 		if (kind == BACK_HEADER) {
 			struct replay_header h;
 			memcpy(&h, at, sizeof h);
-			at = take_text(take_text(at + sizeof h, &h.comm), &h.event);
+			size_t nc, ne;
+			at = take_text(take_text(at + sizeof h, &h.comm, &nc), &h.event, &ne);
 			p->to.header(p->to.ctx, &h);
 		} else if (kind == BACK_FRAME) {
 			struct machine_frame f;
@@ -136,8 +154,7 @@ static void replay_back(struct record_pipe *p, const struct batch *b)
 		} else if (kind == BACK_LINE) {
 			size_t n;
 			const char *line;
-			memcpy(&n, at, sizeof n);
-			at = take_text(at, &line);
+			at = take_text(at, &line, &n);
 			p->to.line(p->to.ctx, line, n);
 		} else {
 			p->to.line(p->to.ctx, "", 0);
@@ -199,9 +216,7 @@ static unsigned char *reserve(struct record_pipe *p, size_t n)
 {
 	if (p->fwd.cur->len + n > BATCH_BYTES)
 		hand_over(p);
-	unsigned char *at = p->fwd.cur->data + p->fwd.cur->len;
-	p->fwd.cur->len += n;
-	return at;
+	return lane_append(&p->fwd, n);
 }
 
 /* The callchain is copied: the copy is warm in this thread's cache, where
@@ -243,10 +258,7 @@ static void put_record(struct record_pipe *p, const struct pd_record *rec)
 	unsigned char *w = reserve(p, 1 + sizeof *rec + sizeof n + n + 1);
 	*w = MSG_RECORD;
 	memcpy(w + 1, rec, sizeof *rec);
-	memcpy(w + 1 + sizeof *rec, &n, sizeof n);
-	if (str)
-		memcpy(w + 1 + sizeof *rec + sizeof n, str, n);
-	w[1 + sizeof *rec + sizeof n + n] = '\0';
+	put_text(w + 1 + sizeof *rec, str ? str : "", n);
 }
 
 void record_pipe_put(struct record_pipe *p, const struct pd_record *rec)
@@ -302,16 +314,16 @@ static const unsigned char *take_sample(struct record_pipe *p, int kind, const u
 static const unsigned char *take_record(struct record_pipe *p, const unsigned char *at, struct pd_record *rec)
 {
 	size_t n;
+	const char *str;
 	memcpy(rec, at, sizeof *rec);
-	memcpy(&n, at + sizeof *rec, sizeof n);
-	const char *str = (const char *)at + sizeof *rec + sizeof n;
+	at = take_text(at + sizeof *rec, &str, &n);
 	if (rec->type == PERF_RECORD_COMM)
 		rec->u.comm.comm = rec->u.comm.comm ? str : NULL;
 	else if (!has_no_string(rec))
 		rec->u.mmap.filename = rec->u.mmap.filename ? str : NULL;
 	rec->raw = NULL;
 	p->fn(p->ctx, rec);
-	return at + sizeof *rec + sizeof n + n + 1;
+	return at;
 }
 
 static void deliver(struct record_pipe *p, const unsigned char *at, size_t len)
@@ -342,14 +354,9 @@ static void __attribute__((noinline)) next_back_batch(struct record_pipe *p)
 /* Room for n more bytes (n <= BATCH_BYTES) in the current batch. */
 static inline unsigned char *back_reserve(struct record_pipe *p, size_t n)
 {
-	struct batch *b = p->back.cur;
-	if (__builtin_expect(b->len + n > BATCH_BYTES, 0)) {
+	if (__builtin_expect(p->back.cur->len + n > BATCH_BYTES, 0))
 		next_back_batch(p);
-		b = p->back.cur;
-	}
-	unsigned char *at = b->data + b->len;
-	b->len += n;
-	return at;
+	return lane_append(&p->back, n);
 }
 
 /* Room for n bytes of calls after those before: in the current batch,
@@ -373,13 +380,6 @@ static void sent_alone(struct record_pipe *p, struct batch *alone)
 		send_back(p, alone);
 }
 
-static unsigned char *put_text(unsigned char *w, const char *s, size_t n)
-{
-	memcpy(w, &n, sizeof n);
-	memcpy(w + sizeof n, s, n);
-	w[sizeof n + n] = '\0';
-	return w + sizeof n + n + 1;
-}
 
 /* comm and event are copied: the replay's may change before the call is
  * made again (a held sample's live in a buffer that moves). */
