@@ -72,6 +72,7 @@ int main(int argc, char **argv)
 	if (o.print_peaks) {
 		if (n > 0 || o.process || o.pid || o.all || o.peaks || o.measure_peaks)
 			td_usage_error(&cmd, "--print-peaks measures and prints the peaks alone: no target, --peaks or --measure-peaks");
+		free(original);
 		return print_peaks();
 	}
 	const char *usage = collect_options_job(&o, argv, n, &j, &every);

@@ -105,7 +105,15 @@ run_tool "$T_TMP/o" "$T_TMP/e" "$C" --peaks "$PEAKS" --measure-peaks -- true
 run_tool "$T_TMP/o" "$T_TMP/e" "$C" --print-peaks -a
 [ $RC -eq 2 ] && grep -q "print-peaks measures and prints the peaks alone" "$T_TMP/e"; ok $? "--print-peaks with a target: usage error"
 
-if [ "$(getconf _NPROCESSORS_ONLN)" -ge 1 ] && run_tool "$T_TMP/pp" "$T_TMP/e" "$C" --print-peaks && [ $RC -eq 0 ]; then
+# The measurement may be impossible here (no threads, or no room for its
+# arrays): that is a skip, said by the tool. Any other failure (a crash, a
+# sanitizer's report) is a failure.
+run_tool "$T_TMP/pp" "$T_TMP/e" "$C" --print-peaks
+if [ $RC -ne 0 ] && ! grep -qE '^td-collect: --measure-peaks: cannot (start [0-9]+ threads|map 3 arrays)' "$T_TMP/e"; then
+	ok 1 "--print-peaks: exit 0, or a reason it cannot measure here (exit $RC)"
+	sed 's/^/# /' "$T_TMP/e" | head -20
+fi
+if [ $RC -eq 0 ]; then
 	g=$(awk '$1 == "peak_gflops" { print $2 }' "$T_TMP/pp")
 	b=$(awk '$1 == "peak_gbs" { print $2 }' "$T_TMP/pp")
 	awk -v g="$g" -v b="$b" 'BEGIN { exit !(g + 0 > 0 && b + 0 > 0 && g + 0 < 1e7 && b + 0 < 1e6) }'
@@ -117,7 +125,7 @@ if [ "$(getconf _NPROCESSORS_ONLN)" -ge 1 ] && run_tool "$T_TMP/pp" "$T_TMP/e" "
 		grep -q 'chains of .* doubles wide, [0-9]* threads' "$T_TMP/pp" && grep -q 'triad a=b+s\*c over 3 arrays of [0-9]* MiB' "$T_TMP/pp"
 	ok $? "--print-peaks says how: kernel, vector width, threads, array size"
 else
-	skip "--print-peaks: threads unavailable ($(head -1 "$T_TMP/e"))"
+	skip "--print-peaks cannot measure here ($(head -1 "$T_TMP/e"))"
 	skip "--print-peaks as a --peaks file"
 	skip "--print-peaks says how"
 fi
