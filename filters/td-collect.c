@@ -61,32 +61,25 @@ static int print_peaks(void)
 	return td_exit_code(TD_EXIT_OK);
 }
 
-int main(int argc, char **argv)
+/* original: argv as given (td_parse_options reorders argv), for the unit
+ * file's command line. */
+static int collect_main(int argc, char **argv, char **original)
 {
-	collect_optional_store_arg(argc, argv);
-	char **original = td_malloc(sizeof(char *) * (size_t)(argc + 1));
-	memcpy(original, argv, sizeof(char *) * (size_t)(argc + 1));
 	int n = td_parse_options(&cmd, argc, argv);
 	struct collect_job j = { 0 };
 	double every;
 	if (o.print_peaks) {
 		if (n > 0 || o.process || o.pid || o.all || o.peaks || o.measure_peaks)
 			td_usage_error(&cmd, "--print-peaks measures and prints the peaks alone: no target, --peaks or --measure-peaks");
-		free(original);
 		return print_peaks();
 	}
 	const char *usage = collect_options_job(&o, argv, n, &j, &every);
 	if (usage)
 		td_usage_error(&cmd, "%s", usage);
-	if (o.unit || o.install_unit) {
-		int rc = unit_main(o.install_unit, o.sysroot ? o.sysroot : "", argc, original);
-		free(original);
-		return rc;
-	}
-	if (n > 0 && !o.dry_run && !target_command_runs(argv[0])) {
-		free(original);
+	if (o.unit || o.install_unit)
+		return unit_main(o.install_unit, o.sysroot ? o.sysroot : "", argc, original);
+	if (n > 0 && !o.dry_run && !target_command_runs(argv[0]))
 		return TD_EXIT_BAD;
-	}
 	struct machine_facts m;
 	char why[1024], version[64];
 	bool ready = false;
@@ -97,26 +90,21 @@ int main(int argc, char **argv)
 			 "root ('sysctl kernel.perf_event_paranoid=0')", m.paranoid);
 	else
 		ready = true;
-	if (!ready) {
-		free(original);
+	if (!ready)
 		return TD_EXIT_BAD;
-	}
 	/* the roofs, before perf runs: the measurement must not share the CPUs with the target */
 	struct roofline_peaks peaks;
 	struct measured_peaks mp;
 	char source[4200];
 	if (o.peaks) {
-		if (!roofline_peaks_load(o.peaks, &peaks)) {
-			free(original);
+		if (!roofline_peaks_load(o.peaks, &peaks))
 			return td_exit_code(TD_EXIT_OK);
-		}
 		snprintf(source, sizeof source, "td-collect --peaks %s", o.peaks);
 		j.peaks = &peaks;
 		j.peaks_source = source;
 	} else if (o.measure_peaks && !o.dry_run) {
 		if (!peaks_measure(&mp, why, sizeof why)) {
 			td_error("%s", why);
-			free(original);
 			return TD_EXIT_BAD;
 		}
 		snprintf(source, sizeof source, "measured %s by td-collect --measure-peaks", mp.when);
@@ -134,6 +122,15 @@ int main(int argc, char **argv)
 	j.perf_version = version;
 	int rc = o.dry_run ? collect_print(&j) : o.every ? collect_agent(&j, every, o.count) : collect_once(&j);
 	free(groups);
-	free(original);
 	return rc ? rc : td_exit_code(TD_EXIT_OK);
+}
+
+int main(int argc, char **argv)
+{
+	collect_optional_store_arg(argc, argv);
+	char **original = td_malloc(sizeof(char *) * (size_t)(argc + 1));
+	memcpy(original, argv, sizeof(char *) * (size_t)(argc + 1));
+	int rc = collect_main(argc, argv, original);
+	free(original);
+	return rc;
 }
