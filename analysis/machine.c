@@ -209,12 +209,10 @@ static uint32_t dso_of(struct machine *m, const char *name, enum dso_kind kind)
 	return id;
 }
 
-/* A binary's symbols: read ahead by the loader when they were asked for,
- * else now. */
+/* A binary's symbols, read at its first address (see symbol_loader.h). */
 static void load_elf(struct machine *m, struct dso *d)
 {
-	if (!m->loader || !symbol_loader_take(m->loader, d->name, d->build_id, &d->elf))
-		d->elf = symbol_places_load(&m->places, d->name, d->build_id, d->kind == DSO_VDSO);
+	d->elf = symbol_places_load(&m->places, d->name, d->build_id, d->kind == DSO_VDSO);
 }
 
 static int cmp_jit(const void *a, const void *b)
@@ -384,8 +382,8 @@ static void start_loader(struct machine *m, const struct perf_data *d)
 	for (int i = 0; i < d->nattrs; i++)
 		kernel |= !d->attrs[i].attr.exclude_kernel;
 	m->places = (struct symbol_places){ m->buildid_dir, m->opt.symfs };
-	m->loader = symbol_loader_start(kernel ? m->ksyms_path : NULL, &m->places);
-	m->ksyms_ahead = m->loader && kernel;
+	m->loader = kernel ? symbol_loader_start(m->ksyms_path) : NULL;
+	m->ksyms_ahead = m->loader != NULL;
 }
 
 static struct kallsyms *collect_kallsyms(struct machine *m)
@@ -857,26 +855,6 @@ void machine_apply(struct machine *m, const struct pd_record *r)
 	default:
 		break;
 	}
-}
-
-void machine_want_symbols(struct machine *m, const struct pd_record *r)
-{
-	if (!m->loader || (r->type != PERF_RECORD_MMAP && r->type != PERF_RECORD_MMAP2) || !r->u.mmap.filename)
-		return;
-	int cpumode = r->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL ||
-	    cpumode == PERF_RECORD_MISC_GUEST_USER)
-		return;
-	const char *name;
-	char jit[64], build_id[41];
-	bool identity;
-	enum dso_kind kind = user_map_kind(r, &name, jit, &identity);
-	if ((kind != DSO_FILE && kind != DSO_VDSO) || symbol_loader_asked(m->loader, name))
-		return;          /* a binary is mapped again and again: its build id is looked up once */
-	snprintf(build_id, sizeof build_id, "%s", recorded_build_id(m, name));
-	if (!*build_id)
-		record_build_id(r, build_id);
-	symbol_loader_want(m->loader, name, build_id, kind == DSO_VDSO);
 }
 
 /* ---- lookups ---------------------------------------------------------------------- */

@@ -104,8 +104,5 @@ void machine_prefetch(const struct machine *m, int32_t pid, int cpumode, uint64_
 /* false while the kernel's symbols are being read on another thread (a
  * kernel lookup would wait for them). */
 bool machine_kernel_ready(const struct machine *m);
-/* Starts reading ahead the symbols of the binary an MMAP record maps
- * (from any thread: the machine's loader is the only state it touches). */
-void machine_want_symbols(struct machine *m, const struct pd_record *r);
 
 #endif

@@ -672,8 +672,6 @@ bool script_replay(struct perf_data *d, const struct replay_options *o, const st
 			aux_said = true;
 			continue;
 		}
-		if (r.pipe)
-			machine_want_symbols(r.m, rec);     /* read ahead while the other thread plays */
 		ordered_add(q, rec);
 	}
 	ordered_finish(q);
