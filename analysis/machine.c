@@ -89,9 +89,8 @@ struct machine {
 	struct tid_slot { int32_t tid; uint32_t id; } tid_cache[TID_SLOTS];   /* id: index + 1; 0 empty */
 	uint32_t last_dso;           /* the dso dso_of() gave last, + 1 (0: none) */
 	char ksyms_path[700];        /* where they come from */
-	bool ksyms_ahead;            /* the loader reads them */
 	struct symbol_places places;
-	struct symbol_loader *loader;
+	struct symbol_loader *loader;   /* reading kallsyms ahead; NULL: read when needed */
 	const struct perf_data *data;
 	uint32_t kernel_gen;         /* bumped whenever a kernel lookup could change */
 	uint32_t next_gen;           /* the last generation handed out to a process */
@@ -207,12 +206,6 @@ static uint32_t dso_of(struct machine *m, const char *name, enum dso_kind kind)
 	d->kind = kind;
 	snprintf(d->build_id, sizeof d->build_id, "%s", recorded_build_id(m, name));
 	return id;
-}
-
-/* A binary's symbols, read at its first address (see symbol_loader.h). */
-static void load_elf(struct machine *m, struct dso *d)
-{
-	d->elf = symbol_places_load(&m->places, d->name, d->build_id, d->kind == DSO_VDSO);
 }
 
 static int cmp_jit(const void *a, const void *b)
@@ -381,19 +374,17 @@ static void start_loader(struct machine *m, const struct perf_data *d)
 	bool kernel = false;
 	for (int i = 0; i < d->nattrs; i++)
 		kernel |= !d->attrs[i].attr.exclude_kernel;
-	m->places = (struct symbol_places){ m->buildid_dir, m->opt.symfs };
 	m->loader = kernel ? symbol_loader_start(m->ksyms_path) : NULL;
-	m->ksyms_ahead = m->loader != NULL;
 }
 
 static struct kallsyms *collect_kallsyms(struct machine *m)
 {
-	return m->ksyms_ahead ? symbol_loader_kallsyms(m->loader) : kallsyms_load(m->ksyms_path);
+	return m->loader ? symbol_loader_kallsyms(m->loader) : kallsyms_load(m->ksyms_path);
 }
 
 bool machine_kernel_ready(const struct machine *m)
 {
-	return !m->ksyms_ahead || m->ksyms_tried || symbol_loader_kallsyms_ready(m->loader);
+	return !m->loader || m->ksyms_tried || symbol_loader_kallsyms_ready(m->loader);
 }
 
 static void load_kernel_symbols(struct machine *m)
@@ -889,8 +880,8 @@ static void load_symbols(struct machine *m, struct dso *d)
 	d->loaded = true;
 	if (d->kind == DSO_KERNEL || d->kind == DSO_MODULE)
 		m->kernel_gen++;             /* kallsyms may stretch the kernel map */
-	if (d->kind == DSO_FILE || d->kind == DSO_VDSO)
-		load_elf(m, d);
+	if (d->kind == DSO_FILE || d->kind == DSO_VDSO)     /* at its first address: see symbol_loader.h */
+		d->elf = symbol_places_load(&m->places, d->name, d->build_id, d->kind == DSO_VDSO);
 	else if (d->kind == DSO_PERF_MAP)
 		load_perf_map(d);
 	else if ((d->kind == DSO_KERNEL || d->kind == DSO_MODULE) && !m->ksyms_tried)
@@ -1366,6 +1357,7 @@ struct machine *machine_new(const struct perf_data *d, const struct machine_opti
 	m->kernel_gen = 1;
 	choose_kallsyms(m);
 	start_loader(m, d);
+	m->places = (struct symbol_places){ m->buildid_dir, m->opt.symfs };
 	m->plain = td_plain();
 	map_caches(m);
 	m->sym_ids = td_intern_new();

@@ -99,7 +99,7 @@ struct symbol_loader {
 static void *read_kallsyms(void *arg)
 {
 	struct symbol_loader *l = arg;
-	struct kallsyms *k = l->kallsyms_path ? kallsyms_load(l->kallsyms_path) : NULL;
+	struct kallsyms *k = kallsyms_load(l->kallsyms_path);
 	pthread_mutex_lock(&l->lock);
 	l->kallsyms = k;
 	atomic_store_explicit(&l->kallsyms_read, true, memory_order_release);

@@ -29,7 +29,7 @@ struct elf_symbols *symbol_places_load(const struct symbol_places *p, const char
 
 struct symbol_loader;
 
-/* Starts reading kallsyms_path (NULL: no kernel) on a thread. NULL when
+/* Starts reading kallsyms_path on a thread. NULL when
  * no thread can be started. The string must outlive the loader. */
 struct symbol_loader *symbol_loader_start(const char *kallsyms_path);
 /* Waits for the thread; kallsyms never taken are freed. */
